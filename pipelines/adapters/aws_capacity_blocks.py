@@ -1,0 +1,76 @@
+"""EC2 Capacity Blocks pricing page: one row per instance type and region, USD per instance-hour.
+
+A Capacity Block rate is its own price kind (`capacity_block`) and never stands in for on-demand. The
+instance-type cell is empty on follow-on rows for further regions; the page's accelerator rate is printed
+rounded to 3 decimals, so it is kept as printed beside the rate derived from the instance rate.
+"""
+
+from __future__ import annotations
+
+from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
+from pipelines.sources import SourceSpec
+from pipelines.values import clean, parse_accelerators, parse_int, parse_memory, parse_usd
+from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch, to_gib
+
+PARSER_VERSION = "aws_capacity_blocks/1.0"
+
+COLUMNS = [
+    Column("instance_type", (r"^instance type",), fill_down=True),
+    Column("region", (r"^region",)),
+    Column("instance_rate", (r"instance hourly", r"instance rate"),),
+    Column("accelerator_rate", (r"accelerator hourly", r"accelerator rate"), required=False),
+    Column("accelerator_memory", (r"accelerator memory", r"gpu memory"), required=False),
+    Column("accelerators", (r"^gpus?$", r"^accelerators?$", r"^(gpu|accelerator) count")),
+    Column("vcpus", (r"vcpu",), required=False),
+    Column("host_memory", (r"^instance memory",), required=False),
+]
+
+
+def parse(body: bytes, source: SourceSpec) -> SourceBatch:
+    table = locate(soup_of(body), COLUMNS, source.id)
+    specs: dict[str, InstanceSpec] = {}
+    prices: list[InstancePrice] = []
+    for row in table.rows("instance_type"):
+        instance_type = row.label.lower()
+        # Follow-on region rows of one type repeat its spec (or leave it blank): the first row describes it.
+        spec = specs.get(instance_type) or _spec(row, table, source)
+        specs[instance_type] = spec
+        amount = read_cell(row, table, "instance_rate", source.id, parse_usd)
+        if amount is None:
+            continue  # no rate printed for this region: absent, not zero
+        printed = None
+        if "accelerator_rate" in table.columns:
+            printed = read_cell(row, table, "accelerator_rate", source.id, parse_usd)
+        region = clean(row.get("region")) or None
+        prices.append(
+            InstancePrice(
+                instance_type=instance_type,
+                price_kind=PriceKind.CAPACITY_BLOCK,
+                usd_per_instance_hour=amount,
+                accelerator_count=spec.accelerator_count,
+                region=region,
+                printed_usd_per_accelerator_hour=printed,
+            )
+        )
+    return SourceBatch(
+        source_id=source.id, parser_version=PARSER_VERSION, specs=list(specs.values()), prices=prices
+    )
+
+
+def _spec(row: Row, table: HeaderTable, source: SourceSpec) -> InstanceSpec:
+    count, name = read_cell(row, table, "accelerators", source.id, parse_accelerators)
+    memory = None
+    if "accelerator_memory" in table.columns:
+        memory = read_cell(row, table, "accelerator_memory", source.id, parse_memory)
+    host = None
+    if "host_memory" in table.columns:
+        host = read_cell(row, table, "host_memory", source.id, parse_memory)
+    return InstanceSpec(
+        instance_type=row.label.lower(),
+        accelerator=name or source.options.get("accelerator", "unknown"),
+        accelerator_count=count,
+        accelerator_memory_value=memory[0] if memory else None,
+        accelerator_memory_unit=memory[1] if memory else None,
+        vcpus=read_cell(row, table, "vcpus", source.id, parse_int) if "vcpus" in table.columns else None,
+        host_memory_gib=to_gib(*host) if host else None,
+    )

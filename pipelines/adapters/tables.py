@@ -1,0 +1,159 @@
+"""Find an HTML table by what its headers mean, and read it as a plain grid.
+
+Real pages reorder columns, add new ones, hang footnote marks on headers, span group labels across a whole
+row and leave the instance-type cell empty on follow-on rows. This module absorbs all of that so adapters
+speak only of semantic columns (`instance_type`, `on_demand`, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+from dataclasses import dataclass, field
+
+from bs4 import BeautifulSoup, Tag
+
+from pipelines.errors import CellError, MissingColumnError, TableNotFoundError
+from pipelines.values import clean
+
+
+@dataclass(frozen=True)
+class Column:
+    """A semantic column: the header patterns (regex, on lower-cased header text) that mean it."""
+
+    key: str
+    patterns: tuple[str, ...]
+    required: bool = True
+    fill_down: bool = False  # an empty cell repeats the value above (follow-on region rows)
+
+    def matches(self, header: str) -> bool:
+        return any(re.search(p, header) for p in self.patterns)
+
+
+@dataclass
+class Row:
+    label: str
+    cells: dict[str, str]
+
+    def get(self, key: str) -> str | None:
+        return self.cells.get(key)
+
+
+@dataclass
+class HeaderTable:
+    headers: list[str]
+    columns: dict[str, int]
+    body: list[list[str]] = field(repr=False)
+    fill_down: frozenset[str] = frozenset()
+
+    def header_of(self, key: str) -> str:
+        return self.headers[self.columns[key]]
+
+    def rows(self, label_key: str) -> Iterator[Row]:
+        carried: dict[str, str] = {}
+        for raw in self.body:
+            cells = {key: raw[index] if index < len(raw) else "" for key, index in self.columns.items()}
+            for key in self.fill_down:
+                if cells[key]:
+                    carried[key] = cells[key]
+                else:
+                    cells[key] = carried.get(key, "")
+            yield Row(label=cells.get(label_key) or "?", cells=cells)
+
+
+def soup_of(body: bytes) -> BeautifulSoup:
+    # bytes, not str: BeautifulSoup sniffs the declared encoding and replaces invalid bytes.
+    return BeautifulSoup(body, "lxml")
+
+
+def cell_text(cell: Tag) -> str:
+    for footnote in cell.find_all("sup"):
+        footnote.decompose()
+    return clean(cell.get_text(" ", strip=True))
+
+
+def _span(cell: Tag, name: str) -> int:
+    try:
+        return max(1, int(str(cell.get(name, "1")).strip() or 1))
+    except ValueError:
+        return 1
+
+
+def grid(table: Tag) -> tuple[list[list[str]], list[bool]]:
+    """Expand rowspan/colspan into a rectangular grid; also say which rows are a single spanning cell."""
+    rows: list[list[str]] = []
+    spanning: list[bool] = []
+    pending: dict[tuple[int, int], str] = {}
+    for r, tr in enumerate(tr for tr in table.find_all("tr") if tr.find_parent("table") is table):
+        out: list[str] = []
+        cells = tr.find_all(["td", "th"], recursive=False)
+        c = 0
+        for cell in cells:
+            while (r, c) in pending:
+                out.append(pending.pop((r, c)))
+                c += 1
+            text, colspan, rowspan = cell_text(cell), _span(cell, "colspan"), _span(cell, "rowspan")
+            for dc in range(colspan):
+                out.append(text)
+                for dr in range(1, rowspan):
+                    pending[(r + dr, c + dc)] = text
+            c += colspan
+        while (r, c) in pending:
+            out.append(pending.pop((r, c)))
+            c += 1
+        rows.append(out)
+        spanning.append(len(cells) == 1 and _span(cells[0], "colspan") > 1)
+    return rows, spanning
+
+
+def _header_index(table: Tag, rows: list[list[str]]) -> int:
+    thead = table.find("thead")
+    if thead is not None and thead.find("tr") is not None:
+        return len(thead.find_all("tr")) - 1
+    for index, tr in enumerate(table.find_all("tr")):
+        cells = tr.find_all(["td", "th"], recursive=False)
+        if cells and all(c.name == "th" for c in cells) and len(cells) > 1:
+            return index
+    return 0
+
+
+def locate(soup: BeautifulSoup, columns: Sequence[Column], source_id: str) -> HeaderTable:
+    """The table whose headers carry every required column; else a typed error naming what is missing."""
+    best: tuple[int, list[str], list[str]] | None = None
+    for table in soup.find_all("table"):
+        rows, spanning = grid(table)
+        if not rows:
+            continue
+        head = _header_index(table, rows)
+        headers = rows[head]
+        lowered = [h.lower() for h in headers]
+        found: dict[str, int] = {}
+        for column in columns:
+            for index, header in enumerate(lowered):
+                if index not in found.values() and column.matches(header):
+                    found[column.key] = index
+                    break
+        missing = [c.key for c in columns if c.required and c.key not in found]
+        if not missing:
+            body = [row for i, row in enumerate(rows[head + 1 :], start=head + 1) if not spanning[i] and any(row)]
+            fill = frozenset(c.key for c in columns if c.fill_down and c.key in found)
+            return HeaderTable(headers=headers, columns=found, body=body, fill_down=fill)
+        score = len(columns) - len(missing)
+        if best is None or score > best[0]:
+            best = (score, missing, headers)
+    if best is None or best[0] == 0:
+        wanted = ", ".join(c.key for c in columns if c.required)
+        raise TableNotFoundError(source_id, f"columns meaning {wanted}")
+    raise MissingColumnError(source_id, best[1], best[2])
+
+
+T = TypeVar("T")
+
+
+def read_cell(row: Row, table: HeaderTable, key: str, source_id: str, read: Callable[[str | None], T]) -> T:
+    """Apply a cell parser; a cell it cannot read becomes a typed error naming row and column."""
+    try:
+        return read(row.get(key))
+    except ValueError as exc:
+        raise CellError(source_id, row.label, table.header_of(key), str(exc)) from exc

@@ -1,0 +1,56 @@
+"""Typed errors. Each names the source it came from, so a failure message says where and what."""
+
+from __future__ import annotations
+
+
+class SourceError(Exception):
+    """Base: something about one source went wrong. `stage` says where: fetch, parse, validate, land."""
+
+    stage = "source"
+
+    def __init__(self, source_id: str, message: str):
+        self.source_id = source_id
+        self.message = message
+        super().__init__(f"[{source_id}] {self.stage}: {message}")
+
+
+class FetchError(SourceError):
+    stage = "fetch"
+
+    def __init__(self, source_id: str, message: str, *, status: int | None = None, retryable: bool = False):
+        self.status = status
+        self.retryable = retryable
+        super().__init__(source_id, message)
+
+
+class ParseError(SourceError):
+    stage = "parse"
+
+
+class TableNotFoundError(ParseError):
+    def __init__(self, source_id: str, wanted: str):
+        super().__init__(source_id, f"no table found with {wanted}")
+
+
+class MissingColumnError(ParseError):
+    def __init__(self, source_id: str, missing: list[str], headers: list[str]):
+        self.missing = missing
+        self.headers = headers
+        super().__init__(
+            source_id,
+            f"required column(s) {', '.join(missing)} missing; the closest table has headers {headers}",
+        )
+
+
+class CellError(ParseError):
+    def __init__(self, source_id: str, row_label: str, column: str, detail: str):
+        self.column = column
+        super().__init__(source_id, f"row {row_label!r}, column {column!r}: {detail}")
+
+
+class ValidationFailed(SourceError):
+    stage = "validate"
+
+    def __init__(self, source_id: str, failures: list[str]):
+        self.failures = failures
+        super().__init__(source_id, "batch failed validation: " + "; ".join(failures))

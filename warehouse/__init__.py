@@ -1,0 +1,1 @@
+"""DuckDB warehouse: DDL, versioned landing, quarantine and the public views."""

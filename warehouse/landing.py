@@ -1,0 +1,143 @@
+"""Writing one source's outcome: a validated batch lands (one transaction), a bad one goes to quarantine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import duckdb
+import pyarrow as pa
+
+from schemas.records import SourceBatch
+from warehouse.db import transaction
+from warehouse.versioning import Lineage, VersionedTable, land_snapshot, snapshot_table
+
+MONEY = pa.decimal128(18, 6)
+
+SPECS = VersionedTable(
+    name="aws_instance_spec_history",
+    key_columns=("instance_type",),
+    attribute_fields=(
+        pa.field("instance_type", pa.string()),
+        pa.field("family", pa.string()),
+        pa.field("accelerator", pa.string()),
+        pa.field("accelerator_count", pa.int32()),
+        pa.field("accelerator_memory_value", pa.decimal128(18, 6)),
+        pa.field("accelerator_memory_unit", pa.string()),
+        pa.field("accelerator_memory_gib", pa.decimal128(18, 6)),
+        pa.field("accelerator_memory_derived", pa.bool_()),
+        pa.field("accelerator_memory_basis", pa.string()),
+        pa.field("vcpus", pa.int32()),
+        pa.field("host_memory_gib", pa.decimal128(18, 6)),
+    ),
+)
+
+PRICES = VersionedTable(
+    name="aws_instance_price_history",
+    key_columns=("instance_type", "price_kind", "region"),
+    attribute_fields=(
+        pa.field("instance_type", pa.string()),
+        pa.field("price_kind", pa.string()),
+        pa.field("region", pa.string()),
+        pa.field("region_stated", pa.bool_()),
+        pa.field("usd_per_instance_hour", MONEY),
+        pa.field("accelerator_count", pa.int32()),
+        pa.field("usd_per_accelerator_hour", pa.decimal128(38, 18)),
+        pa.field("usd_per_accelerator_hour_4dp", pa.decimal128(18, 4)),
+        pa.field("printed_usd_per_accelerator_hour", MONEY),
+    ),
+)
+
+INSERT_FETCH = """
+INSERT INTO fetch_log (source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
+                       content_type, parser_version, outcome, error)
+VALUES ($source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
+        $content_type, $parser_version, $outcome, $error)
+RETURNING fetch_id
+"""
+
+SET_FETCH_OUTCOME = """
+UPDATE fetch_log SET outcome = $outcome, rows_inserted = $inserted, rows_closed = $closed,
+                     parser_version = $parser_version, error = NULL
+WHERE fetch_id = $fetch_id
+"""
+
+INSERT_QUARANTINE = """
+INSERT INTO quarantine (source_id, fetch_id, url, fetched_at, sha256, parser_version, stage, reasons, raw_body)
+VALUES ($source_id, $fetch_id, $url, $fetched_at, $sha256, $parser_version, $stage, $reasons, $raw_body)
+"""
+
+
+@dataclass(frozen=True)
+class FetchRecord:
+    """What the fetch log keeps of one attempt (also built from the log itself by reparse)."""
+
+    source_id: str
+    url: str
+    fetched_at: datetime
+    final_url: str | None = None
+    status: int | None = None
+    sha256: str | None = None
+    bytes: int | None = None
+    elapsed_ms: int | None = None
+    attempts: int | None = None
+    content_type: str | None = None
+
+
+@dataclass(frozen=True)
+class LandResult:
+    fetch_id: int
+    outcome: str  # landed | unchanged
+    inserted: int
+    closed: int
+    unchanged: int
+
+
+def log_fetch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, *, outcome: str,
+              parser_version: str | None = None, error: str | None = None) -> int:
+    params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
+    (fetch_id,) = con.execute(INSERT_FETCH, params).fetchone()
+    return fetch_id
+
+
+def land_batch(con: duckdb.DuckDBPyConnection, batch: SourceBatch, fetch: FetchRecord,
+               *, fetch_id: int | None = None) -> LandResult:
+    """Specs and prices of one fetch, with its fetch-log row, in a single transaction.
+
+    `fetch_id` reuses an existing log row (reparse) instead of logging a new fetch.
+    """
+    with transaction(con):
+        if fetch_id is None:
+            fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=batch.parser_version)
+        return land_in_transaction(con, batch, fetch, fetch_id)
+
+
+def land_in_transaction(con: duckdb.DuckDBPyConnection, batch: SourceBatch, fetch: FetchRecord,
+                        fetch_id: int) -> LandResult:
+    """The landing itself; the caller holds the transaction (reparse replays many fetches in one)."""
+    lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", batch.parser_version)
+    inserted = closed = unchanged = 0
+    for table, records in ((SPECS, batch.specs), (PRICES, batch.prices)):
+        rows = [r.model_dump(mode="python") for r in records]
+        snapshot = snapshot_table(table, rows, batch.source_id, lineage)
+        counts = land_snapshot(con, table, snapshot, batch.source_id, fetch.fetched_at)
+        inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed,
+                                       unchanged + counts.unchanged)
+    outcome = "landed" if inserted or closed else "unchanged"
+    con.execute(SET_FETCH_OUTCOME, {"outcome": outcome, "inserted": inserted, "closed": closed,
+                                    "fetch_id": fetch_id, "parser_version": batch.parser_version})
+    return LandResult(fetch_id, outcome, inserted, closed, unchanged)
+
+
+def quarantine_batch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, body: bytes, *, stage: str,
+                     reasons: list[str], parser_version: str | None) -> int:
+    """Log the fetch as quarantined and keep its body and reasons; nothing reaches a history table."""
+    with transaction(con):
+        fetch_id = log_fetch(con, fetch, outcome="quarantined", parser_version=parser_version,
+                             error="; ".join(reasons))
+        con.execute(INSERT_QUARANTINE, {
+            "source_id": fetch.source_id, "fetch_id": fetch_id, "url": fetch.url, "fetched_at": fetch.fetched_at,
+            "sha256": fetch.sha256, "parser_version": parser_version, "stage": stage, "reasons": reasons,
+            "raw_body": body,
+        })
+    return fetch_id

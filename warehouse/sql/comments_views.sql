@@ -1,0 +1,61 @@
+-- Comments on the public views (re-applied after each CREATE OR REPLACE VIEW, which drops them).
+
+COMMENT ON MACRO TABLE aws_instance_prices_as_of IS 'aws_instance_prices as it stood at timestamp ts: the price and spec versions valid at ts. Prices are USD excluding taxes and duties.';
+
+COMMENT ON VIEW aws_instance_prices IS 'Current AWS accelerator-instance prices: one row per instance type x price kind x region (per source). AWS bills whole instance-hours; per-accelerator-hour figures are derived. Prices exclude taxes and duties.';
+COMMENT ON COLUMN aws_instance_prices.instance_type IS 'EC2 instance type, lower case.';
+COMMENT ON COLUMN aws_instance_prices.family IS 'Instance family (part before the dot).';
+COMMENT ON COLUMN aws_instance_prices.accelerator IS 'Accelerator name as printed (Trainium, Trainium2, Trainium3, Inferentia, Inferentia2, H100, ...).';
+COMMENT ON COLUMN aws_instance_prices.accelerator_count IS 'Physical accelerators in the instance; divisor of the per-accelerator figures.';
+COMMENT ON COLUMN aws_instance_prices.accelerator_memory_value IS 'Total accelerator memory as printed, in accelerator_memory_unit; never host RAM.';
+COMMENT ON COLUMN aws_instance_prices.accelerator_memory_unit IS 'Unit printed with accelerator_memory_value.';
+COMMENT ON COLUMN aws_instance_prices.accelerator_memory_gib IS 'Accelerator memory in GiB by unit definition (1 GB = 10^9 bytes), 6 decimals.';
+COMMENT ON COLUMN aws_instance_prices.accelerator_memory_derived IS 'True when the figure was derived rather than printed (Inf1: chips x 8 GiB).';
+COMMENT ON COLUMN aws_instance_prices.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed; NULL when printed.';
+COMMENT ON COLUMN aws_instance_prices.vcpus IS 'Host vCPUs.';
+COMMENT ON COLUMN aws_instance_prices.host_memory_gib IS 'Host RAM in GiB; not accelerator memory.';
+COMMENT ON COLUMN aws_instance_prices.price_kind IS 'on_demand, reserved_1y, reserved_3y or capacity_block. A Capacity Block rate never fills a missing on-demand price.';
+COMMENT ON COLUMN aws_instance_prices.region IS 'Region as printed; NULL when the page names no region (see region_stated).';
+COMMENT ON COLUMN aws_instance_prices.region_stated IS 'False when the source names no region for this price.';
+COMMENT ON COLUMN aws_instance_prices.usd_per_instance_hour IS 'USD per whole instance-hour as printed, excluding taxes and duties.';
+COMMENT ON COLUMN aws_instance_prices.instance_price_unit IS 'Unit of usd_per_instance_hour: USD per instance-hour.';
+COMMENT ON COLUMN aws_instance_prices.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count at full precision (DECIMAL(38,18)); USD per accelerator-hour excluding taxes.';
+COMMENT ON COLUMN aws_instance_prices.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals.';
+COMMENT ON COLUMN aws_instance_prices.accelerator_price_unit IS 'Unit of the per-accelerator columns: USD per accelerator-hour, derived from the instance price.';
+COMMENT ON COLUMN aws_instance_prices.printed_usd_per_accelerator_hour IS 'Accelerator rate as the page printed it (Capacity Blocks: rounded to 3 decimals); NULL when not printed.';
+COMMENT ON COLUMN aws_instance_prices.source_id IS 'Source id from the sources file.';
+COMMENT ON COLUMN aws_instance_prices.source_url IS 'URL the figure was fetched from.';
+COMMENT ON COLUMN aws_instance_prices.fetched_at IS 'When the fetch that produced this version happened (UTC).';
+COMMENT ON COLUMN aws_instance_prices.sha256 IS 'SHA-256 of the archived page body the figure was parsed from.';
+COMMENT ON COLUMN aws_instance_prices.parser_version IS 'Adapter and version that parsed it.';
+COMMENT ON COLUMN aws_instance_prices.fetch_id IS 'fetch_log row of the producing fetch.';
+COMMENT ON COLUMN aws_instance_prices.valid_from IS 'When this price version was first seen.';
+COMMENT ON COLUMN aws_instance_prices.valid_to IS 'NULL: the version is current.';
+COMMENT ON COLUMN aws_instance_prices.last_confirmed_at IS 'Latest fetch of the source that landed or confirmed its rows unchanged.';
+
+COMMENT ON VIEW aws_instance_specs IS 'Current instance specifications from every AWS source, including pages that print no price (Trn2, Trn3).';
+COMMENT ON COLUMN aws_instance_specs.source_id IS 'Source id.';
+COMMENT ON COLUMN aws_instance_specs.instance_type IS 'EC2 instance type, lower case.';
+COMMENT ON COLUMN aws_instance_specs.family IS 'Instance family.';
+COMMENT ON COLUMN aws_instance_specs.accelerator IS 'Accelerator name as printed.';
+COMMENT ON COLUMN aws_instance_specs.accelerator_count IS 'Physical accelerators in the instance.';
+COMMENT ON COLUMN aws_instance_specs.accelerator_memory_value IS 'Total accelerator memory as printed; never host RAM.';
+COMMENT ON COLUMN aws_instance_specs.accelerator_memory_unit IS 'Unit printed with the accelerator memory.';
+COMMENT ON COLUMN aws_instance_specs.accelerator_memory_gib IS 'Accelerator memory in GiB by unit definition.';
+COMMENT ON COLUMN aws_instance_specs.accelerator_memory_derived IS 'True when derived rather than printed.';
+COMMENT ON COLUMN aws_instance_specs.accelerator_memory_basis IS 'How a derived figure was computed.';
+COMMENT ON COLUMN aws_instance_specs.vcpus IS 'Host vCPUs.';
+COMMENT ON COLUMN aws_instance_specs.host_memory_gib IS 'Host RAM in GiB.';
+COMMENT ON COLUMN aws_instance_specs.source_url IS 'URL the spec was fetched from.';
+COMMENT ON COLUMN aws_instance_specs.fetched_at IS 'When the producing fetch happened (UTC).';
+COMMENT ON COLUMN aws_instance_specs.sha256 IS 'SHA-256 of the archived body.';
+COMMENT ON COLUMN aws_instance_specs.parser_version IS 'Adapter and version that parsed it.';
+COMMENT ON COLUMN aws_instance_specs.fetch_id IS 'fetch_log row of the producing fetch.';
+COMMENT ON COLUMN aws_instance_specs.valid_from IS 'When this spec version was first seen.';
+
+COMMENT ON VIEW source_freshness IS 'Per source: the latest attempt, the latest good fetch (landed or unchanged), and the latest outcome and error.';
+COMMENT ON COLUMN source_freshness.source_id IS 'Source id.';
+COMMENT ON COLUMN source_freshness.last_attempt_at IS 'Latest fetch attempt (UTC).';
+COMMENT ON COLUMN source_freshness.last_good_at IS 'Latest fetch that landed or confirmed unchanged rows (UTC).';
+COMMENT ON COLUMN source_freshness.last_outcome IS 'Outcome of the latest attempt.';
+COMMENT ON COLUMN source_freshness.last_error IS 'Error of the latest attempt, if any.';

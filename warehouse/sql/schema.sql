@@ -1,0 +1,83 @@
+-- ratecard warehouse tables. Idempotent: run on every connection that writes.
+-- Money is DECIMAL, never DOUBLE. History tables are versioned by business key (valid_from / valid_to).
+
+CREATE SEQUENCE IF NOT EXISTS fetch_id_seq START 1;
+CREATE SEQUENCE IF NOT EXISTS quarantine_id_seq START 1;
+
+CREATE TABLE IF NOT EXISTS fetch_log (
+    fetch_id        BIGINT PRIMARY KEY DEFAULT nextval('fetch_id_seq'),
+    source_id       VARCHAR NOT NULL,
+    url             VARCHAR NOT NULL,
+    final_url       VARCHAR,
+    status          INTEGER,
+    fetched_at      TIMESTAMPTZ NOT NULL,
+    sha256          VARCHAR,
+    bytes           BIGINT,
+    elapsed_ms      INTEGER,
+    attempts        INTEGER,
+    content_type    VARCHAR,
+    parser_version  VARCHAR,
+    outcome         VARCHAR NOT NULL CHECK (outcome IN ('landed', 'unchanged', 'quarantined', 'fetch_failed')),
+    rows_inserted   INTEGER NOT NULL DEFAULT 0,
+    rows_closed     INTEGER NOT NULL DEFAULT 0,
+    error           VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS aws_instance_spec_history (
+    source_id                   VARCHAR NOT NULL,
+    instance_type               VARCHAR NOT NULL,
+    family                      VARCHAR NOT NULL,
+    accelerator                 VARCHAR NOT NULL,
+    accelerator_count           INTEGER NOT NULL CHECK (accelerator_count >= 1),
+    accelerator_memory_value    DECIMAL(18, 6),
+    accelerator_memory_unit     VARCHAR,
+    accelerator_memory_gib      DECIMAL(18, 6),
+    accelerator_memory_derived  BOOLEAN NOT NULL,
+    accelerator_memory_basis    VARCHAR,
+    vcpus                       INTEGER,
+    host_memory_gib             DECIMAL(18, 6),
+    attributes_hash             VARCHAR NOT NULL,
+    valid_from                  TIMESTAMPTZ NOT NULL,
+    valid_to                    TIMESTAMPTZ,
+    fetch_id                    BIGINT NOT NULL,
+    source_url                  VARCHAR NOT NULL,
+    fetched_at                  TIMESTAMPTZ NOT NULL,
+    sha256                      VARCHAR NOT NULL,
+    parser_version              VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS aws_instance_price_history (
+    source_id                         VARCHAR NOT NULL,
+    instance_type                     VARCHAR NOT NULL,
+    price_kind                        VARCHAR NOT NULL
+        CHECK (price_kind IN ('on_demand', 'reserved_1y', 'reserved_3y', 'capacity_block')),
+    region                            VARCHAR,
+    region_stated                     BOOLEAN NOT NULL,
+    usd_per_instance_hour             DECIMAL(18, 6) NOT NULL CHECK (usd_per_instance_hour > 0),
+    accelerator_count                 INTEGER NOT NULL CHECK (accelerator_count >= 1),
+    usd_per_accelerator_hour          DECIMAL(38, 18) NOT NULL,
+    usd_per_accelerator_hour_4dp      DECIMAL(18, 4) NOT NULL,
+    printed_usd_per_accelerator_hour  DECIMAL(18, 6),
+    attributes_hash                   VARCHAR NOT NULL,
+    valid_from                        TIMESTAMPTZ NOT NULL,
+    valid_to                          TIMESTAMPTZ,
+    fetch_id                          BIGINT NOT NULL,
+    source_url                        VARCHAR NOT NULL,
+    fetched_at                        TIMESTAMPTZ NOT NULL,
+    sha256                            VARCHAR NOT NULL,
+    parser_version                    VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS quarantine (
+    quarantine_id   BIGINT PRIMARY KEY DEFAULT nextval('quarantine_id_seq'),
+    source_id       VARCHAR NOT NULL,
+    fetch_id        BIGINT NOT NULL,
+    url             VARCHAR NOT NULL,
+    fetched_at      TIMESTAMPTZ NOT NULL,
+    sha256          VARCHAR NOT NULL,
+    parser_version  VARCHAR,
+    stage           VARCHAR NOT NULL CHECK (stage IN ('parse', 'validate')),
+    reasons         VARCHAR[] NOT NULL,
+    raw_body        BLOB NOT NULL,
+    quarantined_at  TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
+);
