@@ -1,0 +1,79 @@
+"""The public views as a downstream asset, with checks on what they publish.
+
+The views are plain SQL over the history tables (created with the schema), so they are current the moment a
+source lands; this asset re-creates them, counts rows and records a preview for the Dagster UI.
+"""
+
+
+import dagster as dg
+
+from assets.aws_sources import WRITER_POOL, source_asset_key
+from pipelines.resources import WarehouseResource
+from pipelines.sources import SourceSpec
+from warehouse.db import connect
+from warehouse.queries import HEADLINE_PRICES, VIEW_ROW_COUNT, rows_as_dicts
+
+VIEWS_KEY = dg.AssetKey("aws_instance_prices")
+VIEWS_GROUP = "views"
+CHECK_RATE_MATCHES_PRINTED = "capacity_block_rate_matches_printed"
+CHECK_EVERY_PRICE_HAS_SPEC = "every_price_has_spec"
+
+# The page rounds its accelerator rate to 3 decimals; a derived rate further off than that is a parse error.
+RATE_MISMATCHES = """
+SELECT instance_type, region, printed_usd_per_accelerator_hour, usd_per_accelerator_hour
+FROM aws_instance_prices
+WHERE printed_usd_per_accelerator_hour IS NOT NULL
+  AND abs(printed_usd_per_accelerator_hour - usd_per_accelerator_hour) > 0.0005
+"""
+
+PRICES_WITHOUT_SPEC = "SELECT instance_type, price_kind, source_id FROM aws_instance_prices WHERE accelerator IS NULL"
+
+
+def preview_markdown(rows: list[dict], limit: int = 30) -> str:
+    if not rows:
+        return "(no rows)"
+    names = list(rows[0])
+    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+    lines += ["| " + " | ".join("" if r[n] is None else str(r[n]) for n in names) + " |" for r in rows[:limit]]
+    return "\n".join(lines)
+
+
+def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
+    @dg.asset(
+        key=VIEWS_KEY,
+        group_name=VIEWS_GROUP,
+        deps=[source_asset_key(s.id) for s in sources],
+        kinds={"duckdb"},
+        pool=WRITER_POOL,
+        description="Current AWS prices per instance-hour and per accelerator-hour (view aws_instance_prices).",
+    )
+    def aws_instance_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
+        with connect(warehouse.db_path) as con:  # connect() re-creates the views with their comments
+            (count,) = con.execute(VIEW_ROW_COUNT).fetchone()
+            headline = rows_as_dicts(con, HEADLINE_PRICES)
+        return dg.MaterializeResult(metadata={
+            "row_count": dg.MetadataValue.int(count),
+            "preview": dg.MetadataValue.md(preview_markdown(headline)),
+        })
+
+    return aws_instance_prices
+
+
+@dg.asset_check(asset=VIEWS_KEY, name=CHECK_RATE_MATCHES_PRINTED,
+                description="Derived accelerator rate agrees with the rate the page printed, to its rounding.")
+def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    with connect(warehouse.db_path, read_only=True) as con:
+        rows = rows_as_dicts(con, RATE_MISMATCHES)
+    return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN,
+                               metadata={"mismatches": dg.MetadataValue.md(preview_markdown(rows))})
+
+
+@dg.asset_check(asset=VIEWS_KEY, name=CHECK_EVERY_PRICE_HAS_SPEC,
+                description="Every current price joins to the instance spec of the same source.")
+def every_price_has_spec(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    with connect(warehouse.db_path, read_only=True) as con:
+        rows = rows_as_dicts(con, PRICES_WITHOUT_SPEC)
+    return dg.AssetCheckResult(passed=not rows, metadata={"orphans": dg.MetadataValue.md(preview_markdown(rows))})
+
+
+VIEW_CHECKS = [capacity_block_rate_matches_printed, every_price_has_spec]

@@ -1,0 +1,48 @@
+"""Content-addressed archive of every fetched body (gzip), so any past fetch can be re-parsed later."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+
+class ArchiveError(Exception):
+    pass
+
+
+class Archive:
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+
+    def path_for(self, sha256: str) -> Path:
+        return self.root / sha256[:2] / f"{sha256}.gz"
+
+    def put(self, body: bytes) -> str:
+        """Store a body under its SHA-256; storing the same body twice writes once."""
+        sha256 = hashlib.sha256(body).hexdigest()
+        target = self.path_for(sha256)
+        if target.exists():
+            return sha256
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Write then rename: a crash never leaves a half-written file under the final name.
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
+                gz.write(body)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return sha256
+
+    def get(self, sha256: str) -> bytes:
+        path = self.path_for(sha256)
+        if not path.exists():
+            raise ArchiveError(f"no archived body {sha256}")
+        body = gzip.decompress(path.read_bytes())
+        if hashlib.sha256(body).hexdigest() != sha256:
+            raise ArchiveError(f"archived body {sha256} is corrupt (hash mismatch)")
+        return body

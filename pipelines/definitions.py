@@ -1,0 +1,44 @@
+"""The one place the Dagster Definitions are assembled (what `dagster dev` and the CLI load)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dagster as dg
+
+from assets.aws_sources import build_source_asset
+from assets.views import VIEW_CHECKS, build_views_asset
+from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.schedules import daily_schedule, refresh_job
+from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
+from warehouse.db import DEFAULT_DB_PATH
+
+SOURCES_ENV = "RATECARD_SOURCES"
+DB_ENV = "RATECARD_DB"
+
+
+def build_definitions(
+    sources_file: Path | str | None = None,
+    db_path: Path | str | None = None,
+    *,
+    offline_base_url: str = "",
+    fetcher: FetcherResource | None = None,
+) -> dg.Definitions:
+    sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
+    db_path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
+    sources = load_sources(sources_file)
+    return dg.Definitions(
+        assets=[build_source_asset(s) for s in sources] + [build_views_asset(sources)],
+        asset_checks=VIEW_CHECKS,
+        jobs=[refresh_job],
+        schedules=[daily_schedule],
+        resources={
+            "warehouse": WarehouseResource(db_path=db_path),
+            "fetcher": fetcher or FetcherResource(),
+            "sources": SourcesResource(sources_file=sources_file, offline_base_url=offline_base_url),
+        },
+    )
+
+
+defs = build_definitions()

@@ -1,0 +1,258 @@
+"""Fetch one source page over HTTP: bounded in time and size, polite, retried on transient failures.
+
+Plain Python (no Dagster) so the CLI, the assets and the tests all share it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import httpx
+import pydantic
+import tenacity
+
+from pipelines.errors import FetchError
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 5
+# Transport failures that a later attempt may well not hit; anything else from httpx is final.
+TRANSIENT_ERRORS = (
+    httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadTimeout, httpx.RemoteProtocolError, httpx.ReadError
+)
+
+
+class FetchSettings(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(frozen=True, extra="forbid")
+
+    connect_timeout_s: float = pydantic.Field(10.0, gt=0)
+    read_timeout_s: float = pydantic.Field(30.0, gt=0)
+    max_attempts: int = pydantic.Field(4, ge=1)  # total tries, including the first
+    backoff_initial_s: float = pydantic.Field(0.5, ge=0)
+    backoff_max_s: float = pydantic.Field(30.0, ge=0)
+    max_retry_after_s: float = pydantic.Field(120.0, ge=0)  # a longer Retry-After: give up at once
+    max_bytes: int = pydantic.Field(10 * 1024 * 1024, ge=1)  # cap on the decompressed body
+    per_host_limit: int = pydantic.Field(2, ge=1)  # concurrent requests per host
+    user_agent: str = "ratecard/0.1 (+https://github.com/ratecard/ratecard; price pipeline)"
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    source_id: str
+    url: str  # the URL requested
+    final_url: str  # after any (same-host) redirects
+    status: int
+    fetched_at: datetime  # tz-aware UTC, when the successful attempt started
+    body: bytes
+    sha256: str
+    content_type: str | None
+    elapsed_ms: int  # whole fetch, retries and waits included
+    attempts: int
+
+
+class _Retryable(Exception):
+    """One attempt failed in a way worth retrying. Internal: fetch() turns it into FetchError."""
+
+    def __init__(self, cause: str, *, status: int | None = None, retry_after_s: float | None = None):
+        super().__init__(cause)
+        self.cause = cause
+        self.status = status
+        self.retry_after_s = retry_after_s
+
+
+@dataclass(frozen=True)
+class _Page:  # what one successful attempt yields
+    fetched_at: datetime
+    final_url: str
+    status: int
+    content_type: str | None
+    body: bytes
+
+
+class Fetcher:
+    """Fetches pages through one shared httpx.Client. Thread-safe; use as a context manager or call close()."""
+
+    def __init__(self, settings: FetchSettings | None = None, *, sleep: Callable[[float], None] = time.sleep):
+        self.settings = settings or FetchSettings()
+        self._sleep = sleep
+        s = self.settings
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(s.read_timeout_s, connect=s.connect_timeout_s),
+            headers={"User-Agent": s.user_agent, "Accept-Encoding": "gzip"},
+            follow_redirects=False,  # we follow by hand, to vet each hop's host
+        )
+        self._backoff = tenacity.wait_exponential_jitter(
+            multiplier=s.backoff_initial_s, max=s.backoff_max_s, jitter=s.backoff_initial_s
+        )
+        self._slots: dict[str, threading.BoundedSemaphore] = {}
+        self._slots_lock = threading.Lock()
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._client.close()
+
+    def fetch(self, source_id: str, url: str, *, allowed_hosts: frozenset[str] | None = None) -> FetchResult:
+        try:
+            parsed = httpx.URL(url)
+        except httpx.InvalidURL as exc:
+            raise FetchError(source_id, f"invalid URL {url!r}: {exc}") from exc
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise FetchError(source_id, f"not an http(s) URL: {url!r}")
+        if allowed_hosts is not None and parsed.host not in allowed_hosts:
+            raise FetchError(source_id, f"host {parsed.host} not in allowed hosts {sorted(allowed_hosts)}")
+        hosts_ok = frozenset({parsed.host}) | (allowed_hosts or frozenset())
+
+        started = time.monotonic()
+        retrying = tenacity.Retrying(
+            sleep=lambda seconds: self._sleep(float(seconds)),  # tenacity passes a float subclass
+            stop=tenacity.stop_after_attempt(self.settings.max_attempts),
+            wait=self._wait,
+            retry=tenacity.retry_if_exception_type(_Retryable),
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    page = self._attempt(source_id, parsed, hosts_ok)
+        except tenacity.RetryError as exc:
+            last = exc.last_attempt
+            failure = last.exception()
+            assert isinstance(failure, _Retryable)
+            message = f"gave up after {last.attempt_number} attempts: {failure.cause}"
+            raise FetchError(source_id, message, status=failure.status, retryable=True) from failure
+
+        return FetchResult(
+            source_id=source_id,
+            url=url,
+            final_url=page.final_url,
+            status=page.status,
+            fetched_at=page.fetched_at,
+            body=page.body,
+            sha256=hashlib.sha256(page.body).hexdigest(),
+            content_type=page.content_type,
+            elapsed_ms=round((time.monotonic() - started) * 1000),
+            attempts=attempt.retry_state.attempt_number,
+        )
+
+    def _wait(self, retry_state: tenacity.RetryCallState) -> float:
+        # The server's Retry-After, when it gave one, beats our own guess.
+        failure = retry_state.outcome.exception() if retry_state.outcome else None
+        if isinstance(failure, _Retryable) and failure.retry_after_s is not None:
+            return failure.retry_after_s
+        return self._backoff(retry_state)
+
+    def _slot(self, host: str) -> threading.BoundedSemaphore:
+        with self._slots_lock:
+            if host not in self._slots:
+                self._slots[host] = threading.BoundedSemaphore(self.settings.per_host_limit)
+            return self._slots[host]
+
+    def _attempt(self, source_id: str, url: httpx.URL, hosts_ok: frozenset[str]) -> _Page:
+        """One try: follow redirects by hand, check the status, read the body under the size cap."""
+        fetched_at = datetime.now(timezone.utc)
+        for _hop in range(MAX_REDIRECTS + 1):
+            try:
+                # Hold the host's slot for the request and its body, never while backing off.
+                with self._slot(url.host), self._client.stream("GET", url) as response:
+                    if response.status_code in REDIRECT_STATUSES:
+                        url = _redirect_target(source_id, response, hosts_ok)
+                        continue
+                    self._check_status(source_id, response)
+                    body = self._read_body(source_id, response)
+                    content_type = response.headers.get("Content-Type")
+                    return _Page(fetched_at, str(response.url), response.status_code, content_type, body)
+            except TRANSIENT_ERRORS as exc:
+                raise _Retryable(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__) from exc
+            except httpx.HTTPError as exc:  # e.g. UnsupportedProtocol, WriteTimeout: retrying will not help
+                raise FetchError(source_id, f"{type(exc).__name__}: {exc}") from exc
+        raise FetchError(source_id, f"more than {MAX_REDIRECTS} redirects")
+
+    def _check_status(self, source_id: str, response: httpx.Response) -> None:
+        status = response.status_code
+        if 200 <= status < 300:
+            return
+        what = f"HTTP {status} {response.reason_phrase}".rstrip()
+        if status not in RETRY_STATUSES:
+            raise FetchError(source_id, f"{what} for {response.url}", status=status)
+        retry_after = _retry_after_s(response.headers.get("Retry-After")) if status in RETRY_AFTER_STATUSES else None
+        if retry_after is not None and retry_after > self.settings.max_retry_after_s:
+            # Waiting that long would stall the whole run; better to fail now and say why.
+            raise FetchError(
+                source_id,
+                f"{what} with Retry-After {retry_after:g}s, over the {self.settings.max_retry_after_s:g}s limit; "
+                "not retrying",
+                status=status,
+                retryable=True,
+            )
+        raise _Retryable(what, status=status, retry_after_s=retry_after)
+
+    def _read_body(self, source_id: str, response: httpx.Response) -> bytes:
+        limit = self.settings.max_bytes
+        too_big = f"body exceeds {limit} bytes"
+        declared = response.headers.get("Content-Length", "").strip()
+        if declared.isdigit() and int(declared) > limit:
+            raise FetchError(source_id, f"{too_big} (Content-Length {declared})", status=response.status_code)
+        # We inflate gzip ourselves: httpx inflates each network chunk whole, so a small gzip bomb
+        # could balloon in memory before we see it; zlib's max_length stops at the cap instead.
+        encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+        if encoding in ("gzip", "x-gzip"):
+            inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        elif encoding in ("identity", ""):
+            inflater = None
+        else:
+            raise FetchError(source_id, f"unsupported Content-Encoding {encoding!r}", status=response.status_code)
+
+        parts: list[bytes] = []
+        size = 0
+        for raw in response.iter_raw():
+            try:
+                chunk = inflater.decompress(raw, limit - size + 1) if inflater else raw
+            except zlib.error as exc:
+                raise FetchError(source_id, f"corrupt gzip body: {exc}", status=response.status_code) from exc
+            size += len(chunk)
+            if size > limit:
+                raise FetchError(source_id, too_big, status=response.status_code)
+            parts.append(chunk)
+        if inflater is not None and not inflater.eof:
+            raise FetchError(source_id, "gzip body ends mid-stream", status=response.status_code)
+        return b"".join(parts)
+
+
+def _redirect_target(source_id: str, response: httpx.Response, hosts_ok: frozenset[str]) -> httpx.URL:
+    location = response.headers.get("Location")
+    if not location:
+        raise FetchError(source_id, "redirect without a Location header", status=response.status_code)
+    target = response.url.join(location)
+    # Pages must come from where the sources file says; a redirect elsewhere is a change worth a human look.
+    if target.host not in hosts_ok:
+        message = f"redirect to other host {target.host} refused ({target})"
+        raise FetchError(source_id, message, status=response.status_code)
+    return target
+
+
+def _retry_after_s(value: str | None) -> float | None:
+    """Retry-After as seconds from now: delta-seconds or an HTTP-date. None when absent or unreadable."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())

@@ -1,0 +1,46 @@
+"""`--offline`: serve the bundled samples over real HTTP on 127.0.0.1 and point every source at them.
+
+The demo and the tests therefore run the same fetch path as production (httpx, retries, size cap,
+archive), only the bytes come from pipelines/samples/.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from pipelines.sources import SAMPLES_DIR, SourceSpec
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@contextmanager
+def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
+    """Serve a folder on 127.0.0.1 (a free port) for the duration of the block; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="ratecard-samples", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:
+    """The same sources with each URL replaced by its sample's URL under base_url."""
+    return [SourceSpec.model_validate({**s.model_dump(), "url": f"{base_url}/{s.sample}"}) for s in sources]
+
+
+@contextmanager
+def offline_sources(sources: list[SourceSpec], root: Path = SAMPLES_DIR) -> Iterator[list[SourceSpec]]:
+    with serve_directory(root) as base_url:
+        yield pointed_at(sources, base_url)

@@ -1,0 +1,75 @@
+"""Re-parse a source's archived bodies with today's parser and rebuild its history from them.
+
+After a parser fix, `ratecard reparse --source ID` replays every fetch of that source that returned a body,
+oldest first, through parse -> validate -> versioned landing, each at its original fetch time. The rebuild is
+one transaction: SQL readers see the old history or the corrected one, never a half-rebuilt mix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipelines.adapters import parser_version
+from pipelines.archive import Archive
+from pipelines.errors import ValidationFailed
+from pipelines.refresh import parse_and_validate
+from pipelines.sources import SourceSpec
+from warehouse.db import connect, transaction
+from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
+from warehouse.queries import rows_as_dicts
+
+REPLAYABLE_FETCHES = """
+SELECT fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts, content_type
+FROM fetch_log
+WHERE source_id = $source_id AND sha256 IS NOT NULL AND outcome <> 'fetch_failed'
+ORDER BY fetched_at, fetch_id
+"""
+
+MARK_QUARANTINED = """
+UPDATE fetch_log SET outcome = 'quarantined', rows_inserted = 0, rows_closed = 0,
+                     parser_version = $parser_version, error = $error
+WHERE fetch_id = $fetch_id
+"""
+
+HAS_QUARANTINE_ROW = "SELECT count(*) FROM quarantine WHERE fetch_id = $fetch_id"
+
+
+@dataclass
+class ReparseResult:
+    source_id: str
+    fetches: int = 0
+    landed: int = 0
+    unchanged: int = 0
+    quarantined: int = 0
+
+
+def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive) -> ReparseResult:
+    result = ReparseResult(source.id)
+    version = parser_version(source.adapter)
+    with connect(db_path) as con, transaction(con):
+        fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
+        for table in (PRICES.name, SPECS.name):
+            con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
+        for row in fetches:
+            result.fetches += 1
+            fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
+            body = archive.get(fetch.sha256)
+            batch, _reports, error, stage = parse_and_validate(source, body)
+            if error is None:
+                landed = land_in_transaction(con, batch, fetch, row["fetch_id"])
+                result.landed += landed.outcome == "landed"
+                result.unchanged += landed.outcome == "unchanged"
+                continue
+            result.quarantined += 1
+            reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
+            con.execute(MARK_QUARANTINED, {"parser_version": version, "error": "; ".join(reasons),
+                                           "fetch_id": row["fetch_id"]})
+            (already,) = con.execute(HAS_QUARANTINE_ROW, {"fetch_id": row["fetch_id"]}).fetchone()
+            if not already:
+                con.execute(INSERT_QUARANTINE, {
+                    "source_id": source.id, "fetch_id": row["fetch_id"], "url": fetch.url,
+                    "fetched_at": fetch.fetched_at, "sha256": fetch.sha256, "parser_version": version,
+                    "stage": stage, "reasons": reasons, "raw_body": body,
+                })
+    return result

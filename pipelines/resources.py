@@ -1,0 +1,57 @@
+"""Dagster resources: typed configuration for the warehouse file, the fetcher and the sources file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import dagster as dg
+
+from pipelines.archive import Archive
+from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
+from warehouse.db import DEFAULT_DB_PATH
+
+
+class WarehouseResource(dg.ConfigurableResource):
+    """The DuckDB file and the archive of fetched bodies beside it."""
+
+    db_path: str = str(DEFAULT_DB_PATH)
+    archive_dir: str = ""  # empty: an `archive/` folder next to the database file
+
+    def archive(self) -> Archive:
+        return Archive(self.archive_dir or Path(self.db_path).parent / "archive")
+
+
+class FetcherResource(dg.ConfigurableResource):
+    connect_timeout_s: float = 10.0
+    read_timeout_s: float = 30.0
+    max_attempts: int = 4
+    backoff_initial_s: float = 0.5
+    max_bytes: int = 10 * 1024 * 1024
+
+    @contextmanager
+    def fetcher(self) -> Iterator[Fetcher]:
+        settings = FetchSettings(
+            connect_timeout_s=self.connect_timeout_s, read_timeout_s=self.read_timeout_s,
+            max_attempts=self.max_attempts, backoff_initial_s=self.backoff_initial_s, max_bytes=self.max_bytes,
+        )
+        with Fetcher(settings) as fetcher:
+            yield fetcher
+
+
+class SourcesResource(dg.ConfigurableResource):
+    """Which file declares the sources; `offline_base_url` points every source at its bundled sample."""
+
+    sources_file: str = str(DEFAULT_SOURCES_FILE)
+    offline_base_url: str = ""
+
+    def get(self, source_id: str) -> SourceSpec:
+        for source in load_sources(self.sources_file):
+            if source.id == source_id:
+                if self.offline_base_url:
+                    url = f"{self.offline_base_url.rstrip('/')}/{source.sample}"
+                    return SourceSpec.model_validate({**source.model_dump(), "url": url})
+                return source
+        raise dg.Failure(f"source {source_id!r} is not declared in {self.sources_file}", allow_retries=False)

@@ -1,0 +1,49 @@
+"""Named read queries: what changed in a fetch, and the headline tables `ratecard show` prints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import duckdb
+
+PRICE_CHANGES = """
+SELECT 'opened' AS change, instance_type, price_kind, coalesce(region, '(not stated)') AS region,
+       usd_per_instance_hour
+FROM aws_instance_price_history
+WHERE source_id = $source_id AND fetch_id = $fetch_id
+UNION ALL
+SELECT 'closed', instance_type, price_kind, coalesce(region, '(not stated)'), usd_per_instance_hour
+FROM aws_instance_price_history
+WHERE source_id = $source_id AND valid_to = $observed_at
+ORDER BY instance_type, price_kind, region, change DESC
+"""
+
+# The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate.
+HEADLINE_PRICES = """
+SELECT instance_type, accelerator, accelerator_count AS accels,
+       accelerator_memory_value::VARCHAR || ' ' || accelerator_memory_unit
+           || CASE WHEN accelerator_memory_derived THEN ' (derived)' ELSE '' END AS accel_memory,
+       price_kind, coalesce(region, 'not stated') AS region,
+       usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp
+FROM aws_instance_prices
+WHERE price_kind IN ('on_demand', 'capacity_block')
+ORDER BY accelerator, price_kind, usd_per_instance_hour
+"""
+
+SOURCE_FRESHNESS = """
+SELECT source_id, last_outcome, last_good_at, last_attempt_at, last_error
+FROM source_freshness ORDER BY source_id
+"""
+
+VIEW_ROW_COUNT = "SELECT count(*) FROM aws_instance_prices"
+
+
+def rows_as_dicts(con: duckdb.DuckDBPyConnection, query: str, params: dict | None = None) -> list[dict]:
+    cursor = con.execute(query, params or {})
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def price_changes(con: duckdb.DuckDBPyConnection, source_id: str, fetch_id: int, observed_at: datetime) -> list[dict]:
+    return rows_as_dicts(con, PRICE_CHANGES, {"source_id": source_id, "fetch_id": fetch_id,
+                                              "observed_at": observed_at})
