@@ -1,0 +1,217 @@
+"""The Great Expectations gate on its own: records pydantic would refuse are built with model_construct()."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from schemas.expectations import (
+    PRICES_SUITE,
+    SPECS_SUITE,
+    ExpectationOutcome,
+    ValidationReport,
+    prices_frame,
+    specs_frame,
+    validate_batch,
+)
+from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
+
+BETWEEN = "expect_column_values_to_be_between"
+UNIQUE = "expect_column_values_to_be_unique"
+IN_SET = "expect_column_values_to_be_in_set"
+ROW_COUNT = "expect_table_row_count_to_be_between"
+
+
+def spec(instance_type: str = "trn1.2xlarge", accelerator_count: int = 1, **overrides) -> InstanceSpec:
+    fields = dict(
+        instance_type=instance_type,
+        accelerator="Trainium",
+        accelerator_count=accelerator_count,
+        accelerator_memory_value=Decimal("32"),
+        accelerator_memory_unit="GB",
+        vcpus=8,
+        host_memory_gib=Decimal("32"),
+    )
+    return InstanceSpec(**fields | overrides)
+
+
+def price(usd: str = "1.34375", instance_type: str = "trn1.2xlarge", accelerator_count: int = 1, **overrides):
+    fields = dict(
+        instance_type=instance_type,
+        price_kind=PriceKind.ON_DEMAND,
+        usd_per_instance_hour=Decimal(usd),
+        accelerator_count=accelerator_count,
+        region="us-east-1",
+    )
+    return InstancePrice(**fields | overrides)
+
+
+def stored_fields(record) -> dict:
+    return record.model_dump(exclude=set(type(record).model_computed_fields))
+
+
+def unchecked_price(usd: str, **overrides) -> InstancePrice:
+    """A price pydantic would refuse (zero, negative, ...), so only the GE gate can stop it."""
+    fields = stored_fields(price()) | {"usd_per_instance_hour": Decimal(usd)} | overrides
+    return InstancePrice.model_construct(**fields)
+
+
+def batch(specs=None, prices=None) -> SourceBatch:
+    specs = [spec(), spec("trn1.32xlarge", 16)] if specs is None else specs
+    prices = [price()] if prices is None else prices
+    return SourceBatch(source_id="aws_trn1", parser_version="test", specs=specs, prices=prices)
+
+
+def good_batch() -> SourceBatch:
+    return batch(prices=[
+        price(),
+        price(region="us-west-2"),  # same instance and kind, another region: a different business key
+        price(region=None),
+        price("1.0", price_kind=PriceKind.RESERVED_1Y),
+        price("21.5", "trn1.32xlarge", 16),
+    ])
+
+
+def report(reports: list[ValidationReport], suite: str) -> ValidationReport:
+    (found,) = [r for r in reports if r.suite == suite]
+    return found
+
+
+def failed(reports: list[ValidationReport], suite: str, expectation: str, column: str | None):
+    (found,) = [
+        o for o in report(reports, suite).outcomes
+        if not o.success and o.expectation == expectation and o.column == column
+    ]
+    return found
+
+
+def failed_names(reports: list[ValidationReport]) -> set[tuple[str, str, str | None]]:
+    return {(r.suite, o.expectation, o.column) for r in reports for o in r.outcomes if not o.success}
+
+
+# --- frames (no GE involved) ----------------------------------------------------------------------------
+
+
+def test_prices_frame_has_business_key_and_float_money():
+    frame = prices_frame(good_batch())
+    assert list(frame["business_key"][:3]) == [
+        "trn1.2xlarge|on_demand|us-east-1",
+        "trn1.2xlarge|on_demand|us-west-2",
+        "trn1.2xlarge|on_demand|<not stated>",
+    ]
+    assert frame["usd_per_instance_hour"].dtype == "float64"
+    assert frame["usd_per_accelerator_hour"].iloc[4] == pytest.approx(21.5 / 16)
+    assert {"region_stated", "usd_per_accelerator_hour_4dp", "printed_usd_per_accelerator_hour"} <= set(frame)
+
+
+def test_empty_lists_give_typed_frames_with_zero_rows():
+    empty = batch(specs=[], prices=[])
+    assert len(prices_frame(empty)) == 0 and "business_key" in prices_frame(empty)
+    frame = specs_frame(empty)
+    assert len(frame) == 0
+    assert {"instance_type", "family", "accelerator_memory_gib", "vcpus"} <= set(frame)
+
+
+def test_record_whose_computed_field_cannot_be_computed_still_gets_a_row():
+    frame = prices_frame(batch(prices=[unchecked_price("8", accelerator_count=0)]))
+    assert frame["accelerator_count"].iloc[0] == 0
+    assert frame["usd_per_accelerator_hour"].isna().all()
+
+
+def test_describe_quotes_exact_values():
+    outcome = ExpectationOutcome(BETWEEN, "usd_per_instance_hour", False, 2, ["0", "-1.5"])
+    assert outcome.describe() == (
+        "expect_column_values_to_be_between(usd_per_instance_hour): 2 unexpected, e.g. ['0', '-1.5']"
+    )
+
+
+# --- validation -----------------------------------------------------------------------------------------
+
+
+def test_good_batch_passes_both_suites():
+    reports = validate_batch(good_batch())
+    assert [r.suite for r in reports] == [SPECS_SUITE, PRICES_SUITE]
+    specs, prices = reports
+    assert specs.success and prices.success
+    assert (specs.row_count, prices.row_count) == (2, 5)
+    assert specs.evaluated == specs.successful == 9
+    assert prices.evaluated == prices.successful == 12
+    assert specs.failures() == [] and prices.failures() == []
+
+
+@pytest.mark.parametrize("usd", ["0", "-1.5"])
+def test_zero_or_negative_price_fails(usd):
+    reports = validate_batch(batch(prices=[price(), unchecked_price(usd, region="eu-west-1")]))
+    assert not report(reports, PRICES_SUITE).success
+    assert report(reports, SPECS_SUITE).success
+    outcome = failed(reports, PRICES_SUITE, BETWEEN, "usd_per_instance_hour")
+    assert (outcome.unexpected_count, outcome.partial_unexpected) == (1, [usd])
+    # The derived per-accelerator rate is zero or negative too.
+    assert failed(reports, PRICES_SUITE, BETWEEN, "usd_per_accelerator_hour").unexpected_count == 1
+    assert f"aws_instance_prices: {outcome.describe()}" in report(reports, PRICES_SUITE).failures()
+    json.dumps([o.partial_unexpected for r in reports for o in r.outcomes])
+
+
+def test_implausible_instance_price_fails():
+    # 5000 over 32 accelerators is 156.25 per accelerator-hour: only the instance bound is broken.
+    reports = validate_batch(batch(specs=[spec("p9.big", 32)], prices=[price("5000", "p9.big", 32)]))
+    assert failed_names(reports) == {(PRICES_SUITE, BETWEEN, "usd_per_instance_hour")}
+    assert failed(reports, PRICES_SUITE, BETWEEN, "usd_per_instance_hour").partial_unexpected == ["5000"]
+
+
+def test_price_bounds_are_parameters():
+    reports = validate_batch(
+        batch(specs=[spec("p9.big", 16)], prices=[price("5000", "p9.big", 16)]),
+        max_usd_per_instance_hour=Decimal("10000"),
+        max_usd_per_accelerator_hour=Decimal("400"),  # 5000 / 16 = 312.5
+    )
+    assert [f for r in reports for f in r.failures()] == [] and all(r.success for r in reports)
+
+
+def test_duplicate_business_key_fails():
+    reports = validate_batch(batch(prices=[price(), price("1.5")]))
+    assert failed_names(reports) == {(PRICES_SUITE, UNIQUE, "business_key")}
+    outcome = failed(reports, PRICES_SUITE, UNIQUE, "business_key")
+    assert outcome.unexpected_count == 2
+    assert outcome.partial_unexpected == ["trn1.2xlarge|on_demand|us-east-1"] * 2
+
+
+def test_duplicates_without_a_region_are_still_duplicates():
+    reports = validate_batch(batch(prices=[price(region=None), price("1.5", region=None)]))
+    outcome = failed(reports, PRICES_SUITE, UNIQUE, "business_key")
+    assert outcome.unexpected_count == 2
+    assert outcome.partial_unexpected == ["trn1.2xlarge|on_demand|<not stated>"] * 2
+
+
+def test_empty_prices_fail_when_prices_are_expected():
+    reports = validate_batch(batch(prices=[]))
+    assert failed_names(reports) == {(PRICES_SUITE, ROW_COUNT, None)}
+    prices = report(reports, PRICES_SUITE)
+    assert prices.row_count == 0
+    assert prices.failures() == ["aws_instance_prices: expect_table_row_count_to_be_between: observed 0"]
+
+
+def test_empty_prices_pass_when_none_are_expected():
+    reports = validate_batch(batch(prices=[]), expects_prices=False)
+    assert all(r.success for r in reports)
+    assert report(reports, PRICES_SUITE).row_count == 0
+
+
+def test_price_without_a_spec_fails():
+    reports = validate_batch(batch(prices=[price(), price("21.5", "trn2.48xlarge", 16)]))
+    assert failed_names(reports) == {(PRICES_SUITE, IN_SET, "instance_type")}
+    outcome = failed(reports, PRICES_SUITE, IN_SET, "instance_type")
+    assert (outcome.unexpected_count, outcome.partial_unexpected) == (1, ["trn2.48xlarge"])
+
+
+def test_bad_specs_fail_the_specs_suite():
+    duplicate = InstanceSpec.model_construct(**stored_fields(spec()) | {"vcpus": 0})
+    reports = validate_batch(batch(specs=[spec(), duplicate]))
+    assert failed_names(reports) == {
+        (SPECS_SUITE, UNIQUE, "instance_type"),
+        (SPECS_SUITE, BETWEEN, "vcpus"),
+    }
+    assert failed(reports, SPECS_SUITE, UNIQUE, "instance_type").unexpected_count == 2
+    assert failed(reports, SPECS_SUITE, BETWEEN, "vcpus").partial_unexpected == [0]
