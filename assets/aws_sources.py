@@ -64,7 +64,7 @@ def outcome_metadata(outcome: SourceOutcome) -> dict:
     }
 
 
-def build_source_asset(source: SourceSpec) -> dg.AssetsDefinition:
+def build_source_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY) -> dg.AssetsDefinition:
     key = source_asset_key(source.id)
 
     @dg.asset(
@@ -73,7 +73,7 @@ def build_source_asset(source: SourceSpec) -> dg.AssetsDefinition:
         description=f"{source.title or source.id}: fetched, validated and landed as versioned rows.",
         kinds={"python", "duckdb"},
         pool=WRITER_POOL,
-        retry_policy=FETCH_RETRY_POLICY,
+        retry_policy=retry_policy,
         check_specs=[dg.AssetCheckSpec(name, asset=key) for name in CHECK_FOR_SUITE.values()],
         metadata={"source_id": source.id, "adapter": source.adapter},
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from assets.aws_sources import build_source_asset
+from assets.aws_sources import FETCH_RETRY_POLICY, build_source_asset
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.schedules import daily_schedule, refresh_job
@@ -24,12 +24,13 @@ def build_definitions(
     *,
     offline_base_url: str = "",
     fetcher: FetcherResource | None = None,
+    fetch_retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY,
 ) -> dg.Definitions:
     sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
     db_path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
     return dg.Definitions(
-        assets=[build_source_asset(s) for s in sources] + [build_views_asset(sources)],
+        assets=[build_source_asset(s, fetch_retry_policy) for s in sources] + [build_views_asset(sources)],
         asset_checks=VIEW_CHECKS,
         jobs=[refresh_job],
         schedules=[daily_schedule],

@@ -1,0 +1,59 @@
+"""Shared fixtures: a local HTTP site serving the samples, a sources file pointing at it, a temp warehouse."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+# Libraries that print progress bars or phone home stay quiet; runs use an in-memory Dagster instance.
+os.environ.setdefault("TQDM_DISABLE", "1")
+os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
+os.environ.pop("DAGSTER_HOME", None)
+
+from localserver import LocalServer  # noqa: E402
+from pipelines.sources import SourceSpec, load_sources, sample_path  # noqa: E402
+
+
+def toml_value(value: object) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    return json.dumps(value)  # JSON strings, numbers and booleans are valid TOML
+
+
+def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> Path:
+    """A sources file declaring the same sources, each at `base_url/<sample path>`."""
+    blocks = []
+    for source in sources:
+        fields = source.model_dump(mode="json")
+        fields["url"] = f"{base_url}/{source.sample}"
+        blocks.append("[[sources]]\n" + "\n".join(f"{k} = {toml_value(v)}" for k, v in fields.items()))
+    path.write_text("\n\n".join(blocks) + "\n")
+    return path
+
+
+@pytest.fixture
+def sources() -> list[SourceSpec]:
+    return load_sources()
+
+
+@pytest.fixture
+def site(sources):
+    """A LocalServer serving every bundled sample at its sample path."""
+    with LocalServer() as server:
+        for source in sources:
+            server.serve_file(f"/{source.sample}", sample_path(source))
+        yield server
+
+
+@pytest.fixture
+def sources_file(tmp_path, sources, site) -> Path:
+    return write_sources_file(tmp_path / "sources.toml", sources, site.base_url)
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    return tmp_path / "warehouse" / "prices.duckdb"
