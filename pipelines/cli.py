@@ -8,15 +8,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pipelines.show import wide_console
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
 from warehouse.db import DEFAULT_DB_PATH
 
 app = typer.Typer(help="AWS accelerator and GPU prices, validated and versioned in DuckDB.", no_args_is_help=True)
-console = Console()
+console = wide_console()
 
 DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
 SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -11,45 +12,69 @@ from rich.table import Table
 from warehouse.db import connect
 from warehouse.queries import HEADLINE_PRICES, SOURCE_FRESHNESS, rows_as_dicts
 
-PRICE_COLUMNS = {
+PRICE_HEADERS = {
     "instance_type": "instance",
     "accelerator": "accelerator",
     "accels": "accels",
     "accel_memory": "accel memory (as printed)",
     "price_kind": "price kind",
     "region": "region",
-    "usd_per_instance_hour": "USD / instance-hour",
-    "usd_per_accelerator_hour": "USD / accel-hour (exact)",
-    "usd_per_accelerator_hour_4dp": "USD / accel-hour (4 dp)",
+    "usd_per_instance_hour": "USD/instance-h",
+    "usd_per_accelerator_hour": "USD/accel-h exact",
+    "usd_per_accelerator_hour_4dp": "USD/accel-h 4dp",
 }
+MONEY_TRIMMED = {"usd_per_instance_hour", "usd_per_accelerator_hour"}
 
 
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, Decimal):
-        # Exact figures without the DECIMAL(38,18) tail of zeros.
-        text = format(value.normalize(), "f")
-        return text if "." in text else text + ".00"
-    return str(value)
+def plain(value: Decimal) -> str:
+    """A Decimal without its storage scale's trailing zeros: 1.500000 -> 1.5, 320.000000 -> 320."""
+    return format(value.normalize(), "f")
+
+
+def money(value: Decimal) -> str:
+    """Dollars with the digits the figure has, never fewer than cents: 21.500000 -> 21.50, 1.34375 stays."""
+    text = plain(value)
+    whole, _, cents = text.partition(".")
+    return f"{whole}.{cents.ljust(2, '0')}"
+
+
+def headline_rows(rows: list[dict]) -> list[dict]:
+    out = []
+    for row in rows:
+        memory = ""
+        if row["accelerator_memory_value"] is not None:
+            memory = f"{plain(row['accelerator_memory_value'])} {row['accelerator_memory_unit']}"
+            memory += " (derived)" if row["accelerator_memory_derived"] else ""
+        shown = {key: row.get(key) for key in PRICE_HEADERS}
+        shown["accel_memory"] = memory
+        for key in MONEY_TRIMMED:
+            shown[key] = money(row[key])
+        out.append(shown)
+    return out
 
 
 def rows_table(title: str, rows: list[dict], headers: dict[str, str] | None = None) -> Table:
     table = Table(title=title, title_justify="left")
     names = list(headers or (rows[0] if rows else {}))
     for name in names:
-        numeric = bool(rows) and isinstance(rows[0][name], (int, Decimal)) and not isinstance(rows[0][name], bool)
+        sample = rows[0][name] if rows else None
+        numeric = isinstance(sample, (int, Decimal)) and not isinstance(sample, bool) or name.startswith("usd")
         table.add_column((headers or {}).get(name, name), justify="right" if numeric else "left")
     for row in rows:
-        table.add_row(*(_text(row[n]) for n in names))
+        table.add_row(*("" if row[n] is None else str(row[n]) for n in names))
     return table
+
+
+def wide_console() -> Console:
+    # Piped output (make demo in CI logs) gets a width that fits the tables instead of the 80-column default.
+    return Console() if sys.stdout.isatty() else Console(width=200)
 
 
 def print_headline(console: Console, db: Path) -> None:
     with connect(db, read_only=True) as con:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
-    console.print(rows_table("AWS accelerator prices: on-demand and Capacity Block, USD excluding tax "
-                             "(per-accelerator figures derived: instance price / accelerators)",
-                             prices, PRICE_COLUMNS))
+    console.print(rows_table("AWS accelerator prices, USD excluding tax. Instance prices as printed; "
+                             "per-accelerator figures derived (instance price / accelerators). "
+                             "Region 'not stated': the page names none.", headline_rows(prices), PRICE_HEADERS))
     console.print(rows_table("Sources", freshness))

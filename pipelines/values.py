@@ -41,7 +41,7 @@ def parse_usd(text: str | None) -> Decimal | None:
         return None
     # An explicit decimal separator: left to guess, price-parser reads `$4.916` as 4916.
     price = Price.fromstring(clean(text), decimal_separator=".")
-    if price.amount is None:
+    if price.amount is None or not re.search(r"\d", clean(text)):  # price-parser reads `Free` as 0
         raise ValueError(f"no amount in price cell {text!r}")
     if price.currency is not None and price.currency.upper() not in _USD_MARKS:
         raise ValueError(f"price cell {text!r} is in {price.currency}, not USD")

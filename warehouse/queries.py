@@ -21,8 +21,7 @@ ORDER BY instance_type, price_kind, region, change DESC
 # The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate.
 HEADLINE_PRICES = """
 SELECT instance_type, accelerator, accelerator_count AS accels,
-       accelerator_memory_value::VARCHAR || ' ' || accelerator_memory_unit
-           || CASE WHEN accelerator_memory_derived THEN ' (derived)' ELSE '' END AS accel_memory,
+       accelerator_memory_value, accelerator_memory_unit, accelerator_memory_derived,
        price_kind, coalesce(region, 'not stated') AS region,
        usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp
 FROM aws_instance_prices
@@ -31,7 +30,10 @@ ORDER BY accelerator, price_kind, usd_per_instance_hour
 """
 
 SOURCE_FRESHNESS = """
-SELECT source_id, last_outcome, last_good_at, last_attempt_at, last_error
+SELECT source_id, last_outcome,
+       strftime(last_good_at AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S UTC') AS last_good_at,
+       strftime(last_attempt_at AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S UTC') AS last_attempt_at,
+       last_error
 FROM source_freshness ORDER BY source_id
 """
 

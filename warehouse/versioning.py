@@ -91,23 +91,23 @@ def land_snapshot(
     con: duckdb.DuckDBPyConnection, table: VersionedTable, snapshot: pa.Table, source_id: str, observed_at: datetime
 ) -> LandCounts:
     """Apply one snapshot. The caller owns the transaction, so several tables land atomically."""
+    # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
+    # landing (whose transaction the caller rolls back) needs no cleanup here.
     con.register("_snapshot", snapshot)
-    try:
-        key = ("source_id",) + table.key_columns
-        same_version = f"{_key_match('s', 'h', key)} AND s.attributes_hash = h.attributes_hash"
-        (closed,) = con.execute(
-            f"""UPDATE {table.name} AS h SET valid_to = $observed_at
-                WHERE h.source_id = $source_id AND h.valid_to IS NULL
-                  AND NOT EXISTS (SELECT 1 FROM _snapshot AS s WHERE {same_version})""",
-            {"observed_at": observed_at, "source_id": source_id},
-        ).fetchone()
-        (inserted,) = con.execute(
-            f"""INSERT INTO {table.name} BY NAME
-                SELECT * FROM _snapshot AS s
-                WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS h
-                                  WHERE h.source_id = $source_id AND h.valid_to IS NULL AND {same_version})""",
-            {"source_id": source_id},
-        ).fetchone()
-    finally:
-        con.unregister("_snapshot")
+    key = ("source_id",) + table.key_columns
+    same_version = f"{_key_match('s', 'h', key)} AND s.attributes_hash = h.attributes_hash"
+    (closed,) = con.execute(
+        f"""UPDATE {table.name} AS h SET valid_to = $observed_at
+            WHERE h.source_id = $source_id AND h.valid_to IS NULL
+              AND NOT EXISTS (SELECT 1 FROM _snapshot AS s WHERE {same_version})""",
+        {"observed_at": observed_at, "source_id": source_id},
+    ).fetchone()
+    (inserted,) = con.execute(
+        f"""INSERT INTO {table.name} BY NAME
+            SELECT * FROM _snapshot AS s
+            WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS h
+                              WHERE h.source_id = $source_id AND h.valid_to IS NULL AND {same_version})""",
+        {"source_id": source_id},
+    ).fetchone()
+    con.unregister("_snapshot")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)

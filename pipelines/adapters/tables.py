@@ -13,6 +13,7 @@ from typing import TypeVar
 from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
+from bs4.dammit import EncodingDetector
 
 from pipelines.errors import CellError, MissingColumnError, TableNotFoundError
 from pipelines.values import clean
@@ -63,8 +64,17 @@ class HeaderTable:
 
 
 def soup_of(body: bytes) -> BeautifulSoup:
-    # bytes, not str: BeautifulSoup sniffs the declared encoding and replaces invalid bytes.
-    return BeautifulSoup(body, "lxml")
+    # bytes, not str: BeautifulSoup sniffs a BOM or the declared encoding. A page with neither whose bytes are
+    # not UTF-8 (windows-1252 named only in the HTTP header) is read as windows-1252, as browsers do, rather
+    # than having every non-ASCII byte replaced by U+FFFD.
+    fallback = None
+    if (EncodingDetector.strip_byte_order_mark(body)[1] is None
+            and EncodingDetector.find_declared_encoding(body, is_html=True) is None):
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            fallback = "windows-1252"
+    return BeautifulSoup(body, "lxml", from_encoding=fallback)
 
 
 def cell_text(cell: Tag) -> str:
@@ -139,7 +149,7 @@ def locate(soup: BeautifulSoup, columns: Sequence[Column], source_id: str) -> He
             body = [row for i, row in enumerate(rows[head + 1 :], start=head + 1) if not spanning[i] and any(row)]
             fill = frozenset(c.key for c in columns if c.fill_down and c.key in found)
             return HeaderTable(headers=headers, columns=found, body=body, fill_down=fill)
-        score = len(columns) - len(missing)
+        score = len(found)  # columns this table actually carries (unmatched optional ones earn nothing)
         if best is None or score > best[0]:
             best = (score, missing, headers)
     if best is None or best[0] == 0:

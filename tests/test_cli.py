@@ -1,0 +1,47 @@
+"""`ratecard` as a user runs it: refresh offline into a temp file, show, refuse unknown sources."""
+
+from __future__ import annotations
+
+import duckdb
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+
+runner = CliRunner()
+
+
+def test_refresh_offline_then_show(tmp_path):
+    db = tmp_path / "prices.duckdb"
+    first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
+    assert first.exit_code == 0, first.output
+    assert "6 landed, 0 unchanged, 0 failed; views refreshed" in first.output
+
+    second = runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"],
+                           terminal_width=200)
+    assert second.exit_code == 0, second.output
+    assert "0 landed, 1 unchanged, 0 failed" in second.output
+
+    shown = runner.invoke(app, ["show", "--db", str(db)], terminal_width=250)
+    assert shown.exit_code == 0, shown.output
+    trn1_32 = next(line for line in shown.output.splitlines() if "trn1.32xlarge" in line and "on_demand" in line)
+    assert "21.50" in trn1_32 and "1.34375" in trn1_32 and "1.3438" in trn1_32
+    trn2 = next(line for line in shown.output.splitlines() if "trn2.48xlarge" in line)
+    assert "capacity_block" in trn2 and "US East (Ohio)" in trn2 and "2.23505" in trn2 and "2.2351" in trn2
+    assert "1.5 TB" in trn2
+
+    # The run recorded where each figure came from: the local sample server, not an AWS address.
+    with duckdb.connect(str(db), read_only=True) as con:
+        urls = con.execute("SELECT DISTINCT source_url FROM aws_instance_prices").fetchall()
+    assert urls and all(u.startswith("http://127.0.0.1:") for (u,) in urls)
+
+
+def test_unknown_source_is_refused(tmp_path):
+    result = runner.invoke(app, ["refresh", "--offline", "--db", str(tmp_path / "x.duckdb"), "--source", "nope"])
+    assert result.exit_code == 2
+    assert "unknown source id" in result.output
+
+
+def test_show_before_any_refresh_says_what_to_do(tmp_path):
+    result = runner.invoke(app, ["show", "--db", str(tmp_path / "missing.duckdb")])
+    assert result.exit_code == 1
+    assert "ratecard refresh" in result.output
