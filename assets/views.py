@@ -59,7 +59,8 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
     return aws_instance_prices
 
 
-@dg.asset_check(asset=VIEWS_KEY, name=CHECK_RATE_MATCHES_PRINTED,
+# Checks read the file, so they queue in the writers' pool too: DuckDB refuses a reader while a writer holds it.
+@dg.asset_check(asset=VIEWS_KEY, name=CHECK_RATE_MATCHES_PRINTED, pool=WRITER_POOL,
                 description="Derived accelerator rate agrees with the rate the page printed, to its rounding.")
 def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     with connect(warehouse.db_path, read_only=True) as con:
@@ -68,7 +69,7 @@ def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.Asse
                                metadata={"mismatches": dg.MetadataValue.md(preview_markdown(rows))})
 
 
-@dg.asset_check(asset=VIEWS_KEY, name=CHECK_EVERY_PRICE_HAS_SPEC,
+@dg.asset_check(asset=VIEWS_KEY, name=CHECK_EVERY_PRICE_HAS_SPEC, pool=WRITER_POOL,
                 description="Every current price joins to the instance spec of the same source.")
 def every_price_has_spec(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     with connect(warehouse.db_path, read_only=True) as con:

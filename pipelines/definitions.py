@@ -16,6 +16,8 @@ from warehouse.db import DEFAULT_DB_PATH
 
 SOURCES_ENV = "RATECARD_SOURCES"
 DB_ENV = "RATECARD_DB"
+# Points every source at `<base>/<sample path>` (e.g. `python -m http.server -d pipelines/samples`).
+OFFLINE_ENV = "RATECARD_OFFLINE_BASE_URL"
 
 
 def build_definitions(
@@ -37,7 +39,8 @@ def build_definitions(
         resources={
             "warehouse": WarehouseResource(db_path=db_path),
             "fetcher": fetcher or FetcherResource(),
-            "sources": SourcesResource(sources_file=sources_file, offline_base_url=offline_base_url),
+            "sources": SourcesResource(sources_file=sources_file,
+                                       offline_base_url=offline_base_url or os.environ.get(OFFLINE_ENV, "")),
         },
     )
 

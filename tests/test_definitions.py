@@ -44,3 +44,13 @@ def test_views_depend_on_every_source():
     graph = defs.resolve_asset_graph()
     parents = graph.get(dg.AssetKey("aws_instance_prices")).parent_keys
     assert sorted(k.to_user_string() for k in parents) == [f"sources/{s}" for s in SOURCE_IDS]
+
+
+def test_view_checks_queue_with_the_writers():
+    for check in defs.asset_checks:
+        assert check.op.pool == WRITER_POOL, check
+
+
+def test_refresh_job_runs_in_one_process():
+    # Every step queues for the single DuckDB writer; one process saves a library import per source.
+    assert defs.resolve_job_def("refresh_prices").executor_def.name == "in_process"
