@@ -7,7 +7,7 @@ rounded to 3 decimals, so it is kept as printed beside the rate derived from the
 
 from __future__ import annotations
 
-from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
+from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, row_key, soup_of
 from pipelines.sources import SourceSpec
 from pipelines.values import clean, parse_accelerators, parse_int, parse_memory, parse_usd
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch, to_gib
@@ -31,7 +31,7 @@ def parse(body: bytes, source: SourceSpec) -> SourceBatch:
     specs: dict[str, InstanceSpec] = {}
     prices: list[InstancePrice] = []
     for row in table.rows("instance_type"):
-        instance_type = row.label.lower()
+        instance_type = row_key(row, table, "instance_type", source.id)
         # Follow-on region rows of one type repeat its spec (or leave it blank): the first row describes it.
         spec = specs.get(instance_type) or _spec(row, table, source)
         specs[instance_type] = spec
@@ -66,7 +66,7 @@ def _spec(row: Row, table: HeaderTable, source: SourceSpec) -> InstanceSpec:
     if "host_memory" in table.columns:
         host = read_cell(row, table, "host_memory", source.id, parse_memory)
     return InstanceSpec(
-        instance_type=row.label.lower(),
+        instance_type=row_key(row, table, "instance_type", source.id),
         accelerator=name or source.options.get("accelerator", "unknown"),
         accelerator_count=count,
         accelerator_memory_value=memory[0] if memory else None,

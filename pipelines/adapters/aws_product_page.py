@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
+from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, row_key, soup_of
 from pipelines.sources import SourceSpec
 from pipelines.values import parse_accelerators, parse_int, parse_memory_in, parse_usd, unit_in_header
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch, to_gib
@@ -63,7 +63,7 @@ def _spec(row: Row, table: HeaderTable, source: SourceSpec) -> InstanceSpec:
         unit = unit_in_header(table.header_of("host_memory")) or "GiB"
         host = read_cell(row, table, "host_memory", source.id, lambda t: parse_memory_in(t, unit))
     return InstanceSpec(
-        instance_type=row.label.lower(),
+        instance_type=row_key(row, table, "instance_type", source.id),
         accelerator=printed_name or source.options["accelerator"],
         accelerator_count=count,
         accelerator_memory_value=memory[0] if memory else None,

@@ -167,3 +167,11 @@ def read_cell(row: Row, table: HeaderTable, key: str, source_id: str, read: Call
         return read(row.get(key))
     except ValueError as exc:
         raise CellError(source_id, row.label, table.header_of(key), str(exc)) from exc
+
+
+def row_key(row: Row, table: HeaderTable, key: str, source_id: str) -> str:
+    """The row's identifying cell (the instance type), lower-cased; an empty one is a typed error."""
+    value = row.get(key) or ""
+    if not value:
+        raise CellError(source_id, row.label, table.header_of(key), "empty identifying cell")
+    return value.lower()

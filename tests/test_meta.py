@@ -1,0 +1,81 @@
+"""Meta test (gpuhunt style): a source added to sources.toml without a sample and a parser test, or an adapter
+module nobody uses or that lacks its contract, fails CI here."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from pipelines.adapters import adapter_names, parser_for, parser_version
+from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
+
+TESTS_DIR = Path(__file__).resolve().parent
+ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
+NOT_ADAPTERS = {"__init__.py", "tables.py"}
+
+SOURCES = load_sources()
+ADAPTER_MODULES = sorted(p.stem for p in ADAPTERS_DIR.glob("*.py") if p.name not in NOT_ADAPTERS)
+
+
+def test_sources_file_is_the_bundled_one_and_not_empty() -> None:
+    assert DEFAULT_SOURCES_FILE.name == "sources.toml"
+    raw_ids = re.findall(r'^id\s*=\s*"([^"]+)"', DEFAULT_SOURCES_FILE.read_text(), flags=re.MULTILINE)
+    assert raw_ids == [s.id for s in SOURCES]
+    assert len(SOURCES) >= 6
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
+def test_source_has_a_non_empty_sample(source) -> None:
+    path = sample_path(source)
+    assert path.is_file(), f"{source.id}: sample {path} missing"
+    body = path.read_bytes()
+    assert len(body) > 0, f"{source.id}: sample {path} is empty"
+    assert b"<table" in body.lower(), f"{source.id}: sample {path} has no table"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
+def test_source_adapter_is_known(source) -> None:
+    assert source.adapter in adapter_names()
+    assert source.adapter in ADAPTER_MODULES
+    assert callable(parser_for(source.adapter))
+    assert parser_version(source.adapter)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
+def test_source_is_named_in_the_parser_tests(source) -> None:
+    text = (TESTS_DIR / "test_parsers.py").read_text(encoding="utf-8")
+    assert f'"{source.id}"' in text, f"tests/test_parsers.py never names source {source.id!r}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
+def test_sample_parses_to_a_batch_of_that_source(source) -> None:
+    batch = parser_for(source.adapter)(sample_path(source).read_bytes(), source)
+    assert batch.source_id == source.id
+    assert len(batch.specs) >= 1
+    assert (len(batch.prices) >= 1) == source.expects_prices
+
+
+def test_adapter_modules_found() -> None:
+    assert {"aws_capacity_blocks", "aws_product_page"} <= set(ADAPTER_MODULES)
+
+
+@pytest.mark.parametrize("name", ADAPTER_MODULES)
+def test_adapter_module_contract(name: str) -> None:
+    module = importlib.import_module(f"pipelines.adapters.{name}")
+    assert isinstance(getattr(module, "PARSER_VERSION", None), str)
+    assert re.fullmatch(r"\S+/\S+", module.PARSER_VERSION), module.PARSER_VERSION
+    assert callable(getattr(module, "parse", None))
+
+
+@pytest.mark.parametrize("name", ADAPTER_MODULES)
+def test_adapter_module_is_registered_and_used(name: str) -> None:
+    assert name in adapter_names(), f"adapter module {name} is not registered in pipelines.adapters"
+    users = [s.id for s in SOURCES if s.adapter == name]
+    assert users, f"adapter module {name} is used by no source in sources.toml"
+
+
+def test_every_registered_adapter_has_a_module() -> None:
+    assert sorted(adapter_names()) == ADAPTER_MODULES
