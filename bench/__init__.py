@@ -1,0 +1,1 @@
+"""ratecard benchmark suite: `python -m bench` (see bench/__main__.py)."""

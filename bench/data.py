@@ -1,0 +1,127 @@
+"""Synthetic price rows for the PRICES table, generated column-wise in Arrow (no pydantic, no floats).
+
+Money is generated as integer counts of the column's smallest unit (micro-dollars for DECIMAL(18,6)) and
+turned into Arrow decimal128 arrays straight from those integers, so every value is exact. The derived
+columns follow schemas.records exactly: accelerator counts are powers of two, so price / count is exact at
+18 places; the 4-dp figure rounds half-up. `check_against_records` verifies that on a sample with the
+project's own Decimal functions.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from schemas.records import half_up_4dp, per_accelerator
+from warehouse.landing import PRICES
+
+PRICE_KINDS = ("on_demand", "reserved_1y", "reserved_3y", "capacity_block")
+# Index 0 is "no region stated" (NULL): the key compares NULL-safely, so the bench exercises that path.
+REGIONS = (None, "us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "sa-east-1",
+           "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-central-2", "eu-north-1", "eu-south-1",
+           "eu-south-2", "ap-south-1", "ap-south-2", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3",
+           "ap-southeast-1", "ap-southeast-2", "ap-southeast-3", "ap-east-1", "me-central-1")
+ACCELERATOR_COUNTS = (1, 2, 4, 8, 16)  # 10^4 and 10^12 divide by each: the per-accelerator rate is exact
+KEYS_PER_TYPE = len(PRICE_KINDS) * len(REGIONS)  # 100
+PRINTED_3DP = Decimal("0.001")
+
+ATTRIBUTE_SCHEMA = pa.schema(list(PRICES.attribute_fields))
+
+
+def decimal_array(unscaled: np.ndarray, precision: int, scale: int, mask: np.ndarray | None = None) -> pa.Array:
+    """decimal128 from integer unscaled values (value = unscaled * 10^-scale), built from raw 128-bit words."""
+    unscaled = np.ascontiguousarray(unscaled, dtype=np.int64)
+    words = np.empty((len(unscaled), 2), dtype=np.int64)
+    words[:, 0] = unscaled
+    words[:, 1] = np.where(unscaled < 0, -1, 0)  # sign-extend to 128 bits
+    validity = None
+    null_count = 0
+    if mask is not None:  # mask True = NULL
+        validity = pa.py_buffer(np.packbits(~mask, bitorder="little").tobytes())
+        null_count = int(mask.sum())
+    arr = pa.Array.from_buffers(pa.decimal128(precision, scale), len(unscaled),
+                                [validity, pa.py_buffer(words.tobytes())], null_count=null_count)
+    arr.validate(full=True)
+    return arr
+
+
+def instance_type_names(n_types: int) -> list[str]:
+    return [f"gen{t // 16}.{t % 16 + 1}xlarge" for t in range(n_types)]
+
+
+def key_indices(n_types: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (instance type, price kind, region) combination once: n_types * 100 keys."""
+    key = np.arange(n_types * KEYS_PER_TYPE, dtype=np.int64)
+    type_idx = key // KEYS_PER_TYPE
+    kind_idx = (key // len(REGIONS)) % len(PRICE_KINDS)
+    region_idx = key % len(REGIONS)
+    return type_idx, kind_idx, region_idx
+
+
+def random_price_micro(rng: np.random.Generator, n: int) -> np.ndarray:
+    """USD per instance-hour in micro-dollars, 4 significant decimals: $0.1000 – $999.9999."""
+    return rng.integers(1_000, 10_000_000, size=n, dtype=np.int64) * 100
+
+
+def price_attributes(type_idx: np.ndarray, kind_idx: np.ndarray, region_idx: np.ndarray,
+                     price_micro: np.ndarray, type_names: list[str]) -> dict[str, pa.Array]:
+    """The nine PRICES attribute columns, typed exactly as PRICES.attribute_fields."""
+    n = len(type_idx)
+    count = np.asarray(ACCELERATOR_COUNTS, dtype=np.int64)[type_idx % len(ACCELERATOR_COUNTS)]
+    # price / count at scale 10 is an integer: micro-dollars * (10^4 / count)
+    per_acc_e10 = price_micro * (10_000 // count)
+    q, r = np.divmod(per_acc_e10, 10**6)
+    per_acc_4dp = q + (r >= 500_000)  # half-up at the 4th decimal (values are positive)
+    q3, r3 = np.divmod(per_acc_e10, 10**7)
+    printed_e6 = (q3 + (r3 >= 5_000_000)) * 1_000  # capacity blocks print the rate at 3 decimals
+    is_cb = kind_idx == PRICE_KINDS.index("capacity_block")
+    region_null = region_idx == 0
+    return {
+        "instance_type": pa.array(type_names).take(pa.array(type_idx)),
+        "price_kind": pa.array(list(PRICE_KINDS)).take(pa.array(kind_idx)),
+        "region": pa.array(list(REGIONS), pa.string()).take(pa.array(region_idx)),
+        "region_stated": pa.array(~region_null),
+        "usd_per_instance_hour": decimal_array(price_micro, 18, 6),
+        "accelerator_count": pa.array(count.astype(np.int32)),
+        "usd_per_accelerator_hour": decimal_array(per_acc_e10, 24, 10).cast(pa.decimal128(38, 18)),
+        "usd_per_accelerator_hour_4dp": decimal_array(per_acc_4dp, 18, 4),
+        "printed_usd_per_accelerator_hour": decimal_array(printed_e6, 18, 6, mask=~is_cb),
+    }
+
+
+def snapshot_rows(n_types: int, seed: int) -> list[dict[str, Any]]:
+    """One source's full snapshot as the dicts land_batch hands to snapshot_table (Decimals, not floats)."""
+    rng = np.random.default_rng(seed)
+    type_idx, kind_idx, region_idx = key_indices(n_types)
+    cols = price_attributes(type_idx, kind_idx, region_idx, random_price_micro(rng, len(type_idx)),
+                            instance_type_names(n_types))
+    return pa.table(cols, schema=ATTRIBUTE_SCHEMA).to_pylist()
+
+
+def reprice(row: dict[str, Any], new_price: Decimal) -> dict[str, Any]:
+    """A row with a new instance price and its derived columns recomputed by schemas.records."""
+    per_acc = per_accelerator(new_price, row["accelerator_count"])
+    printed = row["printed_usd_per_accelerator_hour"]
+    return {
+        **row,
+        "usd_per_instance_hour": new_price,
+        "usd_per_accelerator_hour": per_acc,
+        "usd_per_accelerator_hour_4dp": half_up_4dp(per_acc),
+        "printed_usd_per_accelerator_hour": (per_acc.quantize(PRINTED_3DP, rounding=ROUND_HALF_UP)
+                                             if printed is not None else None),
+    }
+
+
+def check_against_records(rows: list[dict[str, Any]], limit: int = 2_000) -> None:
+    """The generated derived columns equal what schemas.records computes (fail loudly otherwise)."""
+    for row in rows[:limit]:
+        expected = reprice(row, row["usd_per_instance_hour"])
+        for column in ("usd_per_accelerator_hour", "usd_per_accelerator_hour_4dp",
+                       "printed_usd_per_accelerator_hour"):
+            if expected[column] != row[column]:
+                raise AssertionError(f"generated {column} {row[column]} != records {expected[column]}")
+        if not isinstance(row["usd_per_instance_hour"], Decimal):
+            raise AssertionError("money must be Decimal")
