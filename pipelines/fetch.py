@@ -69,6 +69,13 @@ class _Retryable(Exception):
 
 
 @dataclass(frozen=True)
+class _Request:
+    method: str
+    body: bytes | None
+    content_type: str | None
+
+
+@dataclass(frozen=True)
 class _Page:  # what one successful attempt yields
     fetched_at: datetime
     final_url: str
@@ -104,7 +111,9 @@ class Fetcher:
     def close(self) -> None:
         self._client.close()
 
-    def fetch(self, source_id: str, url: str, *, allowed_hosts: frozenset[str] | None = None) -> FetchResult:
+    def fetch(self, source_id: str, url: str, *, allowed_hosts: frozenset[str] | None = None,
+              method: str = "GET", body: bytes | None = None, content_type: str | None = None) -> FetchResult:
+        """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured."""
         try:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
@@ -125,7 +134,7 @@ class Fetcher:
         try:
             for attempt in retrying:
                 with attempt:
-                    page = self._attempt(source_id, parsed, hosts_ok)
+                    page = self._attempt(source_id, parsed, hosts_ok, _Request(method, body, content_type))
         except tenacity.RetryError as exc:
             last = exc.last_attempt
             failure = last.exception()
@@ -159,13 +168,15 @@ class Fetcher:
                 self._slots[host] = threading.BoundedSemaphore(self.settings.per_host_limit)
             return self._slots[host]
 
-    def _attempt(self, source_id: str, url: httpx.URL, hosts_ok: frozenset[str]) -> _Page:
+    def _attempt(self, source_id: str, url: httpx.URL, hosts_ok: frozenset[str], request: _Request) -> _Page:
         """One try: follow redirects by hand, check the status, read the body under the size cap."""
         fetched_at = datetime.now(timezone.utc)
         for _hop in range(MAX_REDIRECTS + 1):
             try:
                 # Hold the host's slot for the request and its body, never while backing off.
-                with self._slot(url.host), self._client.stream("GET", url) as response:
+                headers = {"Content-Type": request.content_type} if request.content_type else None
+                stream = self._client.stream(request.method, url, content=request.body, headers=headers)
+                with self._slot(url.host), stream as response:
                     if response.status_code in REDIRECT_STATUSES:
                         url = _redirect_target(source_id, response, hosts_ok)
                         continue

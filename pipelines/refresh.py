@@ -86,7 +86,9 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
     url = str(source.url)
     started = datetime.now(UTC)
     try:
-        result = fetcher.fetch(source.id, url, allowed_hosts=frozenset({source.host}))
+        result = fetcher.fetch(source.id, url, allowed_hosts=frozenset({source.host}), method=source.method,
+                               body=source.request_body.encode() if source.request_body else None,
+                               content_type=source.request_content_type)
     except FetchError as exc:
         with connect(db_path) as con:
             fetch_id = log_fetch(con, FetchRecord(source.id, url, started, status=exc.status),

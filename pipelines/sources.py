@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
 
@@ -29,6 +29,10 @@ class SourceSpec(BaseModel):
     # False for pages that print specs but no price (Trn2, Trn3): a missing price column is then normal.
     expects_prices: bool = True
     options: dict[str, Any] = Field(default_factory=dict)
+    # APIs that want a POST (RunPod's GraphQL): the body is sent as is, with this content type.
+    method: Literal["GET", "POST"] = "GET"
+    request_body: str | None = None
+    request_content_type: str | None = None
 
     @field_validator("adapter")
     @classmethod

@@ -50,6 +50,28 @@ def parse_usd(text: str | None) -> Decimal | None:
     return price.amount
 
 
+CURRENCY_MARKS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
+
+
+def parse_money(text: str | None, currency: str, *, decimal_separator: str = ".") -> Decimal | None:
+    """An amount in the declared ISO currency (`€ 7.50`, `7,50 EUR`, `$ 2.40 per Hour`).
+
+    A cell naming another currency is refused; a cell naming none is taken to be in the declared one only
+    because the source declares it (a page priced in one currency prints it once, in the header).
+    """
+    if is_empty(text) or not re.search(r"\d", clean(text)):
+        return None
+    price = Price.fromstring(clean(text), decimal_separator=decimal_separator)
+    if price.amount is None:
+        raise ValueError(f"no amount in price cell {text!r}")
+    printed = price.currency
+    if printed is not None:
+        code = CURRENCY_MARKS.get(printed, printed.upper())
+        if code != currency:
+            raise ValueError(f"price cell {text!r} is in {printed}, not {currency}")
+    return price.amount
+
+
 def parse_decimal(text: str | None) -> Decimal | None:
     """The first number in a cell (`Up to 12.5` -> 12.5, `1,536` -> 1536)."""
     if is_empty(text):

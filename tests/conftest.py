@@ -30,7 +30,8 @@ def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> 
     for source in sources:
         fields = source.model_dump(mode="json")
         fields["url"] = f"{base_url}/{source.sample}"
-        blocks.append("[[sources]]\n" + "\n".join(f"{k} = {toml_value(v)}" for k, v in fields.items()))
+        lines = [f"{k} = {toml_value(v)}" for k, v in fields.items() if v is not None]  # TOML has no null
+        blocks.append("[[sources]]\n" + "\n".join(lines))
     path.write_text("\n\n".join(blocks) + "\n")
     return path
 

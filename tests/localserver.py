@@ -51,6 +51,7 @@ class LocalServer:
         self._in_flight = 0
         self.max_in_flight = 0  # most requests handled at once, for concurrency-limit tests
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.posted: list[tuple[str, bytes]] = []  # (path, body) of each POST
         self._httpd = _QuietServer(("127.0.0.1", 0), self._handler_class())
         self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
         self._thread = threading.Thread(
@@ -117,6 +118,12 @@ class LocalServer:
                     self._answer()
                 finally:
                     server._leave()
+
+            def do_POST(self) -> None:
+                # Read the request body (keep-alive needs it consumed), then answer like a GET.
+                length = int(self.headers.get("Content-Length") or 0)
+                server.posted.append((urlsplit(self.path).path, self.rfile.read(length)))
+                self.do_GET()
 
             def _answer(self) -> None:
                 path = urlsplit(self.path).path

@@ -249,3 +249,15 @@ def test_per_host_limit_caps_concurrent_requests(server, make_fetcher):
 def test_settings_are_frozen():
     with pytest.raises(Exception):
         FetchSettings().max_attempts = 9  # type: ignore[misc]
+
+
+def test_post_sends_the_body_and_content_type():
+    with LocalServer() as server:
+        server.set("/graphql", Reply(body=b'{"data": {}}', content_type="application/json"))
+        with Fetcher(FetchSettings(max_attempts=1)) as fetcher:
+            result = fetcher.fetch("gpu_runpod", server.url("/graphql"), method="POST",
+                                   body=b'{"query": "{ gpuTypes { id } }"}', content_type="application/json")
+        assert result.body == b'{"data": {}}'
+        path, headers = server.requests[-1]
+        assert path == "/graphql" and headers.get("Content-Type") == "application/json"
+        assert server.posted == [("/graphql", b'{"query": "{ gpuTypes { id } }"}')]

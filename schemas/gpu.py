@@ -1,0 +1,138 @@
+"""Typed records for GPU-provider listings and FX rates.
+
+Adapters return `GpuOffer`s exactly as the provider states them (amount, currency, per GPU or per instance,
+per minute/hour/day/week/month). Normalisation (pipelines/gpu/normalise.py) turns each into a `GpuListing`
+with the canonical GPU model and USD per GPU-hour, recording the FX rate it used.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+FULL_PRECISION = Decimal("1e-18")
+FOUR_DP = Decimal("0.0001")
+
+
+class GpuPriceKind(StrEnum):
+    ON_DEMAND = "on_demand"
+    COMMUNITY = "community"
+    SPOT = "spot"  # spot / interruptible
+    RESERVED = "reserved"
+
+
+class PricePer(StrEnum):
+    GPU = "gpu"
+    INSTANCE = "instance"  # the whole node or offer, all its GPUs
+
+
+class BillingPeriod(StrEnum):
+    MINUTE = "minute"
+    HOUR = "hour"
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+
+
+# Per-period price -> per-hour price as (multiply by, divide by), kept exact: per minute x 60, per day / 24,
+# per week / 168, per month / 730 (8,760 hours / 12, the convention cloud price lists use).
+PER_HOUR = {
+    BillingPeriod.MINUTE: (Decimal(60), Decimal(1)),
+    BillingPeriod.HOUR: (Decimal(1), Decimal(1)),
+    BillingPeriod.DAY: (Decimal(1), Decimal(24)),
+    BillingPeriod.WEEK: (Decimal(1), Decimal(168)),
+    BillingPeriod.MONTH: (Decimal(1), Decimal(730)),
+}
+
+
+class StockStatus(StrEnum):
+    IN_STOCK = "in_stock"
+    SOLD_OUT = "sold_out"
+    UNKNOWN = "unknown"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+
+class GpuOffer(_Record):
+    """One priced row as the provider states it."""
+
+    listing: str = Field(min_length=1)  # the provider's own name for the row; unique per price kind and region
+    gpu_name: str = Field(min_length=1)  # as printed, e.g. "NVIDIA H100 80GB HBM3"
+    gpu_count: int = Field(ge=1, le=1024)
+    price_kind: GpuPriceKind
+    amount: Decimal = Field(gt=0)
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    price_per: PricePer
+    period: BillingPeriod
+    stock_status: StockStatus = StockStatus.UNKNOWN
+    region: str | None = None
+    gpu_memory_gb_printed: Decimal | None = Field(default=None, gt=0)  # VRAM per GPU as printed
+    offer_count: int = Field(default=1, ge=1)  # marketplace offers folded into this listing
+
+    @property
+    def original_unit(self) -> str:
+        return f"per {self.price_per.value}-{self.period.value}"
+
+
+class GpuBatch(BaseModel):
+    source_id: str
+    parser_version: str
+    provider: str
+    offers: list[GpuOffer]
+    # Rows the page lists without a price ("contact sales"): reported, never landed as a price.
+    unpriced: list[str] = Field(default_factory=list)
+
+
+class FxRate(_Record):
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    rate_date: date
+    units_per_eur: Decimal = Field(gt=0)  # ECB reference: 1 EUR = this many units of `currency`
+
+
+class FxBatch(BaseModel):
+    source_id: str
+    parser_version: str
+    rates: list[FxRate]
+
+
+class GpuListing(_Record):
+    """A normalised listing: canonical model, original price kept, USD per GPU-hour derived."""
+
+    provider: str
+    listing: str
+    gpu_name: str
+    gpu_model: str | None  # canonical (H100, H200, B200, ...); None when the name is not recognised
+    gpu_variant: str | None
+    gpu_memory_gib: Decimal | None
+    gpu_count: int = Field(ge=1)
+    price_kind: GpuPriceKind
+    original_amount: Decimal = Field(gt=0)
+    original_currency: str
+    original_unit: str
+    price_per: PricePer
+    period: BillingPeriod
+    usd_per_currency_unit: Decimal = Field(gt=0)  # 1 for USD
+    fx_rate_date: date | None  # None for USD
+    stock_status: StockStatus
+    region: str | None
+    offer_count: int = Field(ge=1)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def usd_per_gpu_hour(self) -> Decimal:
+        multiply, divide = PER_HOUR[self.period]
+        usd = self.original_amount * self.usd_per_currency_unit * multiply
+        if self.price_per == PricePer.INSTANCE:
+            divide *= self.gpu_count
+        # One division, at the end, so the figure is exact whenever the quotient terminates.
+        return (usd / divide).quantize(FULL_PRECISION, rounding=ROUND_HALF_UP)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def usd_per_gpu_hour_4dp(self) -> Decimal:
+        return self.usd_per_gpu_hour.quantize(FOUR_DP, rounding=ROUND_HALF_UP)
