@@ -7,7 +7,7 @@ source lands; this asset re-creates them, counts rows and records a preview for 
 
 import dagster as dg
 
-from assets.aws_sources import WRITER_POOL, source_asset_key
+from assets.sources import WRITER_POOL, source_asset_key
 from pipelines.resources import WarehouseResource
 from pipelines.sources import SourceSpec
 from warehouse.db import connect

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import dagster as dg
 
-from assets.aws_sources import FETCH_RETRY_POLICY, build_source_asset
+from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
+from assets.sources import FETCH_RETRY_POLICY, build_source_asset, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
+from pipelines.adapters import adapter_kind
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.schedules import daily_schedule, refresh_job
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
@@ -31,9 +33,14 @@ def build_definitions(
     sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
     db_path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
+    by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in ("aws", "gpu", "fx")}
+    # GPU prices convert with the FX rates landed first in the same run.
+    fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
+    source_assets = [build_source_asset(s, fetch_retry_policy, deps=fx_keys if kind == "gpu" else None)
+                     for kind, group in by_kind.items() for s in group]
     return dg.Definitions(
-        assets=[build_source_asset(s, fetch_retry_policy) for s in sources] + [build_views_asset(sources)],
-        asset_checks=VIEW_CHECKS,
+        assets=source_assets + [build_views_asset(by_kind["aws"])] + build_gpu_view_assets(by_kind["gpu"]),
+        asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
         jobs=[refresh_job],
         schedules=[daily_schedule],
         resources={

@@ -20,6 +20,10 @@ class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
 
+    def do_POST(self) -> None:  # APIs such as RunPod's GraphQL are POSTed to: answer with the sample
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.do_GET()
+
 
 @contextmanager
 def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:

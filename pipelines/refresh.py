@@ -1,29 +1,31 @@
-"""One source, start to finish: fetch -> archive -> parse -> validate -> land (or quarantine).
+"""One source, start to finish: fetch -> archive -> parse -> prepare -> validate -> land (or quarantine).
 
 Plain Python, shared by the Dagster assets, the CLI and the tests. It never raises for a problem with the
 source: the outcome carries the typed error, so the caller decides how loudly to fail, and every other
-source still lands. The warehouse is opened only after the network work is done, so the writer lock is held
-for milliseconds, not for a slow page.
+source still lands. The warehouse is opened only after the network work is done (and briefly before, for
+FX rates), so the writer lock is held for milliseconds, not for a slow page.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipelines.adapters import parser_for, parser_version
+from pipelines.adapters import adapter_kind, parser_for, parser_version
 from pipelines.archive import Archive
 from pipelines.errors import FetchError, ParseError, SourceError, ValidationFailed
 from pipelines.fetch import Fetcher, FetchResult
+from pipelines.gpu.normalise import FxTable
+from pipelines.kinds import KINDS, FxLoader
 from pipelines.sources import SourceSpec
-from schemas.expectations import ValidationReport, validate_batch
-from schemas.records import SourceBatch
+from schemas.expectations import ValidationReport
 from warehouse.db import connect
+from warehouse.gpu_landing import load_fx_rates
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
-from warehouse.queries import price_changes
+from warehouse.queries import changes_for
 
 
 @dataclass
@@ -34,18 +36,30 @@ class SourceOutcome:
     fetch_id: int | None = None
     sha256: str | None = None
     fetched_at: datetime | None = None
-    specs: int = 0
-    prices: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
     inserted: int = 0
     closed: int = 0
     unchanged: int = 0
     changes: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     reports: list[ValidationReport] = field(default_factory=list)
     error: SourceError | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+
+@dataclass
+class Checked:
+    """A body after parse, prepare and validation: `batch` may land only when `error` is None."""
+
+    batch: object | None = None
+    reports: list[ValidationReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    error: SourceError | None = None
+    stage: str = ""
 
 
 def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
@@ -64,22 +78,32 @@ def record_errors(source_id: str, exc: ValidationError) -> list[str]:
     ]
 
 
-def parse_and_validate(source: SourceSpec, body: bytes) -> tuple[SourceBatch | None, list[ValidationReport],
-                                                                 SourceError | None, str]:
-    """Parse a body and run the validation gate. Returns (batch, reports, error, stage of the error)."""
+def fx_loader(db_path: Path | str) -> FxLoader:
+    def load() -> FxTable:
+        with connect(db_path) as con:
+            return FxTable.of(load_fx_rates(con))
+    return load
+
+
+def check_body(source: SourceSpec, body: bytes, on: date, fx: FxLoader) -> Checked:
+    """Parse, prepare (normalise) and validate a body: everything that decides whether it may land."""
     try:
-        batch = parser_for(source.adapter)(body, source)
+        parsed = parser_for(source.adapter)(body, source)
     except ParseError as exc:
-        return None, [], exc, "parse"
+        return Checked(error=exc, stage="parse")
     except ValidationError as exc:
-        return None, [], ValidationFailed(source.id, record_errors(source.id, exc)), "validate"
+        return Checked(error=ValidationFailed(source.id, record_errors(source.id, exc)), stage="validate")
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
-        return None, [], ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), "parse"
-    reports = validate_batch(batch, expects_prices=source.expects_prices)
+        return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
+    kind = KINDS[adapter_kind(source.adapter)]
+    try:
+        prepared = kind.prepare(parsed, source, on, fx)
+    except ValidationFailed as exc:
+        return Checked(error=exc, stage="validate")
+    reports = kind.validate(prepared.batch, source)
     failures = [f for report in reports for f in report.failures()]
-    if failures:
-        return batch, reports, ValidationFailed(source.id, failures), "validate"
-    return batch, reports, None, ""
+    error = ValidationFailed(source.id, failures) if failures else None
+    return Checked(prepared.batch, reports, prepared.warnings, prepared.counts, error, "validate" if error else "")
 
 
 def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive) -> SourceOutcome:
@@ -97,19 +121,22 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
 
     archive.put(result.body)
     fetch = fetch_record(source.id, result)
-    batch, reports, error, stage = parse_and_validate(source, result.body)
+    checked = check_body(source, result.body, result.fetched_at.date(), fx_loader(db_path))
     outcome = SourceOutcome(source.id, "quarantined", url, sha256=result.sha256, fetched_at=result.fetched_at,
-                            reports=reports, error=error)
-    if batch is not None:
-        outcome.specs, outcome.prices = len(batch.specs), len(batch.prices)
+                            counts=checked.counts, warnings=checked.warnings, reports=checked.reports,
+                            error=checked.error)
+    version = parser_version(source.adapter)
     with connect(db_path) as con:
-        if error is not None:
+        if checked.error is not None:
+            error = checked.error
             reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
-            outcome.fetch_id = quarantine_batch(con, fetch, result.body, stage=stage, reasons=reasons,
-                                                parser_version=parser_version(source.adapter))
+            outcome.fetch_id = quarantine_batch(con, fetch, result.body, stage=checked.stage, reasons=reasons,
+                                                parser_version=version)
             return outcome
-        landed = land_batch(con, batch, fetch)
-        outcome.changes = price_changes(con, source.id, landed.fetch_id, result.fetched_at)
+        snapshots = KINDS[adapter_kind(source.adapter)].snapshots(checked.batch)
+        landed = land_batch(con, fetch, version, snapshots)
+        outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id,
+                                      result.fetched_at)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id
     outcome.inserted, outcome.closed, outcome.unchanged = landed.inserted, landed.closed, landed.unchanged
     return outcome

@@ -10,14 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelines.adapters import parser_version
+from pipelines.adapters import adapter_kind, parser_version
 from pipelines.archive import Archive
 from pipelines.errors import ValidationFailed
-from pipelines.refresh import parse_and_validate
+from pipelines.gpu.normalise import FxTable
+from pipelines.kinds import KINDS
+from pipelines.refresh import check_body
 from pipelines.sources import SourceSpec
 from warehouse.db import connect, transaction
+from warehouse.gpu_landing import GPU_LISTINGS, load_fx_rates
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.queries import rows_as_dicts
+
+# The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are append-only facts.
+HISTORY_TABLES = {"aws": (PRICES.name, SPECS.name), "gpu": (GPU_LISTINGS.name,), "fx": ()}
 
 REPLAYABLE_FETCHES = """
 SELECT fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts, content_type
@@ -47,17 +53,20 @@ class ReparseResult:
 def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive) -> ReparseResult:
     result = ReparseResult(source.id)
     version = parser_version(source.adapter)
+    kind = KINDS[adapter_kind(source.adapter)]
     with connect(db_path) as con, transaction(con):
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
-        for table in (PRICES.name, SPECS.name):
+        for table in HISTORY_TABLES[kind.name]:
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
+        fx = FxTable.of(load_fx_rates(con))
         for row in fetches:
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
             body = archive.get(fetch.sha256)
-            batch, _reports, error, stage = parse_and_validate(source, body)
+            checked = check_body(source, body, fetch.fetched_at.date(), lambda: fx)
+            error, stage = checked.error, checked.stage
             if error is None:
-                landed = land_in_transaction(con, batch, fetch, row["fetch_id"])
+                landed = land_in_transaction(con, fetch, row["fetch_id"], version, kind.snapshots(checked.batch))
                 result.landed += landed.outcome == "landed"
                 result.unchanged += landed.outcome == "unchanged"
                 continue

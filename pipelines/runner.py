@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import dagster as dg
 
-from assets.aws_sources import source_asset_key
+from assets.sources import source_asset_key
 from assets.views import VIEWS_KEY
 from pipelines.schedules import REFRESH_JOB
 

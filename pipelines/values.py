@@ -21,7 +21,6 @@ _ACCELERATOR = re.compile(
 )
 _MEMORY = re.compile(r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<unit>[KMGT]i?B)\b", re.IGNORECASE)
 _UNIT_SPELLING = {"gb": "GB", "gib": "GiB", "tb": "TB", "tib": "TiB", "mb": "MB", "mib": "MiB"}
-_USD_MARKS = {"$", "USD", "US$"}
 
 
 def clean(text: str | None) -> str:
@@ -35,19 +34,27 @@ def is_empty(text: str | None) -> bool:
     return clean(text).lower() in _EMPTY
 
 
+def _refuse_ambiguous(text: str, decimal_separator: str) -> None:
+    """price-parser drops signs, reads `1e308` as 1 and `$3,43` as 343: refuse such cells instead."""
+    if re.search(r"(^|[^\w])-\s*[$€£]?\s*\d", text):
+        raise ValueError(f"negative amount in price cell {text!r}")
+    if re.search(r"\d[eE][+-]?\d", text):
+        raise ValueError(f"exponent notation in price cell {text!r}")
+    other = "," if decimal_separator == "." else "."
+    if re.search(rf"\d{re.escape(other)}\d{{1,2}}(?!\d)", text):
+        raise ValueError(f"price cell {text!r} uses {other!r} as a decimal separator")
+
+
 def parse_usd(text: str | None) -> Decimal | None:
     """A US-dollar amount; refuses any other currency rather than treating it as dollars."""
     if is_empty(text):
         return None
-    # An explicit decimal separator: left to guess, price-parser reads `$4.916` as 4916.
-    price = Price.fromstring(clean(text), decimal_separator=".")
-    if price.amount is None or not re.search(r"\d", clean(text)):  # price-parser reads `Free` as 0
+    amount = parse_money(text, "USD")
+    if amount is None:  # price-parser reads `Free` as 0; a cell with no digits states no price
         raise ValueError(f"no amount in price cell {text!r}")
-    if price.currency is not None and price.currency.upper() not in _USD_MARKS:
-        raise ValueError(f"price cell {text!r} is in {price.currency}, not USD")
-    if price.currency is None and not re.search(r"\$|\bUSD\b", text or ""):
+    if not re.search(r"\$|\bUSD\b", text or ""):
         raise ValueError(f"price cell {text!r} names no currency")
-    return price.amount
+    return amount
 
 
 CURRENCY_MARKS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
@@ -61,14 +68,15 @@ def parse_money(text: str | None, currency: str, *, decimal_separator: str = "."
     """
     if is_empty(text) or not re.search(r"\d", clean(text)):
         return None
+    # An explicit decimal separator: left to guess, price-parser reads `$4.916` as 4916.
     price = Price.fromstring(clean(text), decimal_separator=decimal_separator)
     if price.amount is None:
         raise ValueError(f"no amount in price cell {text!r}")
-    printed = price.currency
-    if printed is not None:
-        code = CURRENCY_MARKS.get(printed, printed.upper())
+    if price.currency is not None:
+        code = CURRENCY_MARKS.get(price.currency, price.currency.upper())
         if code != currency:
-            raise ValueError(f"price cell {text!r} is in {printed}, not {currency}")
+            raise ValueError(f"price cell {text!r} is in {price.currency}, not {currency}")
+    _refuse_ambiguous(clean(text), decimal_separator)
     return price.amount
 
 

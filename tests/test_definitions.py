@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets.aws_sources import WRITER_POOL
+from assets.sources import WRITER_POOL
 from pipelines.definitions import defs
 
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2", "aws_trn3"]

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from pipelines.values import (
+    parse_money,
     clean,
     is_empty,
     parse_accelerators,
@@ -267,3 +268,14 @@ def test_is_empty() -> None:
     assert is_empty(" — ")
     assert not is_empty("0")
     assert not is_empty("$0.228/hr")
+
+
+@pytest.mark.parametrize("text", ["-5", "$ -5", "$1e308", "$3,43", "-$2.40"])
+def test_parse_money_refuses_what_price_parser_would_misread(text):
+    with pytest.raises(ValueError):
+        parse_money(text, "USD")
+
+
+def test_parse_money_reads_a_declared_comma_decimal():
+    assert parse_money("7,50 EUR", "EUR", decimal_separator=",") == Decimal("7.50")
+    assert parse_money("€ 2,650.00", "EUR") == Decimal("2650.00")

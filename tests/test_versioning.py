@@ -10,7 +10,7 @@ import pytest
 
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from warehouse.db import connect
-from warehouse.landing import FetchRecord, land_batch
+from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 
 T0 = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)
 SOURCE = "aws_test"
@@ -36,7 +36,7 @@ def batch(prices: list[InstancePrice], specs: list[InstanceSpec] | None = None) 
 def land(con, b: SourceBatch, day: int):
     fetch = FetchRecord(source_id=SOURCE, url="http://127.0.0.1/page", fetched_at=T0 + timedelta(days=day),
                         sha256=f"sha-day-{day}", status=200)
-    return land_batch(con, b, fetch)
+    return land_batch(con, fetch, b.parser_version, aws_snapshots(b))
 
 
 def history(con) -> list[tuple]:

@@ -56,4 +56,4 @@ def test_schema_is_idempotent(tmp_path):
     for _ in range(2):
         with connect(tmp_path / "twice.duckdb") as con:
             count = con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
-    assert count == (4,)
+    assert count == (6,)

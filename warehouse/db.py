@@ -11,7 +11,12 @@ import duckdb
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
 # Order matters: views need the tables, and CREATE OR REPLACE VIEW drops a view's comments.
-SCHEMA_FILES = ("schema.sql", "comments.sql", "views.sql", "comments_views.sql")
+SCHEMA_FILES = (
+    "schema.sql", "schema_gpu.sql",
+    "comments.sql", "comments_gpu.sql",
+    "views.sql", "views_gpu.sql",
+    "comments_views.sql", "comments_views_gpu.sql",
+)
 
 
 def sql(name: str) -> str:

@@ -10,7 +10,8 @@ import pyarrow as pa
 
 from schemas.records import SourceBatch
 from warehouse.db import transaction
-from warehouse.versioning import Lineage, VersionedTable, land_snapshot, snapshot_table
+from warehouse.versioning import (AppendOnlyTable, LandCounts, Lineage, VersionedTable, append_new, land_snapshot,
+                                  snapshot_table)
 
 MONEY = pa.decimal128(18, 6)
 
@@ -100,32 +101,47 @@ def log_fetch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, *, outcome: st
     return fetch_id
 
 
-def land_batch(con: duckdb.DuckDBPyConnection, batch: SourceBatch, fetch: FetchRecord,
-               *, fetch_id: int | None = None) -> LandResult:
-    """Specs and prices of one fetch, with its fetch-log row, in a single transaction.
+@dataclass(frozen=True)
+class Snapshot:
+    """Rows for one table from one fetch: versioned (type-2) or append-only."""
+
+    table: VersionedTable | AppendOnlyTable
+    rows: list[dict]
+
+
+def aws_snapshots(batch: SourceBatch) -> list[Snapshot]:
+    return [Snapshot(SPECS, [r.model_dump(mode="python") for r in batch.specs]),
+            Snapshot(PRICES, [r.model_dump(mode="python") for r in batch.prices])]
+
+
+def land_batch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, parser_version: str,
+               snapshots: list[Snapshot], *, fetch_id: int | None = None) -> LandResult:
+    """All tables of one fetch, with its fetch-log row, in a single transaction.
 
     `fetch_id` reuses an existing log row (reparse) instead of logging a new fetch.
     """
     with transaction(con):
         if fetch_id is None:
-            fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=batch.parser_version)
-        return land_in_transaction(con, batch, fetch, fetch_id)
+            fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=parser_version)
+        return land_in_transaction(con, fetch, fetch_id, parser_version, snapshots)
 
 
-def land_in_transaction(con: duckdb.DuckDBPyConnection, batch: SourceBatch, fetch: FetchRecord,
-                        fetch_id: int) -> LandResult:
+def land_in_transaction(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetch_id: int, parser_version: str,
+                        snapshots: list[Snapshot]) -> LandResult:
     """The landing itself; the caller holds the transaction (reparse replays many fetches in one)."""
-    lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", batch.parser_version)
+    lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
-    for table, records in ((SPECS, batch.specs), (PRICES, batch.prices)):
-        rows = [r.model_dump(mode="python") for r in records]
-        snapshot = snapshot_table(table, rows, batch.source_id, lineage)
-        counts = land_snapshot(con, table, snapshot, batch.source_id, fetch.fetched_at)
+    for snapshot in snapshots:
+        if isinstance(snapshot.table, AppendOnlyTable):
+            counts = append_new(con, snapshot.table, snapshot.rows, lineage)
+        else:
+            arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage)
+            counts: LandCounts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at)
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed,
                                        unchanged + counts.unchanged)
     outcome = "landed" if inserted or closed else "unchanged"
     con.execute(SET_FETCH_OUTCOME, {"outcome": outcome, "inserted": inserted, "closed": closed,
-                                    "fetch_id": fetch_id, "parser_version": batch.parser_version})
+                                    "fetch_id": fetch_id, "parser_version": parser_version})
     return LandResult(fetch_id, outcome, inserted, closed, unchanged)
 
 

@@ -18,6 +18,26 @@ WHERE source_id = $source_id AND valid_to = $observed_at
 ORDER BY instance_type, price_kind, region, change DESC
 """
 
+GPU_CHANGES = """
+SELECT 'opened' AS change, listing, price_kind, coalesce(region, '(not stated)') AS region,
+       usd_per_gpu_hour_4dp, stock_status
+FROM gpu_listing_history
+WHERE source_id = $source_id AND fetch_id = $fetch_id
+UNION ALL
+SELECT 'closed', listing, price_kind, coalesce(region, '(not stated)'), usd_per_gpu_hour_4dp, stock_status
+FROM gpu_listing_history
+WHERE source_id = $source_id AND valid_to = $observed_at
+ORDER BY listing, price_kind, region, change DESC
+"""
+
+# The articles' GPU table: cheapest in-stock on-demand USD per GPU-hour per model.
+GPU_CHEAPEST = """
+SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock, listing, original_amount, original_currency,
+       original_unit
+FROM gpu_cheapest
+ORDER BY gpu_model
+"""
+
 # The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate.
 HEADLINE_PRICES = """
 SELECT instance_type, accelerator, accelerator_count AS accels,
@@ -46,6 +66,13 @@ def rows_as_dicts(con: duckdb.DuckDBPyConnection, query: str, params: dict | Non
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-def price_changes(con: duckdb.DuckDBPyConnection, source_id: str, fetch_id: int, observed_at: datetime) -> list[dict]:
-    return rows_as_dicts(con, PRICE_CHANGES, {"source_id": source_id, "fetch_id": fetch_id,
-                                              "observed_at": observed_at})
+CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES}
+
+
+def changes_for(con: duckdb.DuckDBPyConnection, kind: str, source_id: str, fetch_id: int,
+                observed_at: datetime) -> list[dict]:
+    """Rows a fetch opened or closed, for the materialisation's "what changed" table."""
+    if kind not in CHANGES_BY_KIND:
+        return []
+    return rows_as_dicts(con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id,
+                                                      "observed_at": observed_at})

@@ -111,3 +111,28 @@ def land_snapshot(
     ).fetchone()
     con.unregister("_snapshot")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)
+
+
+@dataclass(frozen=True)
+class AppendOnlyTable:
+    """Facts that are never superseded, only added (an FX rate for a date): the first row of a key is kept."""
+
+    name: str
+    key_columns: tuple[str, ...]
+    fields: tuple[pa.Field, ...]
+
+
+def append_new(con: duckdb.DuckDBPyConnection, table: AppendOnlyTable, rows: list[dict[str, Any]],
+               lineage: Lineage) -> LandCounts:
+    n = len(rows)
+    columns = {f.name: pa.array([r[f.name] for r in rows], f.type) for f in table.fields}
+    for field in LINEAGE_FIELDS:
+        columns[field.name] = pa.array([getattr(lineage, field.name)] * n, field.type)
+    con.register("_new_rows", pa.table(columns))
+    match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)
+    (inserted,) = con.execute(
+        f"""INSERT INTO {table.name} BY NAME
+            SELECT * FROM _new_rows AS n WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE {match})"""
+    ).fetchone()
+    con.unregister("_new_rows")
+    return LandCounts(inserted=inserted, closed=0, unchanged=n - inserted)

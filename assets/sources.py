@@ -1,22 +1,28 @@
-"""One Dagster asset per AWS source: a thin shell over pipelines.refresh.
+"""One Dagster asset per source (AWS pages, GPU providers, ECB FX): a thin shell over pipelines.refresh.
 
 The Great Expectations gate runs inside the asset, before anything is written; its results are reported as
-asset checks (with statistics as metadata) so the UI shows why a batch was refused.
+asset checks (with statistics as metadata) so the UI shows why a batch was refused. GPU sources depend on
+the FX source, so a run lands today's rates before converting any non-USD price.
 """
 
 
 import dagster as dg
+import duckdb
 
+from pipelines.adapters import adapter_kind
 from pipelines.errors import FetchError
 from pipelines.refresh import SourceOutcome, refresh_source
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
+from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
 
-SOURCE_GROUP = "aws_sources"
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
-CHECK_FOR_SUITE = {SPECS_SUITE: "ge_instance_specs", PRICES_SUITE: "ge_instance_prices"}
+GROUP_FOR_KIND = {"aws": "aws_sources", "gpu": "gpu_sources", "fx": "fx_sources"}
+CHECK_FOR_SUITE = {SPECS_SUITE: "ge_instance_specs", PRICES_SUITE: "ge_instance_prices",
+                   LISTINGS_SUITE: "ge_gpu_listings", FX_SUITE: "ge_fx_rates"}
+SUITES_FOR_KIND = {"aws": (SPECS_SUITE, PRICES_SUITE), "gpu": (LISTINGS_SUITE,), "fx": (FX_SUITE,)}
 
 # Transport trouble is worth another go a minute later; parse and validation failures are not.
 FETCH_RETRY_POLICY = dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL)
@@ -42,10 +48,10 @@ def check_result(key: dg.AssetKey, report: ValidationReport) -> dg.AssetCheckRes
 
 def changes_markdown(outcome: SourceOutcome) -> str:
     if not outcome.changes:
-        return "No price changed."
-    lines = ["| change | instance | kind | region | USD / instance-hour |", "|---|---|---|---|---|"]
-    lines += [f"| {c['change']} | {c['instance_type']} | {c['price_kind']} | {c['region']} | "
-              f"{c['usd_per_instance_hour']} |" for c in outcome.changes]
+        return "Nothing changed."
+    names = list(outcome.changes[0])
+    lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
+    lines += ["| " + " | ".join(str(c[n]) for n in names) + " |" for c in outcome.changes]
     return "\n".join(lines)
 
 
@@ -55,35 +61,47 @@ def outcome_metadata(outcome: SourceOutcome) -> dict:
         "url": dg.MetadataValue.url(outcome.url),
         "sha256": outcome.sha256 or "",
         "fetch_id": outcome.fetch_id or 0,
-        "spec_rows": outcome.specs,
-        "price_rows": outcome.prices,
+        **outcome.counts,
         "rows_inserted": outcome.inserted,
         "rows_closed": outcome.closed,
         "rows_unchanged": outcome.unchanged,
         "changes": dg.MetadataValue.md(changes_markdown(outcome)),
+        "warnings": dg.MetadataValue.json(outcome.warnings),
     }
 
 
-def build_source_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY) -> dg.AssetsDefinition:
+def build_source_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY,
+                       deps: list[dg.AssetKey] | None = None) -> dg.AssetsDefinition:
     key = source_asset_key(source.id)
+    kind = adapter_kind(source.adapter)
 
     @dg.asset(
         key=key,
-        group_name=SOURCE_GROUP,
+        group_name=GROUP_FOR_KIND[kind],
+        deps=deps or [],
         description=f"{source.title or source.id}: fetched, validated and landed as versioned rows.",
         kinds={"python", "duckdb"},
         pool=WRITER_POOL,
         retry_policy=retry_policy,
-        check_specs=[dg.AssetCheckSpec(name, asset=key) for name in CHECK_FOR_SUITE.values()],
+        check_specs=[dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[kind]],
         metadata={"source_id": source.id, "adapter": source.adapter},
     )
     def _source_asset(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
                       fetcher: FetcherResource, sources: SourcesResource):
         spec = sources.get(source.id)
-        with fetcher.fetcher() as client:
-            outcome = refresh_source(spec, fetcher=client, db_path=warehouse.db_path, archive=warehouse.archive())
+        try:
+            with fetcher.fetcher() as client:
+                outcome = refresh_source(spec, fetcher=client, db_path=warehouse.db_path,
+                                         archive=warehouse.archive())
+        except duckdb.IOException:
+            raise  # e.g. another process holds the file: worth the retry policy
+        except Exception as exc:  # a bug or a refused write: retrying the same bytes would fail the same way
+            raise dg.Failure(description=f"[{source.id}] land: {type(exc).__name__}: {exc}",
+                             allow_retries=False) from exc
         for report in outcome.reports:
             yield check_result(key, report)
+        for warning in outcome.warnings:
+            context.log.warning(warning)
         if outcome.error is not None:
             retryable = isinstance(outcome.error, FetchError) and outcome.error.retryable
             raise dg.Failure(description=str(outcome.error), metadata=outcome_metadata(outcome),

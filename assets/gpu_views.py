@@ -1,0 +1,59 @@
+"""GPU views as downstream assets: the cheapest in-stock on-demand GPU per model, and the AWS-vs-GPU view."""
+
+import dagster as dg
+
+from assets.sources import WRITER_POOL, source_asset_key
+from assets.views import VIEWS_KEY, preview_markdown
+from pipelines.resources import WarehouseResource
+from pipelines.sources import SourceSpec
+from warehouse.db import connect
+from warehouse.queries import GPU_CHEAPEST, rows_as_dicts
+
+GPU_CHEAPEST_KEY = dg.AssetKey("gpu_cheapest")
+COMPARISON_KEY = dg.AssetKey("accelerator_hour_prices")
+CHECK_GPU_NAMES_RECOGNISED = "gpu_names_recognised"
+
+UNKNOWN_GPU_NAMES = """
+SELECT provider, gpu_name, count(*) AS listings FROM gpu_listings
+WHERE gpu_model IS NULL GROUP BY provider, gpu_name ORDER BY provider, gpu_name
+"""
+COMPARISON_SUMMARY = """
+SELECT source_family, count(*) AS rows, count(DISTINCT accelerator_model) AS models
+FROM accelerator_hour_prices GROUP BY source_family ORDER BY source_family
+"""
+
+
+def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefinition]:
+    @dg.asset(key=GPU_CHEAPEST_KEY, group_name="views", kinds={"duckdb"}, pool=WRITER_POOL,
+              deps=[source_asset_key(s.id) for s in gpu_sources],
+              description="Cheapest in-stock on-demand USD per GPU-hour per GPU model (views gpu_listings, "
+                          "gpu_cheapest).")
+    def gpu_cheapest(warehouse: WarehouseResource) -> dg.MaterializeResult:
+        with connect(warehouse.db_path) as con:
+            rows = rows_as_dicts(con, GPU_CHEAPEST)
+        return dg.MaterializeResult(metadata={"row_count": dg.MetadataValue.int(len(rows)),
+                                              "preview": dg.MetadataValue.md(preview_markdown(rows))})
+
+    @dg.asset(key=COMPARISON_KEY, group_name="views", kinds={"duckdb"}, pool=WRITER_POOL,
+              deps=[VIEWS_KEY, GPU_CHEAPEST_KEY],
+              description="AWS per-accelerator-hour and GPU per-GPU-hour prices in one comparable view.")
+    def accelerator_hour_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
+        with connect(warehouse.db_path) as con:
+            summary = rows_as_dicts(con, COMPARISON_SUMMARY)
+        return dg.MaterializeResult(metadata={"row_count": dg.MetadataValue.int(sum(r["rows"] for r in summary)),
+                                              "by_family": dg.MetadataValue.md(preview_markdown(summary))})
+
+    return [gpu_cheapest, accelerator_hour_prices]
+
+
+@dg.asset_check(asset=GPU_CHEAPEST_KEY, name=CHECK_GPU_NAMES_RECOGNISED, pool=WRITER_POOL,
+                description="Every current GPU listing maps to a canonical model; unknown names are kept and "
+                            "listed here, never dropped.")
+def gpu_names_recognised(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    with connect(warehouse.db_path, read_only=True) as con:
+        rows = rows_as_dicts(con, UNKNOWN_GPU_NAMES)
+    return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN,
+                               metadata={"unknown_names": dg.MetadataValue.md(preview_markdown(rows))})
+
+
+GPU_VIEW_CHECKS = [gpu_names_recognised]

@@ -1,0 +1,160 @@
+"""Any GPU pricing page that is one HTML table, one row per GPU offer, described entirely in sources.toml.
+
+The source's `options` say what the columns mean (header regexes on lower-cased header text, found with
+`tables.locate`, so column order and extra columns do not matter) and what the page leaves unsaid (currency,
+per GPU or per instance, billing period, price kind, a fixed GPU count). A row with no price ("—", blank,
+"Contact sales") is reported in `unpriced`, never priced. A bad declaration is a ParseError naming the option.
+
+    [sources.options]
+    provider = "QuantaCloud"       currency = "USD"         decimal_separator = "."   (optional; "," for 7,50)
+    price_per = "gpu"              period = "hour"          price_kind = "on_demand"
+    gpu_count = 1                  # or a `gpu_count` column ("8", "8x", "8 x H100"); exactly one of the two
+    [sources.options.columns]      # required: gpu, price; optional: memory, stock, gpu_count, region, listing
+    gpu = ["^accelerator"]         price = ["^on-demand"]   memory = ["memory"]      stock = ["status"]
+    [sources.options.stock_values] # substring of the lower-cased cell; the longest match wins; else unknown
+    in_stock = ["available"]       sold_out = ["waitlist", "sold out"]
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
+from pipelines.errors import CellError, ParseError
+from pipelines.sources import SourceSpec
+from pipelines.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
+from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+
+PARSER_VERSION = "declarative_table/1.0"
+
+Patterns = list[str] | None
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Columns(_Strict):  # semantic column -> header regexes
+    gpu: list[str] = Field(min_length=1)
+    price: list[str] = Field(min_length=1)
+    memory: Patterns = None
+    stock: Patterns = None
+    gpu_count: Patterns = None
+    region: Patterns = None
+    listing: Patterns = None
+
+    @field_validator("*")
+    @classmethod
+    def _regexes(cls, patterns: Patterns) -> Patterns:
+        for pattern in patterns or ():
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"bad regex {pattern!r}: {exc}") from exc
+        return patterns
+
+
+class StockValues(_Strict):
+    in_stock: list[str] = []
+    sold_out: list[str] = []
+
+
+class Options(_Strict):
+    provider: str = Field(min_length=1)
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    decimal_separator: Literal[".", ","] = "."
+    price_per: PricePer
+    period: BillingPeriod
+    price_kind: GpuPriceKind
+    gpu_count: int | None = Field(default=None, ge=1, le=1024)
+    columns: Columns
+    stock_values: StockValues = StockValues()
+
+    @model_validator(mode="after")
+    def _one_gpu_count(self) -> Options:
+        if (self.gpu_count is None) == (self.columns.gpu_count is None):
+            raise ValueError("declare exactly one of gpu_count (fixed) or columns.gpu_count")
+        return self
+
+
+class DeclarationError(ParseError):
+    """The source's options do not declare a readable table."""
+
+
+def options_of(source: SourceSpec) -> Options:
+    try:
+        return Options.model_validate(source.options)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"options.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}".replace("options.: ", "options: ")
+            for e in exc.errors()
+        )
+        raise DeclarationError(source.id, f"bad declaration in sources.toml: {problems}") from None
+
+
+def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+    opts = options_of(source)
+    declared = opts.columns.model_dump()
+    columns = [Column(key, tuple(patterns), required=key in ("gpu", "price"), fill_down=key == "region")
+               for key, patterns in declared.items() if patterns is not None]
+    table = locate(soup_of(body), columns, source.id)
+    offers: list[GpuOffer] = []
+    unpriced: list[str] = []
+    for row in table.rows("gpu"):
+        listing = _required(row, table, "listing" if "listing" in table.columns else "gpu", source.id)
+        gpu_name = _required(row, table, "gpu", source.id)
+        amount = read_cell(row, table, "price", source.id,
+                           lambda t: parse_money(t, opts.currency, decimal_separator=opts.decimal_separator))
+        if amount is None:
+            unpriced.append(listing)
+            continue
+        if amount <= 0:
+            raise CellError(source.id, row.label, table.header_of("price"), f"price {amount} is not positive")
+        offers.append(_offer(row, table, source, opts, listing, gpu_name, amount))
+    keys = [(o.price_kind, o.region, o.listing) for o in offers]
+    for kind, region, listing in {k for k in keys if keys.count(k) > 1}:
+        raise ParseError(source.id, f"listing {listing!r} appears twice (region {region!r})")
+    return GpuBatch(source_id=source.id, parser_version=PARSER_VERSION, provider=opts.provider,
+                    offers=offers, unpriced=unpriced)
+
+
+def _offer(row: Row, table: HeaderTable, source: SourceSpec, opts: Options, listing: str, gpu_name: str,
+           amount: Decimal) -> GpuOffer:
+    count = opts.gpu_count
+    if "gpu_count" in table.columns:
+        count = read_cell(row, table, "gpu_count", source.id, lambda t: parse_accelerators(t)[0])
+    memory = None
+    if "memory" in table.columns:
+        unit = unit_in_header(table.header_of("memory"))
+        printed = read_cell(row, table, "memory", source.id, lambda t: parse_memory_in(t, unit))
+        if printed is not None and printed[1] not in ("GB", "GiB"):
+            raise CellError(source.id, row.label, table.header_of("memory"), f"GPU memory in {printed[1]}")
+        memory = printed[0] if printed else None
+    try:
+        return GpuOffer(
+            listing=listing, gpu_name=gpu_name, gpu_count=count, price_kind=opts.price_kind, amount=amount,
+            currency=opts.currency, price_per=opts.price_per, period=opts.period,
+            stock_status=_stock(row.get("stock"), opts.stock_values), region=row.get("region") or None,
+            gpu_memory_gb_printed=memory,
+        )
+    except ValidationError as exc:
+        raise ParseError(source.id, f"row {row.label!r} makes no valid offer: {exc.errors()[0]['msg']}") from None
+
+
+def _required(row: Row, table: HeaderTable, key: str, source_id: str) -> str:
+    value = row.get(key) or ""
+    if not value:
+        raise CellError(source_id, row.label, table.header_of(key), "empty identifying cell")
+    return value
+
+
+def _stock(text: str | None, values: StockValues) -> StockStatus:
+    cell = (text or "").lower()
+    hits = [(len(p), status) for status, phrases in ((StockStatus.IN_STOCK, values.in_stock),
+                                                      (StockStatus.SOLD_OUT, values.sold_out))
+            for p in phrases if p.lower() in cell and p]
+    return max(hits, key=lambda hit: hit[0])[1] if hits else StockStatus.UNKNOWN

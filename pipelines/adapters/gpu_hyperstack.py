@@ -1,0 +1,108 @@
+"""Hyperstack GPU pricing page (hyperstack.cloud/gpu-pricing): one on-demand table, one row per GPU model.
+
+The table (today `<table id="tblSortTest_jquery">`, found here by what its headers mean, not by id) reads
+GPU model | VRAM (GB) | Max pCPUs per GPU | Max RAM (GB) per GPU | on-demand price | an unlabelled last cell
+with a link. Prices are USD per GPU-hour (`$ 2.40 per Hour`; billing is per minute, the rate is hourly), one
+GPU per row, no region. The link says whether the row can be had: "Deploy now" -> in stock, "Sold out" ->
+sold out, "Reserve" (or anything else) -> unknown. A row without a price is reported as unpriced.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from pydantic import ValidationError
+
+from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
+from pipelines.errors import CellError, ParseError
+from pipelines.sources import SourceSpec
+from pipelines.values import clean, parse_decimal, parse_money
+from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+
+PARSER_VERSION = "gpu_hyperstack/1.0"
+
+COLUMNS = [
+    Column("gpu", (r"^gpu( model| type| name)?$", r"^gpu model")),
+    Column("vram", (r"vram", r"gpu memory"), required=False),
+    Column("price", (r"on-?\s?demand", r"pay[- ]as[- ]you[- ]go", r"^price")),
+    Column("status", (r"^$", r"^(action|availability|status|deploy)"), required=False),
+]
+
+# Period words, matched in the price cell first and the header next; the earliest one printed wins.
+PERIODS = (
+    (r"\bmin(ute)?s?\b", BillingPeriod.MINUTE),
+    (r"\b(hr|hour)s?\b|/\s*h\b", BillingPeriod.HOUR),
+    (r"\bdays?\b", BillingPeriod.DAY),
+    (r"\b(week|wk)s?\b", BillingPeriod.WEEK),
+    (r"\b(month|mo)s?\b", BillingPeriod.MONTH),
+)
+
+
+def period_of(*texts: str, default: BillingPeriod = BillingPeriod.HOUR) -> BillingPeriod:
+    for text in texts:
+        hits = [(m.start(), p) for pattern, p in PERIODS if (m := re.search(pattern, text.lower()))]
+        if hits:
+            return min(hits, key=lambda hit: hit[0])[1]
+    return default
+
+
+def stock_of(text: str | None) -> StockStatus:
+    text = clean(text).lower()
+    if re.search(r"sold[\s-]?out|unavailable", text):
+        return StockStatus.SOLD_OUT
+    if re.search(r"\bdeploy\b", text):
+        return StockStatus.IN_STOCK
+    return StockStatus.UNKNOWN  # "Reserve", blank, or wording this parser does not know
+
+
+def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+    table = locate(soup_of(body), COLUMNS, source.id)
+    currency = source.options.get("currency", "USD")
+    offers: list[GpuOffer] = []
+    unpriced: list[str] = []
+    for row in table.rows("gpu"):
+        listing = clean(row.get("gpu"))
+        if not listing:
+            raise CellError(source.id, row.label, table.header_of("gpu"), "empty GPU model cell")
+        amount = read_cell(row, table, "price", source.id, lambda t: parse_money(t, currency))
+        if amount is None:
+            unpriced.append(listing)
+            continue
+        offers.append(_offer(row, table, source, listing, amount, currency))
+    seen = [o.listing for o in offers] + unpriced
+    duplicates = sorted({name for name in seen if seen.count(name) > 1})
+    if duplicates:
+        raise ParseError(source.id, f"GPU model(s) listed twice in the on-demand table: {duplicates}")
+    return GpuBatch(
+        source_id=source.id,
+        parser_version=PARSER_VERSION,
+        provider=source.options.get("provider", "Hyperstack"),
+        offers=offers,
+        unpriced=unpriced,
+    )
+
+
+def _offer(row: Row, table: HeaderTable, source: SourceSpec, listing: str, amount: Decimal, currency: str) -> GpuOffer:
+    price_header = table.header_of("price")
+    if amount <= 0:
+        raise CellError(source.id, row.label, price_header, f"price {amount} is not positive")
+    vram = read_cell(row, table, "vram", source.id, parse_decimal) if "vram" in table.columns else None
+    if vram is not None and vram <= 0:
+        raise CellError(source.id, row.label, table.header_of("vram"), f"VRAM {vram} is not positive")
+    try:
+        return GpuOffer(
+            listing=listing,
+            gpu_name=listing,
+            gpu_count=1,
+            price_kind=GpuPriceKind.ON_DEMAND,
+            amount=amount,
+            currency=currency,
+            price_per=PricePer.GPU,
+            period=period_of(row.get("price") or "", price_header),
+            stock_status=stock_of(row.get("status")) if "status" in table.columns else StockStatus.UNKNOWN,
+            region=None,
+            gpu_memory_gb_printed=vram,
+        )
+    except ValidationError as exc:
+        raise CellError(source.id, row.label, price_header, f"row does not make a valid offer: {exc}") from exc

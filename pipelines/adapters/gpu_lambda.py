@@ -1,0 +1,143 @@
+"""Lambda pricing page (lambda.ai/pricing): price tables inside `role="tabpanel"` panels, one per price kind.
+
+A panel is named by the tab button its `aria-labelledby` points at (else a heading inside it, else its
+`aria-label`): "On-Demand" -> on_demand, "Reserved" -> reserved. Each row's first cell is a `<th>` with the
+plan (`8x NVIDIA H100 SXM`), the others `<td data-label=...>`; plans are grouped 8x/4x/2x/1x, by group-header
+rows or by separate tables. Prices are USD per GPU per hour (`$2.99 / GPU / hr`), excluding tax, no region.
+A row is sold out when its price cell or a badge/class says "sold out", in stock when it offers "Launch",
+otherwise unknown (reserved rows lead to sales). gpu_count comes from the plan's `8x` prefix.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup, Tag
+from pydantic import ValidationError
+
+from pipelines.adapters.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
+from pipelines.errors import CellError, ParseError, TableNotFoundError
+from pipelines.sources import SourceSpec
+from pipelines.values import clean, parse_memory, parse_money
+from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+
+PARSER_VERSION = "gpu_lambda/1.0"
+
+COLUMNS = [
+    Column("plan", (r"^(gpus?|instance( type)?|plan|configuration)$",)),
+    Column("vram", (r"vram", r"gpu memory"), required=False),
+    Column("price", (r"price", r"/\s*gpu\s*/\s*(hr|hour)")),
+]
+KINDS = ((r"on[\s-]?demand", GpuPriceKind.ON_DEMAND), (r"reserv", GpuPriceKind.RESERVED))
+PLAN = re.compile(r"^(?P<count>\d+)\s*[x×]\s+(?P<name>\S.*)$", re.IGNORECASE)
+SOLD_OUT = re.compile(r"sold[\s_-]?out", re.IGNORECASE)
+PERIODS = ((r"\bmin(ute)?s?\b", BillingPeriod.MINUTE), (r"\b(hr|hour)s?\b|/\s*h\b", BillingPeriod.HOUR),
+           (r"\bdays?\b", BillingPeriod.DAY), (r"\b(week|wk)s?\b", BillingPeriod.WEEK),
+           (r"\b(month|mo)s?\b", BillingPeriod.MONTH))
+
+
+def period_of(*texts: str, default: BillingPeriod = BillingPeriod.HOUR) -> BillingPeriod:
+    """The period printed earliest in the price cell, else in the header, else the page's (hourly)."""
+    for text in texts:
+        hits = [(m.start(), p) for pattern, p in PERIODS if (m := re.search(pattern, text.lower()))]
+        if hits:
+            return min(hits, key=lambda hit: hit[0])[1]
+    return default
+
+
+def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+    soup = soup_of(body)
+    currency = source.options.get("currency", "USD")
+    offers: list[GpuOffer] = []
+    unpriced: list[str] = []
+    read_any = False
+    for panel in soup.find_all(attrs={"role": "tabpanel"}):
+        label = _label(soup, panel)
+        tables = _tables(panel, source)
+        if not tables:
+            continue
+        kind = next((k for pattern, k in KINDS if re.search(pattern, label, re.IGNORECASE)), None)
+        if kind is None:
+            raise ParseError(source.id, f"price tab {label!r} is neither on-demand nor reserved")
+        read_any = True
+        for table, trs in tables:
+            for row in table.rows("plan"):
+                if not row.get("plan"):
+                    raise CellError(source.id, row.label, table.header_of("plan"), "empty plan cell")
+                amount = read_cell(row, table, "price", source.id, lambda t: parse_money(t, currency))
+                if amount is None:
+                    unpriced.append(row.label)
+                    continue
+                offers.append(_offer(row, table, trs.get(row.label), kind, amount, currency, source))
+    if not read_any:
+        raise TableNotFoundError(source.id, "tab panels (role=tabpanel) holding a plan/price table")
+    keys = [(o.price_kind.value, o.listing) for o in offers]
+    duplicates = sorted({key for key in keys if keys.count(key) > 1})
+    if duplicates:
+        raise ParseError(source.id, f"plan(s) listed twice under one price kind: {duplicates}")
+    return GpuBatch(source_id=source.id, parser_version=PARSER_VERSION,
+                    provider=source.options.get("provider", "Lambda"), offers=offers, unpriced=unpriced)
+
+
+def _label(soup: BeautifulSoup, panel: Tag) -> str:
+    ids = str(panel.get("aria-labelledby") or "").split()
+    names = [cell_text(tab) for i in ids if (tab := soup.find(id=i)) is not None]
+    heading = panel.find(["h1", "h2", "h3", "h4", "h5", "h6"])
+    return " ".join(names) or (cell_text(heading) if heading else "") or clean(str(panel.get("aria-label") or ""))
+
+
+def _tables(panel: Tag, source: SourceSpec) -> list[tuple[HeaderTable, dict[str, Tag]]]:
+    """Every plan/price table in the panel, each with its body rows by plan (for stock markers)."""
+    found, errors = [], []
+    for element in panel.find_all("table"):
+        alone = BeautifulSoup(str(element), "lxml")  # one table at a time: a panel may hold one per group
+        try:
+            table = locate(alone, COLUMNS, source.id)
+        except ParseError as exc:
+            errors.append(exc)
+            continue
+        trs: dict[str, Tag] = {}
+        for tr in alone.find_all("tr"):
+            for cell in tr.find_all(["th", "td"], recursive=False):
+                trs.setdefault(cell_text(cell), tr)
+        found.append((table, trs))
+    if not found and any(not isinstance(e, TableNotFoundError) for e in errors):
+        raise next(e for e in errors if not isinstance(e, TableNotFoundError))
+    return found
+
+
+def _stock(tr: Tag | None, price_text: str) -> StockStatus:
+    if SOLD_OUT.search(price_text):
+        return StockStatus.SOLD_OUT
+    if tr is None:
+        return StockStatus.UNKNOWN
+    classes = [c for tag in [tr, *tr.find_all(True)] for c in (tag.get("class") or [])]
+    if any(SOLD_OUT.search(c) for c in classes) or SOLD_OUT.search(tr.get_text(" ")):
+        return StockStatus.SOLD_OUT
+    buttons = tr.find_all(["a", "button"])
+    if any(re.fullmatch(r"launch( instance)?", clean(b.get_text(" ")), re.IGNORECASE) for b in buttons):
+        return StockStatus.IN_STOCK
+    return StockStatus.UNKNOWN
+
+
+def _offer(row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amount, currency: str,
+           source: SourceSpec) -> GpuOffer:
+    price_text = row.get("price") or ""
+    match = PLAN.match(row.label)
+    if match is None or not 1 <= int(match.group("count")) <= 1024:
+        raise CellError(source.id, row.label, table.header_of("plan"), "plan does not start with a GPU count (8x)")
+    if amount <= 0:
+        raise CellError(source.id, row.label, table.header_of("price"), f"price {amount} is not positive")
+    memory = read_cell(row, table, "vram", source.id, parse_memory) if "vram" in table.columns else None
+    if memory is not None and (memory[1] not in ("GB", "GiB") or memory[0] <= 0):
+        raise CellError(source.id, row.label, table.header_of("vram"), f"unreadable GPU memory {memory}")
+    period = period_of(price_text, table.header_of("price"))
+    try:
+        return GpuOffer(
+            listing=row.label, gpu_name=match.group("name").strip(), gpu_count=int(match.group("count")),
+            price_kind=kind, amount=amount, currency=currency, price_per=PricePer.GPU, period=period,
+            stock_status=_stock(tr, price_text), region=None,
+            gpu_memory_gb_printed=memory[0] if memory else None,
+        )
+    except ValidationError as exc:
+        raise CellError(source.id, row.label, table.header_of("price"), f"not a valid offer: {exc}") from exc

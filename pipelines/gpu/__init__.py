@@ -1,0 +1,1 @@
+"""GPU-provider normalisation: canonical GPU names, FX conversion, USD per GPU-hour."""

@@ -1,0 +1,97 @@
+"""GpuOffer -> GpuListing: canonical model, FX to USD at the fetch date, USD per GPU-hour.
+
+FX follows the ECB reference rates: a price in currency C converts with the rate of its fetch date, or the
+latest earlier one, as USD per C = (USD per EUR) / (C per EUR) on that date. A currency with no such rate is
+refused: the batch does not land, and the error names the currency and the date.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from pydantic import BaseModel
+
+from pipelines.gpu.catalog import canonical
+from schemas.gpu import FxRate, GpuBatch, GpuListing, GpuOffer
+
+CROSS_RATE_PRECISION = Decimal("1e-10")
+MEMORY_PRECISION = Decimal("0.000001")
+
+
+class MissingFxRate(ValueError):
+    pass
+
+
+@dataclass
+class FxTable:
+    """ECB rates by currency, each a date-sorted list, answering 'USD per unit of C on or before day d'."""
+
+    by_currency: dict[str, list[tuple[date, Decimal]]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def of(cls, rates: list[FxRate]) -> FxTable:
+        table = cls()
+        for rate in sorted(rates, key=lambda r: r.rate_date):
+            table.by_currency[rate.currency].append((rate.rate_date, rate.units_per_eur))
+        return table
+
+    def _per_eur(self, currency: str, on: date) -> tuple[date, Decimal]:
+        if currency == "EUR":
+            return on, Decimal(1)
+        history = self.by_currency.get(currency, [])
+        index = bisect.bisect_right(history, (on, Decimal("Infinity")))
+        if index == 0:
+            raise MissingFxRate(f"no ECB rate for {currency} on or before {on.isoformat()}")
+        return history[index - 1]
+
+    def usd_per_unit(self, currency: str, on: date) -> tuple[Decimal, date | None]:
+        """(USD per one unit of currency, the ECB rate date used); USD itself is (1, None)."""
+        if currency == "USD":
+            return Decimal(1), None
+        usd_date, usd_per_eur = self._per_eur("USD", on)
+        if currency == "EUR":
+            return usd_per_eur, usd_date
+        # A cross rate needs both legs from one ECB fixing: use the currency's date, and the USD rate of it.
+        cur_date, cur_per_eur = self._per_eur(currency, on)
+        usd_date, usd_per_eur = self._per_eur("USD", cur_date)
+        if usd_date != cur_date:
+            raise MissingFxRate(f"no ECB USD rate on {cur_date.isoformat()} to cross with {currency}")
+        return (usd_per_eur / cur_per_eur).quantize(CROSS_RATE_PRECISION, rounding=ROUND_HALF_UP), cur_date
+
+
+class NormalisedBatch(BaseModel):
+    source_id: str
+    parser_version: str
+    provider: str
+    listings: list[GpuListing]
+    unpriced: list[str]
+    unknown_names: list[str]
+
+
+def listing(provider: str, offer: GpuOffer, fx: FxTable, on: date) -> GpuListing:
+    usd_per_unit, rate_date = fx.usd_per_unit(offer.currency, on)
+    known = canonical(offer.gpu_name)
+    memory = known.memory_gib if known and known.memory_gib is not None else offer.gpu_memory_gb_printed
+    if memory is not None:  # stored at 6 decimals, like every memory column
+        memory = memory.quantize(MEMORY_PRECISION, rounding=ROUND_HALF_UP)
+    return GpuListing(
+        provider=provider, listing=offer.listing, gpu_name=offer.gpu_name,
+        gpu_model=known.model if known else None, gpu_variant=known.variant if known else None,
+        gpu_memory_gib=memory, gpu_count=offer.gpu_count, price_kind=offer.price_kind,
+        original_amount=offer.amount, original_currency=offer.currency, original_unit=offer.original_unit,
+        price_per=offer.price_per, period=offer.period, usd_per_currency_unit=usd_per_unit,
+        fx_rate_date=rate_date, stock_status=offer.stock_status, region=offer.region,
+        offer_count=offer.offer_count,
+    )
+
+
+def normalise(batch: GpuBatch, fx: FxTable, on: date) -> NormalisedBatch:
+    """Raises MissingFxRate when any offer's currency has no rate: such a batch is refused whole."""
+    listings = [listing(batch.provider, offer, fx, on) for offer in batch.offers]
+    unknown = sorted({item.gpu_name for item in listings if item.gpu_model is None})
+    return NormalisedBatch(source_id=batch.source_id, parser_version=batch.parser_version, provider=batch.provider,
+                           listings=listings, unpriced=batch.unpriced, unknown_names=unknown)

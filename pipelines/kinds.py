@@ -1,0 +1,69 @@
+"""What differs between source kinds, behind one small interface the refresh path uses.
+
+- aws: instance specs and prices -> aws_instance_spec_history / aws_instance_price_history.
+- gpu: provider offers, normalised (canonical names, FX to USD) -> gpu_listing_history.
+- fx:  ECB reference rates -> fx_rates (append-only).
+Each kind says how to prepare a parsed batch for validation, which suites validate it, which snapshots land
+it, and what to count in its metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pipelines.errors import ValidationFailed
+from pipelines.gpu.normalise import FxTable, MissingFxRate, normalise
+from pipelines.sources import SourceSpec
+from schemas.expectations import ValidationReport, validate_batch
+from schemas.gpu_expectations import validate_fx, validate_listings
+from warehouse.gpu_landing import fx_snapshots, gpu_snapshots
+from warehouse.landing import Snapshot, aws_snapshots
+
+FxLoader = Callable[[], FxTable]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    batch: Any
+    warnings: list[str]
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    prepare: Callable[[Any, SourceSpec, date, FxLoader], Prepared]
+    validate: Callable[[Any, SourceSpec], list[ValidationReport]]
+    snapshots: Callable[[Any], list[Snapshot]]
+
+
+def _prepare_aws(batch, _source, _on, _fx) -> Prepared:
+    return Prepared(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
+
+
+def _prepare_gpu(batch, source, on, fx) -> Prepared:
+    try:
+        normalised = normalise(batch, fx(), on)
+    except MissingFxRate as exc:  # refused, never guessed
+        raise ValidationFailed(source.id, [f"fx: {exc}"]) from exc
+    warnings = [f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL"
+                for name in normalised.unknown_names]
+    warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
+    return Prepared(normalised, warnings, {"listing_rows": len(normalised.listings),
+                                           "unpriced_rows": len(normalised.unpriced),
+                                           "unknown_gpu_names": len(normalised.unknown_names)})
+
+
+def _prepare_fx(batch, _source, _on, _fx) -> Prepared:
+    return Prepared(batch, [], {"rate_rows": len(batch.rates)})
+
+
+KINDS = {
+    "aws": Kind("aws", _prepare_aws, lambda b, s: validate_batch(b, expects_prices=s.expects_prices),
+                aws_snapshots),
+    "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots),
+    "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots),
+}

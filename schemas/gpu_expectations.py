@@ -1,0 +1,77 @@
+"""Great Expectations gates for GPU listings (after normalisation to USD) and for ECB FX rates."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from schemas.gpu import FxBatch, FxRate, GpuListing, GpuPriceKind, StockStatus
+from schemas.gx_runner import ValidationReport, ephemeral_context, frame, import_gx, record_row, run_suite
+
+LISTINGS_SUITE = "gpu_listings"
+FX_SUITE = "fx_rates"
+REGION_NOT_STATED = "<not stated>"
+LISTING_COLUMNS = [*GpuListing.model_fields, *GpuListing.model_computed_fields, "business_key"]
+LISTING_NUMERIC = ["gpu_count", "original_amount", "usd_per_currency_unit", "usd_per_gpu_hour",
+                   "usd_per_gpu_hour_4dp", "offer_count", "gpu_memory_gib"]
+FX_COLUMNS = [*FxRate.model_fields, "business_key"]
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def listing_rows(listings: list[GpuListing]) -> list[dict[str, Any]]:
+    rows = []
+    for listing in listings:
+        row = {k: _plain(v) for k, v in record_row(listing).items()}
+        region = REGION_NOT_STATED if row.get("region") is None else row["region"]
+        row["business_key"] = f"{row.get('listing')}|{row.get('price_kind')}|{region}"
+        rows.append(row)
+    return rows
+
+
+def _listing_expectations(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list:
+    required = ["provider", "listing", "gpu_name", "price_kind", "original_amount", "original_currency",
+                "usd_per_gpu_hour", "gpu_count", "stock_status"]
+    return [
+        gxe.ExpectTableRowCountToBeBetween(min_value=1),
+        *(gxe.ExpectColumnValuesToNotBeNull(column=column) for column in required),
+        # A figure outside this band is a unit or currency mistake, not a bargain.
+        gxe.ExpectColumnValuesToBeBetween(column="usd_per_gpu_hour", min_value=float(min_usd),
+                                          max_value=float(max_usd)),
+        gxe.ExpectColumnValuesToBeBetween(column="original_amount", min_value=0, strict_min=True),
+        gxe.ExpectColumnValuesToBeBetween(column="gpu_count", min_value=1, max_value=1024),
+        gxe.ExpectColumnValuesToBeInSet(column="price_kind", value_set=[k.value for k in GpuPriceKind]),
+        gxe.ExpectColumnValuesToBeInSet(column="stock_status", value_set=[s.value for s in StockStatus]),
+        gxe.ExpectColumnValuesToMatchRegex(column="original_currency", regex=r"^[A-Z]{3}$"),
+        gxe.ExpectColumnValuesToBeUnique(column="business_key"),
+    ]
+
+
+def validate_listings(listings: list[GpuListing], *, min_usd_per_gpu_hour: Decimal = Decimal("0.01"),
+                      max_usd_per_gpu_hour: Decimal = Decimal("100")) -> list[ValidationReport]:
+    gx, gxe = import_gx()
+    rows = listing_rows(listings)
+    ctx = ephemeral_context(gx)
+    data = frame(rows, LISTING_COLUMNS, LISTING_NUMERIC)
+    suite = _listing_expectations(gxe, min_usd_per_gpu_hour, max_usd_per_gpu_hour)
+    return [run_suite(ctx, gx, LISTINGS_SUITE, suite, data, rows)]
+
+
+def validate_fx(batch: FxBatch) -> list[ValidationReport]:
+    gx, gxe = import_gx()
+    rows = [{**record_row(rate), "business_key": f"{rate.currency}|{rate.rate_date}"} for rate in batch.rates]
+    suite = [
+        gxe.ExpectTableRowCountToBeBetween(min_value=1),
+        gxe.ExpectColumnValuesToNotBeNull(column="currency"),
+        gxe.ExpectColumnValuesToNotBeNull(column="rate_date"),
+        gxe.ExpectColumnValuesToMatchRegex(column="currency", regex=r"^[A-Z]{3}$"),
+        gxe.ExpectColumnValuesToBeBetween(column="units_per_eur", min_value=0, strict_min=True),
+        gxe.ExpectColumnValuesToBeUnique(column="business_key"),
+        # USD is the leg every conversion goes through.
+        gxe.ExpectColumnDistinctValuesToContainSet(column="currency", value_set=["USD"]),
+    ]
+    ctx = ephemeral_context(gx)
+    return [run_suite(ctx, gx, FX_SUITE, suite, frame(rows, FX_COLUMNS, ["units_per_eur"]), rows)]

@@ -1,0 +1,167 @@
+"""Running Great Expectations suites in-process on a DataFrame: the machinery every suite shares.
+
+great_expectations is imported lazily (it costs seconds); each run uses a fresh ephemeral context with
+nothing on disk, no analytics and no progress bars. Reports quote offending values from the records
+themselves (exact Decimal strings), not the floats GE compared.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+
+_SHOWN_VALUES = 5  # offending values quoted by describe()
+
+
+@dataclass(frozen=True)
+class ExpectationOutcome:
+    expectation: str
+    column: str | None
+    success: bool
+    unexpected_count: int | None
+    partial_unexpected: list
+    detail: str | None = None  # table-level observed value, or the error if the expectation raised
+
+    def describe(self) -> str:
+        name = f"{self.expectation}({self.column})" if self.column else self.expectation
+        if self.unexpected_count:
+            return f"{name}: {self.unexpected_count} unexpected, e.g. {self.partial_unexpected[:_SHOWN_VALUES]!r}"
+        if self.detail:
+            return f"{name}: {self.detail}"
+        return f"{name}: {'ok' if self.success else 'failed'}"
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    suite: str
+    success: bool
+    evaluated: int
+    successful: int
+    row_count: int
+    outcomes: list[ExpectationOutcome]
+
+    def failures(self) -> list[str]:
+        return [f"{self.suite}: {o.describe()}" for o in self.outcomes if not o.success]
+
+
+def record_row(record: BaseModel) -> dict[str, Any]:
+    try:
+        return record.model_dump(warnings=False)
+    except (ArithmeticError, TypeError, ValueError):
+        # Only a model_construct()ed record gets here (e.g. accelerator_count 0 breaks the per-accelerator
+        # division). Keep the row, with the failing computed field as None, so the suite reports it.
+        row = {name: getattr(record, name, None) for name in type(record).model_fields}
+        for name in type(record).model_computed_fields:
+            try:
+                row[name] = getattr(record, name)
+            except (ArithmeticError, TypeError, ValueError, AttributeError):
+                row[name] = None
+        return row
+
+
+def _as_float(value: Any) -> float:
+    if value is None:
+        return math.nan
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan  # not a number at all: shows up as missing, which the not-null checks catch
+
+
+def frame(rows: list[dict[str, Any]], columns: list[str], numeric: list[str]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=columns)  # zero rows still gives every column
+    for column in numeric:
+        frame[column] = pd.Series([_as_float(v) for v in frame[column]], index=frame.index, dtype="float64")
+    return frame
+
+
+def import_gx() -> tuple[Any, Any]:
+    os.environ["GX_ANALYTICS_ENABLED"] = "False"  # must be set before the first import
+    import great_expectations as gx
+    import great_expectations.expectations as gxe
+
+    return gx, gxe
+
+
+def ephemeral_context(gx: Any) -> Any:
+    from great_expectations.data_context.types.base import (DataContextConfig, InMemoryStoreBackendDefaults,
+                                                             ProgressBarsConfig)
+
+    config = DataContextConfig(
+        store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),  # nothing on disk
+        analytics_enabled=False,
+        progress_bars=ProgressBarsConfig(globally=False, metric_calculations=False),  # no tqdm in the logs
+    )
+    # A fresh context per call (~1 ms): names never collide and nothing accumulates between batches. GE also
+    # makes it the process-wide "current" context; everything used here is bound to it, so that is harmless.
+    return gx.get_context(mode="ephemeral", project_config=config)
+
+
+def _json_safe(value: Any) -> Any:
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalar
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None if math.isnan(value) else str(value)
+    if isinstance(value, Enum):
+        return _json_safe(value.value)
+    return str(value)  # Decimal and anything else
+
+
+def _error_message(info: Any) -> str | None:
+    """GE reports an expectation's own error flat, and a failed metric keyed by metric id."""
+    if not info:
+        return None
+    if isinstance(info, dict) and "raised_exception" in info:
+        return f"raised {info.get('exception_message')}" if info["raised_exception"] else None
+    errors = info.values() if isinstance(info, dict) else [info]
+    return "raised " + "; ".join(str(getattr(e, "exception_message", e)) for e in errors)
+
+
+def _outcome(result: Any, rows: list[dict[str, Any]]) -> ExpectationOutcome:
+    config = result.expectation_config
+    column = config.kwargs.get("column")
+    details = result.result or {}
+    values = details.get("partial_unexpected_list") or []
+    indexes = details.get("partial_unexpected_index_list")
+    if column and indexes and all(0 <= int(i) < len(rows) for i in indexes):
+        # Quote the record's own value (exact Decimal string, None) rather than the float GE compared.
+        values = [rows[int(i)].get(column) for i in indexes]
+    detail = _error_message(result.exception_info)
+    if detail is None and "observed_value" in details:
+        detail = f"observed {details['observed_value']}"
+    return ExpectationOutcome(
+        expectation=config.type,
+        column=column,
+        success=bool(result.success),
+        unexpected_count=details.get("unexpected_count"),
+        partial_unexpected=[_json_safe(v) for v in values],
+        detail=detail,
+    )
+
+
+def run_suite(ctx: Any, gx: Any, name: str, expectations: list, frame: pd.DataFrame, rows: list) -> ValidationReport:
+    # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
+    asset = ctx.data_sources.add_pandas(name).add_dataframe_asset(name)
+    data = asset.add_batch_definition_whole_dataframe(name)
+    suite = ctx.suites.add(gx.ExpectationSuite(name=name, expectations=expectations))
+    definition = ctx.validation_definitions.add(gx.ValidationDefinition(name=name, data=data, suite=suite))
+    result = definition.run(batch_parameters={"dataframe": frame})
+    # GE groups results by metric, not suite order; restore the declared order for stable reports.
+    position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
+    ordered = sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+    return ValidationReport(
+        suite=name,
+        success=bool(result.success),
+        evaluated=int(result.statistics["evaluated_expectations"]),
+        successful=int(result.statistics["successful_expectations"]),
+        row_count=len(frame),
+        outcomes=[_outcome(r, rows) for r in ordered],
+    )

@@ -1,0 +1,317 @@
+"""The declarative_table adapter: three providers described only by their sources.toml options
+(gpu_quantacloud, gpu_nebius, gpu_crusoe), each parsed from its bundled sample to exact offers; pages that
+drift (reordered or extra columns) parse the same; bad declarations and broken pages fail loudly and typed.
+"""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipelines.adapters import declarative_table
+from pipelines.adapters.tables import cell_text
+from pipelines.errors import CellError, MissingColumnError, ParseError
+from pipelines.sources import SourceSpec, load_sources, sample_path
+
+D = Decimal
+
+
+def _options(provider: str, columns: dict, sold_out: list[str]) -> dict:
+    return {
+        "provider": provider, "currency": "USD", "price_per": "gpu", "period": "hour", "price_kind": "on_demand",
+        "gpu_count": 1, "columns": columns, "stock_values": {"in_stock": ["available"], "sold_out": sold_out},
+    }
+
+
+# The [[sources]] entries proposed for pipelines/sources.toml, copied here as dicts.
+DECLARED: dict[str, dict] = {
+    "gpu_quantacloud": {
+        "id": "gpu_quantacloud", "title": "QuantaCloud GPU pricing", "adapter": "declarative_table",
+        "url": "https://quantacloud.ai/pricing", "sample": "gpu/quantacloud.html",
+        "options": _options("QuantaCloud", {
+            "gpu": ["^accelerator", "^gpu$"], "price": ["^on-demand"], "memory": ["memory", "vram"],
+            "stock": ["^status", "^availability"],
+        }, ["waitlist", "sold out"]),
+    },
+    "gpu_nebius": {
+        "id": "gpu_nebius", "title": "Nebius AI Cloud prices (GPU)", "adapter": "declarative_table",
+        "url": "https://nebius.com/prices", "sample": "gpu/nebius.html",
+        "options": _options("Nebius", {
+            "gpu": ["^gpu$"], "price": ["^price per gpu-hour"], "stock": ["^availability"],
+        }, ["unavailable", "sold out"]),
+    },
+    "gpu_crusoe": {
+        "id": "gpu_crusoe", "title": "Crusoe Cloud pricing (GPU)", "adapter": "declarative_table",
+        "url": "https://www.crusoe.ai/cloud/pricing", "sample": "gpu/crusoe.html",
+        "options": _options("Crusoe", {
+            "gpu": ["^gpu$"], "price": ["^on-demand"], "memory": ["^gpu memory"], "stock": ["^status"],
+        }, ["sold out"]),
+    },
+}
+SPECS = {sid: SourceSpec(**fields) for sid, fields in DECLARED.items()}
+IDS = list(SPECS)
+
+IN, OUT = "in_stock", "sold_out"
+
+
+def O(listing, amount, stock, memory=None):
+    """Expected offer: on demand, 1 GPU, USD per GPU-hour, no region."""
+    return (listing, listing, 1, "on_demand", D(amount), "USD", "gpu", "hour", stock, None,
+            None if memory is None else D(memory), 1)
+
+
+EXPECTED = {
+    "gpu_quantacloud": (
+        "QuantaCloud",
+        [
+            O("H200 SXM 141GB", "3.43", IN, "141"),
+            O("H100 SXM 80GB", "2.79", IN, "80"),
+            O("B200 180GB", "5.49", OUT, "180"),
+            O("L40S 48GB", "0.99", IN, "48"),
+        ],
+        [],
+    ),
+    "gpu_nebius": (
+        "Nebius",
+        [
+            O("NVIDIA H200 NVLink with Intel Sapphire Rapids", "3.50", IN),
+            O("NVIDIA H100 NVLink with Intel Sapphire Rapids", "2.95", IN),
+            O("NVIDIA B200 NVLink with Intel Emerald Rapids", "7.25", IN),
+            O("NVIDIA L40S PCIe with Intel Ice Lake", "1.35", IN),
+        ],
+        ["NVIDIA GB200 NVL72"],
+    ),
+    "gpu_crusoe": (
+        "Crusoe",
+        [
+            O("NVIDIA H100 80GB SXM", "3.90", IN, "80"),
+            O("NVIDIA A100 80GB SXM", "1.95", IN, "80"),
+            O("AMD MI300X 192GB", "3.45", IN, "192"),
+        ],
+        ["NVIDIA H200 141GB SXM"],
+    ),
+}
+
+
+def offers_of(batch) -> list[tuple]:
+    return [
+        (o.listing, o.gpu_name, o.gpu_count, o.price_kind.value, o.amount, o.currency, o.price_per.value,
+         o.period.value, o.stock_status.value, o.region, o.gpu_memory_gb_printed, o.offer_count)
+        for o in batch.offers
+    ]
+
+
+def sample(sid: str) -> bytes:
+    return sample_path(SPECS[sid]).read_bytes()
+
+
+def parse(sid: str, body: bytes | None = None, **option_changes):
+    spec = SPECS[sid]
+    if option_changes:
+        spec = spec.model_copy(update={"options": {**spec.options, **option_changes}})
+    return declarative_table.parse(sample(sid) if body is None else body, spec)
+
+
+def price_table(soup: BeautifulSoup) -> Tag:
+    """The GPU table of a sample: the first whose header row starts with the GPU column."""
+    for table in soup.find_all("table"):
+        first = cell_text(table.find("tr").find(["th", "td"])).lower()
+        if first in ("accelerator", "gpu"):
+            return table
+    raise AssertionError("sample has no GPU table")
+
+
+def edit_table(sid: str, edit) -> bytes:
+    soup = BeautifulSoup(sample(sid), "lxml")
+    for tr in price_table(soup).find_all("tr"):
+        edit(tr, tr.find_all(["th", "td"], recursive=False))
+    return str(soup).encode()
+
+
+def column_index(sid: str, header_start: str) -> int:
+    headers = price_table(BeautifulSoup(sample(sid), "lxml")).find("tr").find_all("th")
+    return next(i for i, th in enumerate(headers) if cell_text(th).lower().startswith(header_start))
+
+
+PRICE_HEADER = {"gpu_quantacloud": "on-demand", "gpu_nebius": "price per", "gpu_crusoe": "on-demand"}
+
+
+# --- the bundled samples --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sid", IDS)
+def test_sample_yields_exact_offers_and_unpriced(sid: str) -> None:
+    provider, offers, unpriced = EXPECTED[sid]
+    batch = parse(sid)
+    assert batch.source_id == sid
+    assert batch.parser_version == "declarative_table/1.0"
+    assert batch.provider == provider
+    assert offers_of(batch) == offers
+    assert batch.unpriced == unpriced
+    assert all(isinstance(o.amount, Decimal) for o in batch.offers)
+
+
+def test_crusoe_reads_only_the_declared_on_demand_column() -> None:
+    amounts = {o.listing: o.amount for o in parse("gpu_crusoe").offers}
+    assert D("2.65") not in amounts.values() and amounts["NVIDIA H100 80GB SXM"] == D("3.90")
+
+
+def test_declared_specs_match_sources_toml_once_pasted() -> None:
+    loaded = {s.id: s for s in load_sources()}
+    present = [sid for sid in IDS if sid in loaded]
+    if not present:
+        pytest.skip("gpu_quantacloud / gpu_nebius / gpu_crusoe not yet in pipelines/sources.toml")
+    for sid in present:
+        assert loaded[sid] == SPECS[sid], f"{sid}: sources.toml entry differs from this test's declaration"
+
+
+# --- pages that drift -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sid", IDS)
+def test_reordered_columns_give_identical_offers(sid: str) -> None:
+    def reverse(tr: Tag, cells: list[Tag]) -> None:
+        for cell in cells:
+            cell.extract()
+        for cell in reversed(cells):
+            tr.append(cell)
+
+    body = edit_table(sid, reverse)
+    assert body != sample(sid)
+    batch = parse(sid, body)
+    assert offers_of(batch) == EXPECTED[sid][1]
+    assert batch.unpriced == EXPECTED[sid][2]
+
+
+@pytest.mark.parametrize("sid", IDS)
+def test_extra_columns_give_identical_offers(sid: str) -> None:
+    soup_tag = BeautifulSoup("", "lxml")
+
+    def add(tr: Tag, cells: list[Tag]) -> None:
+        is_head = cells[0].name == "th"
+        for text in ("Interconnect", "Reserved price ($/GPU/hr)") if is_head else ("3.2 Tb/s InfiniBand", "$0.01"):
+            new = soup_tag.new_tag("th" if is_head else "td")
+            new.string = text
+            cells[0].insert_after(new)
+
+    batch = parse(sid, edit_table(sid, add))
+    assert offers_of(batch) == EXPECTED[sid][1]
+    assert batch.unpriced == EXPECTED[sid][2]
+
+
+@pytest.mark.parametrize("sid", IDS)
+def test_absent_price_column_is_missing_column_error(sid: str) -> None:
+    index = column_index(sid, PRICE_HEADER[sid])
+    body = edit_table(sid, lambda tr, cells: cells[index].decompose())
+    with pytest.raises(MissingColumnError) as info:
+        parse(sid, body)
+    assert info.value.source_id == sid and info.value.missing == ["price"]
+    assert sid in str(info.value) and "price" in str(info.value)
+
+
+def test_page_without_any_gpu_table_is_a_parse_error() -> None:
+    with pytest.raises(ParseError) as info:
+        parse("gpu_nebius", b"<html><body><p>We are updating our prices.</p></body></html>")
+    assert "gpu_nebius" in str(info.value)
+
+
+@pytest.mark.parametrize("sid", IDS)
+def test_price_in_another_currency_is_cell_error(sid: str) -> None:
+    old = str(EXPECTED[sid][1][0][4])
+    body = sample(sid).replace(f"${old}".encode(), f"€{old}".encode(), 1)
+    assert body != sample(sid)
+    with pytest.raises(CellError) as info:
+        parse(sid, body)
+    assert sid in str(info.value) and EXPECTED[sid][1][0][0] in str(info.value)
+
+
+def test_zero_price_is_refused_not_landed() -> None:
+    body = sample("gpu_quantacloud").replace(b"$2.79", b"$0.00")
+    with pytest.raises(CellError, match="gpu_quantacloud.*not positive"):
+        parse("gpu_quantacloud", body)
+
+
+def test_stock_longest_phrase_wins_and_unmatched_is_unknown() -> None:
+    body = sample("gpu_nebius").replace(b"<td>Available</td>", b"<td>Unavailable</td>", 1)
+    body = body.replace(b"<td>Available</td>", b"<td>Limited</td>", 1)
+    stock = [o.stock_status.value for o in parse("gpu_nebius", body).offers]
+    assert stock == ["sold_out", "unknown", "in_stock", "in_stock"]
+
+
+def test_gpu_count_column_and_instance_pricing() -> None:
+    columns = {**DECLARED["gpu_crusoe"]["options"]["columns"], "gpu_count": ["^gpus$"]}
+    body = edit_table("gpu_crusoe", lambda tr, cells: cells[0].insert_after(
+        BeautifulSoup("<th>GPUs</th>" if cells[0].name == "th" else "<td>8x</td>", "lxml").find(["th", "td"])))
+    options = {k: v for k, v in DECLARED["gpu_crusoe"]["options"].items() if k != "gpu_count"}
+    spec = SPECS["gpu_crusoe"].model_copy(update={"options": {**options, "columns": columns, "price_per": "instance"}})
+    batch = declarative_table.parse(body, spec)
+    assert [(o.gpu_count, o.price_per.value) for o in batch.offers] == [(8, "instance")] * 3
+
+
+# --- bad declarations -----------------------------------------------------------------------------------------
+
+def _without(mapping: dict, key: str) -> dict:
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+BASE = DECLARED["gpu_quantacloud"]["options"]
+BAD_DECLARATIONS = {
+    "no price patterns": ({**BASE, "columns": _without(BASE["columns"], "price")}, "columns.price"),
+    "empty price patterns": ({**BASE, "columns": {**BASE["columns"], "price": []}}, "columns.price"),
+    "lower-case currency": ({**BASE, "currency": "usd"}, "currency"),
+    "currency symbol": ({**BASE, "currency": "$"}, "currency"),
+    "no currency": (_without(BASE, "currency"), "currency"),
+    "unknown period": ({**BASE, "period": "hourly"}, "period"),
+    "unknown price kind": ({**BASE, "price_kind": "ondemand"}, "price_kind"),
+    "bad regex": ({**BASE, "columns": {**BASE["columns"], "gpu": ["(accelerator"]}}, "columns.gpu"),
+    "misspelt option": ({**BASE, "colums": {}}, "colums"),
+    "no gpu count": (_without(BASE, "gpu_count"), "gpu_count"),
+    "two gpu counts": ({**BASE, "columns": {**BASE["columns"], "gpu_count": ["^gpus"]}}, "gpu_count"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_DECLARATIONS)
+def test_bad_declaration_names_source_and_option(case: str) -> None:
+    options, option = BAD_DECLARATIONS[case]
+    spec = SPECS["gpu_quantacloud"].model_copy(update={"options": copy.deepcopy(options)})
+    with pytest.raises(declarative_table.DeclarationError) as info:
+        declarative_table.parse(sample("gpu_quantacloud"), spec)
+    assert isinstance(info.value, ParseError)
+    assert info.value.source_id == "gpu_quantacloud"
+    assert "gpu_quantacloud" in str(info.value) and option in str(info.value)
+
+
+# --- property -------------------------------------------------------------------------------------------------
+
+QUANTA_SOUP = BeautifulSoup(sample("gpu_quantacloud"), "lxml")
+H100_LISTING = "H100 SXM 80GB"
+QUANTA_PRICE_INDEX = column_index("gpu_quantacloud", "on-demand")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=40))
+def test_arbitrary_price_cell_gives_parse_error_or_valid_offers(text: str) -> None:
+    soup = copy.copy(QUANTA_SOUP)
+    row = next(tr for tr in price_table(soup).find_all("tr") if H100_LISTING in tr.get_text())
+    row.find_all("td")[QUANTA_PRICE_INDEX].string = text
+    try:
+        batch = parse("gpu_quantacloud", str(soup).encode())
+    except ParseError as exc:
+        assert exc.source_id == "gpu_quantacloud"
+        return
+    others = [o for o in EXPECTED["gpu_quantacloud"][1] if o[0] != H100_LISTING]
+    assert [o for o in offers_of(batch) if o[0] != H100_LISTING] == others
+    priced = [o for o in batch.offers if o.listing == H100_LISTING]
+    assert len(priced) + batch.unpriced.count(H100_LISTING) == 1
+    for offer in priced:
+        assert isinstance(offer.amount, Decimal) and offer.amount > 0 and offer.currency == "USD"
+
+
+def test_duplicate_listing_is_refused() -> None:
+    row = b"<tr><td><strong>L40S 48GB</strong></td><td>48 GB</td><td>$0.89</td><td>Available</td></tr>"
+    body = sample("gpu_quantacloud").replace(b"</tbody>", row + b"</tbody>", 1)
+    with pytest.raises(ParseError, match=r"gpu_quantacloud.*'L40S 48GB' appears twice"):
+        parse("gpu_quantacloud", body)

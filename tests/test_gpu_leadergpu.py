@@ -1,0 +1,357 @@
+"""LeaderGPU (source "gpu_leadergpu"): the XHR JSON whose `matchesHtml` carries the server cards.
+
+The bundled sample must yield exactly the expected offers; altered responses (reordered keys and blocks,
+restyled markup) parse the same, and broken ones fail with a ParseError naming the source.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from bs4 import BeautifulSoup
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipelines.adapters import gpu_leadergpu
+from pipelines.errors import CellError, ParseError
+from pipelines.sources import SourceSpec, sample_path
+from schemas.gpu import GpuBatch
+
+D = Decimal
+SOURCE_ID = "gpu_leadergpu"
+SPEC = SourceSpec(
+    id=SOURCE_ID,
+    adapter="gpu_leadergpu",
+    url="https://www.leadergpu.com/filter_servers?filterExpression=available_server_next_month&lang=en",
+    sample="gpu/leadergpu.json",
+    options={"provider": "LeaderGPU"},
+)
+SAMPLE = sample_path(SPEC).read_bytes()
+SAMPLE_JSON = json.loads(SAMPLE)
+SAMPLE_HTML = SAMPLE_JSON["matchesHtml"]
+
+OD, RES = "on_demand", "reserved"
+# listing -> (gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, memory GB, offer_count)
+EXPECTED = {
+    "1 pcs NVIDIA A10 / minute": ("NVIDIA A10", 1, OD, D("0.0053"), "EUR", "instance", "minute", "in_stock", None, D("24"), 1),
+    "1 pcs NVIDIA A10 / day": ("NVIDIA A10", 1, OD, D("7.50"), "EUR", "instance", "day", "in_stock", None, D("24"), 1),
+    "1 pcs NVIDIA A10 / week": ("NVIDIA A10", 1, RES, D("49.00"), "EUR", "instance", "week", "in_stock", None, D("24"), 1),
+    "1 pcs NVIDIA A10 / month": ("NVIDIA A10", 1, RES, D("199.00"), "EUR", "instance", "month", "in_stock", None, D("24"), 1),
+    "8 pcs NVIDIA H100 / minute": ("NVIDIA H100", 8, OD, D("0.29"), "EUR", "instance", "minute", "in_stock", None, D("80"), 1),
+    "8 pcs NVIDIA H100 / day": ("NVIDIA H100", 8, OD, D("410.00"), "EUR", "instance", "day", "in_stock", None, D("80"), 1),
+    "8 pcs NVIDIA H100 / week": ("NVIDIA H100", 8, RES, D("2650.00"), "EUR", "instance", "week", "in_stock", None, D("80"), 1),
+    "8 pcs NVIDIA H100 / month": ("NVIDIA H100", 8, RES, D("10900.00"), "EUR", "instance", "month", "in_stock", None, D("80"), 1),
+    "2 pcs NVIDIA RTX A6000 / minute": ("NVIDIA RTX A6000", 2, OD, D("0.0180"), "EUR", "instance", "minute", "sold_out", None, D("48"), 1),
+    "2 pcs NVIDIA RTX A6000 / day": ("NVIDIA RTX A6000", 2, OD, D("24.00"), "EUR", "instance", "day", "sold_out", None, D("48"), 1),
+    "2 pcs NVIDIA RTX A6000 / week": ("NVIDIA RTX A6000", 2, RES, D("150.00"), "EUR", "instance", "week", "sold_out", None, D("48"), 1),
+    "2 pcs NVIDIA RTX A6000 / month": ("NVIDIA RTX A6000", 2, RES, D("560.00"), "EUR", "instance", "month", "sold_out", None, D("48"), 1),
+}
+EXPECTED_UNPRICED = ["4 pcs Tesla V100"]
+
+
+def row(offer) -> tuple:
+    return (offer.gpu_name, offer.gpu_count, offer.price_kind.value, offer.amount, offer.currency,
+            offer.price_per.value, offer.period.value, offer.stock_status.value, offer.region,
+            offer.gpu_memory_gb_printed, offer.offer_count)
+
+
+def offers_of(batch: GpuBatch) -> dict[str, tuple]:
+    listings = [o.listing for o in batch.offers]
+    assert len(listings) == len(set(listings)), "listings must be unique"
+    return {o.listing: row(o) for o in batch.offers}
+
+
+def parse_html(html: str, **other_keys) -> GpuBatch:
+    return gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, **other_keys, "matchesHtml": html}).encode(), SPEC)
+
+
+def edited(edit) -> str:
+    soup = BeautifulSoup(SAMPLE_HTML, "lxml")
+    edit(soup)
+    return str(soup)
+
+
+def card_titled(soup: BeautifulSoup, title: str):
+    return next(c for c in soup.select("section.b-product-gpu") if title in c.get_text())
+
+
+# -- the bundled sample ------------------------------------------------------------------------------------
+
+
+def test_sample_yields_exactly_the_expected_offers() -> None:
+    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    assert batch.source_id == "gpu_leadergpu"
+    assert batch.parser_version == "gpu_leadergpu/1.0"
+    assert batch.provider == "LeaderGPU"
+    assert [o.listing for o in batch.offers] == list(EXPECTED)  # card order, then minute/day/week/month
+    assert offers_of(batch) == EXPECTED
+    assert batch.unpriced == EXPECTED_UNPRICED
+
+
+def test_amounts_keep_their_printed_digits() -> None:
+    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    printed = {o.listing: str(o.amount) for o in batch.offers}
+    assert printed["1 pcs NVIDIA A10 / minute"] == "0.0053"
+    assert printed["2 pcs NVIDIA RTX A6000 / minute"] == "0.0180"
+    assert printed["8 pcs NVIDIA H100 / week"] == "2650.00"
+    assert printed["8 pcs NVIDIA H100 / month"] == "10900.00"
+    assert all(isinstance(o.amount, Decimal) for o in batch.offers)
+
+
+def test_sample_starts_with_the_sample_comment_and_the_exact_figures() -> None:
+    assert "ratecard SAMPLE" in SAMPLE_JSON["_comment"]
+    assert "filter_servers?filterExpression=available_server_next_month" in SAMPLE_JSON["_comment"]
+    for figure in ("€ 0.0053", "€ 7.50", "€ 49.00", "€ 199.00", "€ 0.29", "€ 410.00", "€ 2,650.00",
+                   "€ 10,900.00", "€ 0.0180", "€ 24.00", "€ 150.00", "€ 560.00", "Price on request"):
+        assert figure in SAMPLE_HTML
+    assert len(SAMPLE) < 30_000
+
+
+# -- drift that must not change the result ----------------------------------------------------------------
+
+
+def test_reordered_and_extra_json_keys_parse_the_same() -> None:
+    reordered = {"matchesHtml": SAMPLE_HTML, "newKey": {"a": [1, 2]}}
+    reordered.update({k: v for k, v in reversed(list(SAMPLE_JSON.items())) if k != "matchesHtml"})
+    batch = gpu_leadergpu.parse(json.dumps(reordered, ensure_ascii=False).encode(), SPEC)
+    assert offers_of(batch) == EXPECTED
+    assert batch.unpriced == EXPECTED_UNPRICED
+
+
+def test_php_escaped_json_parses_the_same() -> None:
+    # PHP's json_encode, which the live backend may use, escapes slashes and non-ASCII (`\/`, `\u20ac`).
+    escaped = json.dumps(SAMPLE_JSON, ensure_ascii=True).replace("/", "\\/").encode()
+    assert b"\\u20ac 410.00" in escaped and b"<\\/section>" in escaped
+    batch = gpu_leadergpu.parse(escaped, SPEC)
+    assert offers_of(batch) == EXPECTED
+    assert batch.unpriced == EXPECTED_UNPRICED
+
+
+def test_reordered_blocks_and_cards_parse_the_same() -> None:
+    def shuffle(soup: BeautifulSoup) -> None:
+        for card in soup.select("section.b-product-gpu"):
+            blocks = [c.extract() for c in card.find_all(recursive=False)]
+            for block in reversed(blocks):  # prices and button first, title last
+                card.append(block)
+            for price_list in card.select("ul"):
+                items = [li.extract() for li in price_list.find_all("li", recursive=False)]
+                for li in reversed(items):  # month, week, day, minute
+                    price_list.append(li)
+        container = soup.select_one(".b-servers__list")
+        cards = [c.extract() for c in soup.select("section.b-product-gpu")]
+        for card in reversed(cards):
+            container.append(card)
+
+    batch = parse_html(edited(shuffle))
+    assert offers_of(batch) == EXPECTED
+    assert batch.unpriced == EXPECTED_UNPRICED
+    assert batch.offers[0].listing == "2 pcs NVIDIA RTX A6000 / minute"  # reversed cards, periods still sorted
+
+
+def test_restyled_card_markup_parses_the_same() -> None:
+    html = SAMPLE_HTML
+    # Titles in a plain heading, specs as "label: value" list items, prices as bare lines in one block.
+    html = html.replace('<h3 class="b-product-gpu__title">', '<h2>').replace("</h3>", "</h2>")
+    soup = BeautifulSoup(html, "lxml")
+    for dl in soup.select("dl"):
+        li = soup.new_tag("li")
+        li.string = f"{dl.dt.get_text()}: {dl.dd.get_text()}"
+        dl.replace_with(li)
+    for price_list in soup.select("ul.b-product-gpu__price-list"):
+        block = soup.new_tag("div", attrs={"class": "prices"})
+        for i, li in enumerate(price_list.find_all("li")):
+            if i:
+                block.append(soup.new_tag("br"))
+            block.append(li.get_text(" ", strip=True))
+        price_list.replace_with(block)
+    batch = parse_html(str(soup))
+    assert offers_of(batch) == EXPECTED
+    assert batch.unpriced == EXPECTED_UNPRICED
+
+
+def test_extra_spec_rows_badges_and_struck_out_old_prices_are_ignored() -> None:
+    def add(soup: BeautifulSoup) -> None:
+        card = card_titled(soup, "8 pcs NVIDIA H100")
+        specs = card.select_one(".b-product-gpu__specs")
+        specs.append(BeautifulSoup('<dl><dt>Uptime</dt><dd>99.9 %</dd></dl><span class="badge">-15% / month</span>',
+                                   "html.parser"))
+        minute = card.select_one('[data-period="minute"] .b-product-gpu__price-value')
+        minute.insert(0, BeautifulSoup("<del>€ 0.35</del> ", "html.parser"))
+
+    batch = parse_html(edited(add))
+    assert offers_of(batch) == EXPECTED
+
+
+def test_promo_text_outside_the_cards_is_not_an_offer() -> None:
+    assert "GPU servers from € 0.0053 / minute" in SAMPLE_HTML
+    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    assert len(batch.offers) == 12
+
+
+def test_stock_status_follows_the_label_and_button() -> None:
+    def relabel(soup: BeautifulSoup) -> None:
+        card_titled(soup, "1 pcs NVIDIA A10").select_one(".js-rent-server").decompose()  # no Rent button
+        h100 = card_titled(soup, "8 pcs NVIDIA H100")  # a Rent button, but labelled sold out
+        h100.select_one(".b-product-gpu__actions").append(BeautifulSoup("<span>Sold out</span>", "html.parser"))
+
+    batch = parse_html(edited(relabel))
+    stock = {o.listing: o.stock_status.value for o in batch.offers}
+    assert stock["1 pcs NVIDIA A10 / day"] == "unknown"
+    assert stock["8 pcs NVIDIA H100 / day"] == "sold_out"
+    assert stock["2 pcs NVIDIA RTX A6000 / day"] == "sold_out"
+
+
+# -- unpriced rows -------------------------------------------------------------------------------------------
+
+
+def test_unpriced_card_goes_to_unpriced_never_to_offers() -> None:
+    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    assert "4 pcs Tesla V100" in batch.unpriced
+    assert not any("V100" in o.listing or "V100" in o.gpu_name for o in batch.offers)
+    assert all(o.amount > 0 for o in batch.offers)
+
+
+def test_blank_prices_make_a_card_unpriced() -> None:
+    def blank(soup: BeautifulSoup) -> None:
+        for value in card_titled(soup, "1 pcs NVIDIA A10").select(".b-product-gpu__price-value"):
+            value.string = "—"
+
+    batch = parse_html(edited(blank))
+    assert batch.unpriced == ["1 pcs NVIDIA A10", "4 pcs Tesla V100"]
+    assert not any(o.gpu_name == "NVIDIA A10" for o in batch.offers)
+    assert len(batch.offers) == 8
+
+
+# -- broken input: typed errors naming the source ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", [b"", b"{", b"<html>not json</html>", b'{"matchesHtml": "x",}', b"\xff\xfe\x00",
+                                  b"[" * 100_000])
+def test_malformed_json_is_a_parse_error_naming_the_source(body: bytes) -> None:
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*not valid JSON"):
+        gpu_leadergpu.parse(body, SPEC)
+
+
+@pytest.mark.parametrize("body", [b"[]", b"null", b'"matchesHtml"', b"42"])
+def test_json_that_is_not_an_object_is_a_parse_error(body: bytes) -> None:
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*matchesHtml"):
+        gpu_leadergpu.parse(body, SPEC)
+
+
+def test_missing_matches_html_key_is_a_parse_error_naming_the_key() -> None:
+    without = {k: v for k, v in SAMPLE_JSON.items() if k != "matchesHtml"}
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'matchesHtml' missing") as caught:
+        gpu_leadergpu.parse(json.dumps(without).encode(), SPEC)
+    assert caught.value.source_id == "gpu_leadergpu"
+
+
+@pytest.mark.parametrize("value", [None, 3, ["<section/>"], {"html": "x"}])
+def test_matches_html_of_the_wrong_type_is_a_parse_error(value) -> None:
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'matchesHtml' is a"):
+        gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, "matchesHtml": value}).encode(), SPEC)
+
+
+@pytest.mark.parametrize("html", ["", "<p>No servers match your filter</p>", "<table><tr><td>8 pcs H100</td></tr></table>"])
+def test_html_without_server_cards_is_a_parse_error(html: str) -> None:
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*no server cards"):
+        parse_html(html)
+
+
+def test_card_without_a_title_is_a_parse_error_naming_the_card() -> None:
+    def untitle(soup: BeautifulSoup) -> None:
+        card_titled(soup, "8 pcs NVIDIA H100").select_one("h3").decompose()
+
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*server card 2 has no title"):
+        parse_html(edited(untitle))
+
+
+@pytest.mark.parametrize("printed", ["$ 410.00", "£ 410.00", "410.00 USD", "CHF 410.00"])
+def test_a_price_not_in_euro_is_a_cell_error(printed: str) -> None:
+    html = SAMPLE_HTML.replace("€ 410.00", printed)
+    assert html != SAMPLE_HTML
+    with pytest.raises(CellError, match=r"\[gpu_leadergpu\].*8 pcs NVIDIA H100.*price per day.*not EUR") as caught:
+        parse_html(html)
+    assert caught.value.column == "price per day"
+
+
+@pytest.mark.parametrize("printed", ["€ 0.00", "€ -410.00"])
+def test_zero_or_negative_price_is_a_cell_error(printed: str) -> None:
+    with pytest.raises(CellError, match=r"\[gpu_leadergpu\].*8 pcs NVIDIA H100.*price per day"):
+        parse_html(SAMPLE_HTML.replace("€ 410.00", printed))
+
+
+def test_two_different_prices_for_one_period_is_a_cell_error() -> None:
+    html = SAMPLE_HTML.replace("€ 7.50</span> <span class=\"b-product-gpu__price-unit\">/ day",
+                               "€ 7.50</span> <span class=\"b-product-gpu__price-unit\">/ day</span></li>"
+                               "<li><span>€ 8.50</span> <span>/ day")
+    assert html != SAMPLE_HTML
+    with pytest.raises(CellError, match=r"\[gpu_leadergpu\].*1 pcs NVIDIA A10.*two different prices"):
+        parse_html(html)
+
+
+def test_gpu_count_out_of_range_is_a_cell_error() -> None:
+    with pytest.raises(CellError, match=r"\[gpu_leadergpu\].*GPU count 0"):
+        parse_html(SAMPLE_HTML.replace("1 pcs NVIDIA A10", "0 pcs NVIDIA A10"))
+
+
+def test_the_same_server_twice_is_a_parse_error_not_a_silent_duplicate() -> None:
+    def duplicate(soup: BeautifulSoup) -> None:
+        card = card_titled(soup, "8 pcs NVIDIA H100")
+        card.insert_after(BeautifulSoup(str(card), "html.parser"))
+
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'8 pcs NVIDIA H100 / minute' appears twice"):
+        parse_html(edited(duplicate))
+
+
+# -- properties ----------------------------------------------------------------------------------------------
+
+CARD = ('<section class="b-product-gpu"><h3 class="b-product-gpu__title">{title}</h3>'
+        '<dl><dt>GPU memory</dt><dd>{memory}</dd></dl><ul>{prices}</ul>{action}</section>')
+text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+messy = st.one_of(text, st.sampled_from(["€ 1.5 / day", "$ 3 / hour", "— / week", "0 pcs X", "9 pcs Y",
+                                         "€ 0 / month", "€ 1,2,3 / minute", "Out of stock", "Rent", "5 GB"]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(title=messy, memory=messy, prices=st.lists(messy, max_size=4), action=messy)
+def test_arbitrary_text_in_a_card_raises_nothing_but_parse_error(title, memory, prices, action) -> None:
+    html = CARD.format(title=title, memory=memory, action=action,
+                       prices="".join(f"<li>{p}</li>" for p in prices))
+    try:
+        batch = gpu_leadergpu.parse(json.dumps({"matchesHtml": html}).encode(), SPEC)
+    except ParseError as exc:
+        assert exc.source_id == "gpu_leadergpu"
+        return
+    assert all(o.amount > 0 and o.currency == "EUR" and o.price_per.value == "instance" for o in batch.offers)
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.one_of(st.binary(max_size=200),
+                      st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                                   lambda inner: st.lists(inner, max_size=3)
+                                   | st.dictionaries(st.sampled_from(["matchesHtml", "count", "x"]), inner, max_size=3),
+                                   max_leaves=8).map(lambda v: json.dumps(v).encode())))
+def test_arbitrary_bodies_raise_nothing_but_parse_error(body: bytes) -> None:
+    try:
+        gpu_leadergpu.parse(body, SPEC)
+    except ParseError as exc:
+        assert exc.source_id == "gpu_leadergpu"
+
+
+amounts = st.decimals(min_value=D("0.0001"), max_value=D("99999.99"), places=4, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(1, 16), minute=amounts, month=amounts)
+def test_generated_cards_round_trip_to_exactly_their_amounts(count: int, minute: Decimal, month: Decimal) -> None:
+    html = CARD.format(title=f"{count} pcs NVIDIA H200", memory="141 GB", action="<a>Rent</a>",
+                       prices=f"<li>€ {month:,} / month</li><li>€ {minute} / minute</li>")
+    batch = gpu_leadergpu.parse(json.dumps({"matchesHtml": html}).encode(), SPEC)
+    assert offers_of(batch) == {
+        f"{count} pcs NVIDIA H200 / minute": ("NVIDIA H200", count, OD, minute, "EUR", "instance", "minute",
+                                              "in_stock", None, D("141"), 1),
+        f"{count} pcs NVIDIA H200 / month": ("NVIDIA H200", count, RES, month, "EUR", "instance", "month",
+                                             "in_stock", None, D("141"), 1),
+    }

@@ -1,0 +1,44 @@
+-- GPU-provider listings (versioned like AWS prices) and ECB reference rates.
+
+CREATE TABLE IF NOT EXISTS gpu_listing_history (
+    source_id               VARCHAR NOT NULL,
+    provider                VARCHAR NOT NULL,
+    listing                 VARCHAR NOT NULL,
+    gpu_name                VARCHAR NOT NULL,
+    gpu_model               VARCHAR,
+    gpu_variant             VARCHAR,
+    gpu_memory_gib          DECIMAL(18, 6),
+    gpu_count               INTEGER NOT NULL CHECK (gpu_count >= 1),
+    price_kind              VARCHAR NOT NULL CHECK (price_kind IN ('on_demand', 'community', 'spot', 'reserved')),
+    original_amount         DECIMAL(18, 6) NOT NULL CHECK (original_amount > 0),
+    original_currency       VARCHAR NOT NULL,
+    original_unit           VARCHAR NOT NULL,
+    price_per               VARCHAR NOT NULL CHECK (price_per IN ('gpu', 'instance')),
+    period                  VARCHAR NOT NULL CHECK (period IN ('minute', 'hour', 'day', 'week', 'month')),
+    usd_per_currency_unit   DECIMAL(20, 10) NOT NULL CHECK (usd_per_currency_unit > 0),
+    fx_rate_date            DATE,
+    usd_per_gpu_hour        DECIMAL(38, 18) NOT NULL CHECK (usd_per_gpu_hour > 0),
+    usd_per_gpu_hour_4dp    DECIMAL(18, 4) NOT NULL,
+    stock_status            VARCHAR NOT NULL CHECK (stock_status IN ('in_stock', 'sold_out', 'unknown')),
+    region                  VARCHAR,
+    offer_count             INTEGER NOT NULL CHECK (offer_count >= 1),
+    attributes_hash         VARCHAR NOT NULL,
+    valid_from              TIMESTAMPTZ NOT NULL,
+    valid_to                TIMESTAMPTZ,
+    fetch_id                BIGINT NOT NULL,
+    source_url              VARCHAR NOT NULL,
+    fetched_at              TIMESTAMPTZ NOT NULL,
+    sha256                  VARCHAR NOT NULL,
+    parser_version          VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS fx_rates (
+    currency        VARCHAR NOT NULL,
+    rate_date       DATE NOT NULL,
+    units_per_eur   DECIMAL(18, 6) NOT NULL CHECK (units_per_eur > 0),
+    fetch_id        BIGINT NOT NULL,
+    source_url      VARCHAR NOT NULL,
+    fetched_at      TIMESTAMPTZ NOT NULL,
+    sha256          VARCHAR NOT NULL,
+    parser_version  VARCHAR NOT NULL
+);

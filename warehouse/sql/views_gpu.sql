@@ -1,0 +1,65 @@
+-- Public GPU views: add columns freely, rename none.
+
+CREATE OR REPLACE MACRO gpu_listings_as_of(ts) AS TABLE
+SELECT provider, listing, gpu_name, gpu_model, gpu_variant, gpu_memory_gib, gpu_count, price_kind,
+       original_amount, original_currency, original_unit, price_per, period,
+       usd_per_currency_unit, fx_rate_date,
+       usd_per_gpu_hour, usd_per_gpu_hour_4dp,
+       stock_status, region, offer_count,
+       gpu_model IS NOT NULL AS gpu_name_recognised,
+       source_id, source_url, fetched_at, sha256, parser_version, fetch_id, valid_from, valid_to
+FROM gpu_listing_history
+WHERE valid_from <= CAST(ts AS TIMESTAMPTZ)
+  AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ));
+
+CREATE OR REPLACE VIEW gpu_listings AS
+SELECT * FROM gpu_listings_as_of('infinity');
+
+-- Per canonical model: the cheapest on-demand listing in stock, and how many providers have one in stock.
+CREATE OR REPLACE VIEW gpu_cheapest AS
+WITH offered AS (
+    SELECT * FROM gpu_listings
+    WHERE gpu_model IS NOT NULL AND price_kind = 'on_demand' AND stock_status = 'in_stock'
+),
+ranked AS (
+    SELECT *,
+           row_number() OVER (PARTITION BY gpu_model ORDER BY usd_per_gpu_hour, provider, listing) AS price_rank,
+           count(DISTINCT provider) OVER (PARTITION BY gpu_model) AS providers_in_stock
+    FROM offered
+)
+SELECT gpu_model, usd_per_gpu_hour, usd_per_gpu_hour_4dp, provider, providers_in_stock,
+       listing, gpu_variant, original_amount, original_currency, original_unit, source_url, fetched_at
+FROM ranked
+WHERE price_rank = 1;
+
+-- AWS accelerators and rented GPUs in one comparable unit: USD per accelerator (chip or GPU) per hour.
+CREATE OR REPLACE VIEW accelerator_hour_prices AS
+SELECT 'AWS' AS vendor,
+       'aws' AS source_family,
+       accelerator AS accelerator_model,
+       instance_type AS offering,
+       accelerator_count,
+       price_kind,
+       region,
+       'instance-hour' AS billed_unit,
+       usd_per_instance_hour AS usd_per_billed_unit,
+       usd_per_accelerator_hour,
+       usd_per_accelerator_hour_4dp,
+       CAST(NULL AS VARCHAR) AS stock_status,
+       source_id, source_url, fetched_at
+FROM aws_instance_prices
+UNION ALL
+SELECT provider,
+       'gpu_provider',
+       coalesce(gpu_model, gpu_name),
+       listing,
+       gpu_count,
+       price_kind,
+       region,
+       CASE WHEN price_per = 'instance' THEN 'instance-' ELSE 'GPU-' END || period,
+       CASE WHEN original_currency = 'USD' THEN original_amount END,
+       usd_per_gpu_hour,
+       usd_per_gpu_hour_4dp,
+       stock_status,
+       source_id, source_url, fetched_at
+FROM gpu_listings;
