@@ -12,7 +12,7 @@ from assets.sources import FETCH_RETRY_POLICY, build_source_asset, source_asset_
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.adapters import adapter_kind
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.schedules import daily_schedule, refresh_job
+from pipelines.schedules import daily_schedule, fx_job, fx_schedule, refresh_job
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
 from warehouse.db import DEFAULT_DB_PATH
 
@@ -41,8 +41,8 @@ def build_definitions(
     return dg.Definitions(
         assets=source_assets + [build_views_asset(by_kind["aws"])] + build_gpu_view_assets(by_kind["gpu"]),
         asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
-        jobs=[refresh_job],
-        schedules=[daily_schedule],
+        jobs=[fx_job, refresh_job],
+        schedules=[fx_schedule, daily_schedule],
         resources={
             "warehouse": WarehouseResource(db_path=db_path),
             "fetcher": fetcher or FetcherResource(),

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 import dagster as dg
 
+from assets.gpu_views import COMPARISON_KEY, GPU_CHEAPEST_KEY
 from assets.sources import source_asset_key
 from assets.views import VIEWS_KEY
-from pipelines.schedules import REFRESH_JOB
+
+VIEW_KEYS = [VIEWS_KEY, GPU_CHEAPEST_KEY, COMPARISON_KEY]
 
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 
@@ -71,7 +73,8 @@ def run_sources(
     on_done: Callable[[SourceRun], None] = lambda _run: None,
 ) -> tuple[list[SourceRun], bool]:
     """Materialise each source, then the views. Returns the per-source runs and whether the views ran."""
-    job = defs.resolve_job_def(REFRESH_JOB)
+    # The all-assets job, one selection per run: sources go in sources-file order (FX before GPU providers).
+    job = defs.resolve_implicit_global_asset_job_def()
     runs = []
     for source_id in source_ids:
         on_start(source_id)
@@ -82,6 +85,6 @@ def run_sources(
         run = summarise(result, source_id, time.perf_counter() - started)
         runs.append(run)
         on_done(run)
-    views = job.execute_in_process(asset_selection=[VIEWS_KEY], instance=instance,
+    views = job.execute_in_process(asset_selection=VIEW_KEYS, instance=instance,
                                    run_config=QUIET_RUN_CONFIG, raise_on_error=False)
     return runs, views.success

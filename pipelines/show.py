@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from warehouse.db import connect
-from warehouse.queries import HEADLINE_PRICES, SOURCE_FRESHNESS, rows_as_dicts
+from warehouse.queries import GPU_CHEAPEST, HEADLINE_PRICES, SOURCE_FRESHNESS, rows_as_dicts
 
 PRICE_HEADERS = {
     "instance_type": "instance",
@@ -24,6 +24,14 @@ PRICE_HEADERS = {
     "usd_per_accelerator_hour_4dp": "USD/accel-h 4dp",
 }
 MONEY_TRIMMED = {"usd_per_instance_hour", "usd_per_accelerator_hour"}
+GPU_HEADERS = {
+    "gpu_model": "GPU",
+    "usd_per_gpu_hour": "cheapest USD/GPU-h",
+    "provider": "provider",
+    "providers_in_stock": "providers in stock",
+    "listing": "listing",
+    "original_price": "as printed",
+}
 
 
 def plain(value: Decimal) -> str:
@@ -53,6 +61,12 @@ def headline_rows(rows: list[dict]) -> list[dict]:
     return out
 
 
+def gpu_rows(rows: list[dict]) -> list[dict]:
+    return [{**row, "usd_per_gpu_hour": money(row["usd_per_gpu_hour"]),
+             "original_price": f"{money(row['original_amount'])} {row['original_currency']} {row['original_unit']}"}
+            for row in rows]
+
+
 def rows_table(title: str, rows: list[dict], headers: dict[str, str] | None = None) -> Table:
     table = Table(title=title, title_justify="left")
     names = list(headers or (rows[0] if rows else {}))
@@ -74,7 +88,11 @@ def print_headline(console: Console, db: Path) -> None:
     with connect(db, read_only=True) as con:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
+        cheapest = rows_as_dicts(con, GPU_CHEAPEST)
     console.print(rows_table("AWS accelerator prices, USD excluding tax. Instance prices as printed; "
                              "per-accelerator figures derived (instance price / accelerators). "
                              "Region 'not stated': the page names none.", headline_rows(prices), PRICE_HEADERS))
+    console.print(rows_table("Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
+                             "only; non-USD prices converted at the ECB rate of the fetch date",
+                             gpu_rows(cheapest), GPU_HEADERS))
     console.print(rows_table("Sources", freshness))

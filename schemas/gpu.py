@@ -76,7 +76,8 @@ class GpuOffer(_Record):
 
     @property
     def original_unit(self) -> str:
-        return f"per {self.price_per.value}-{self.period.value}"
+        per = "GPU" if self.price_per == PricePer.GPU else "instance"
+        return f"per {per}-{self.period.value}"
 
 
 class GpuBatch(BaseModel):

@@ -17,6 +17,7 @@ import pandas as pd
 from pydantic import BaseModel
 
 _SHOWN_VALUES = 5  # offending values quoted by describe()
+_EXPECTED_KWARGS = ("value_set", "min_value", "max_value")  # quoted when a table-level expectation fails
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,9 @@ def _outcome(result: Any, rows: list[dict[str, Any]]) -> ExpectationOutcome:
         values = [rows[int(i)].get(column) for i in indexes]
     detail = _error_message(result.exception_info)
     if detail is None and "observed_value" in details:
-        detail = f"observed {details['observed_value']}"
+        wanted = {k: _json_safe(v) for k, v in config.kwargs.items()
+                  if k in _EXPECTED_KWARGS and v is not None}
+        detail = f"observed {details['observed_value']}" + (f", expected {wanted}" if wanted else "")
     return ExpectationOutcome(
         expectation=config.type,
         column=column,

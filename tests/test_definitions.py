@@ -8,27 +8,49 @@ from assets.sources import WRITER_POOL
 from pipelines.definitions import defs
 
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2", "aws_trn3"]
+GPU_SOURCE_IDS = ["gpu_coreweave", "gpu_crusoe", "gpu_hyperstack", "gpu_lambda", "gpu_leadergpu", "gpu_nebius",
+                  "gpu_quantacloud", "gpu_runpod", "gpu_vastai"]
+VIEW_KEYS = ["accelerator_hour_prices", "aws_instance_prices", "gpu_cheapest"]
 
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    assert keys == ["aws_instance_prices"] + [f"sources/{s}" for s in SOURCE_IDS]
+    assert keys == VIEW_KEYS + sorted(f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + ["fx_ecb"])
 
 
 def test_asset_checks():
     checks = sorted(f"{k.asset_key.to_user_string()}:{k.name}"
                     for k in defs.resolve_asset_graph().asset_check_keys)
-    expected = ["aws_instance_prices:capacity_block_rate_matches_printed", "aws_instance_prices:every_price_has_spec"]
+    expected = ["aws_instance_prices:capacity_block_rate_matches_printed", "aws_instance_prices:every_price_has_spec",
+                "gpu_cheapest:gpu_names_recognised", "sources/fx_ecb:ge_fx_rates"]
     expected += [f"sources/{s}:{c}" for s in SOURCE_IDS for c in ("ge_instance_prices", "ge_instance_specs")]
+    expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
     assert checks == sorted(expected)
 
 
-def test_jobs_and_schedule():
-    schedule = defs.resolve_schedule_def("daily_price_refresh")
-    assert (schedule.job_name, schedule.cron_schedule, schedule.execution_timezone) == (
-        "refresh_prices", "0 6 * * *", "UTC")
-    assert schedule.default_status == dg.DefaultScheduleStatus.RUNNING
-    assert defs.resolve_job_def("refresh_prices") is not None
+def test_gpu_sources_wait_for_fx_and_feed_the_gpu_views():
+    graph = defs.resolve_asset_graph()
+    for source_id in GPU_SOURCE_IDS:
+        assert graph.get(dg.AssetKey(["sources", source_id])).parent_keys == {dg.AssetKey(["sources", "fx_ecb"])}
+    gpu_parents = graph.get(dg.AssetKey("gpu_cheapest")).parent_keys
+    assert sorted(k.to_user_string() for k in gpu_parents) == [f"sources/{s}" for s in GPU_SOURCE_IDS]
+    assert graph.get(dg.AssetKey("accelerator_hour_prices")).parent_keys == {
+        dg.AssetKey("aws_instance_prices"), dg.AssetKey("gpu_cheapest")}
+
+
+def test_jobs_and_schedules():
+    schedules = {name: defs.resolve_schedule_def(name) for name in ("daily_fx_refresh", "daily_price_refresh")}
+    assert {(s.name, s.job_name, s.cron_schedule, s.execution_timezone) for s in schedules.values()} == {
+        ("daily_fx_refresh", "refresh_fx", "45 5 * * *", "UTC"),
+        ("daily_price_refresh", "refresh_prices", "0 6 * * *", "UTC")}
+    assert all(s.default_status == dg.DefaultScheduleStatus.RUNNING for s in schedules.values())
+
+
+def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
+    prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
+    fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
+    assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 18
 
 
 def test_duckdb_writers_share_one_pool_and_fetching_retries():
@@ -51,6 +73,7 @@ def test_view_checks_queue_with_the_writers():
         assert check.op.pool == WRITER_POOL, check
 
 
-def test_refresh_job_runs_in_one_process():
+def test_jobs_run_in_one_process():
     # Every step queues for the single DuckDB writer; one process saves a library import per source.
-    assert defs.resolve_job_def("refresh_prices").executor_def.name == "in_process"
+    for name in ("refresh_prices", "refresh_fx"):
+        assert defs.resolve_job_def(name).executor_def.name == "in_process"

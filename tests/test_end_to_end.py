@@ -23,8 +23,20 @@ NO_RETRY = dg.RetryPolicy(max_retries=0)
 
 
 def run_refresh(sources_file, db_path) -> dg.ExecuteInProcessResult:
+    """The two scheduled jobs in their daily order: FX rates, then every price source and the views."""
     defs = build_definitions(sources_file, db_path, fetcher=FAST_FETCHER, fetch_retry_policy=NO_RETRY)
-    return defs.resolve_job_def("refresh_prices").execute_in_process(raise_on_error=False)
+    fx = defs.resolve_job_def("refresh_fx").execute_in_process(raise_on_error=False)
+    prices = defs.resolve_job_def("refresh_prices").execute_in_process(raise_on_error=False)
+    return MergedResult(fx, prices)
+
+
+class MergedResult:
+    """Both runs' events, read like one run's."""
+
+    def __init__(self, *results: dg.ExecuteInProcessResult):
+        self.results = results
+        self.success = all(r.success for r in results)
+        self.all_events = [event for r in results for event in r.all_events]
 
 
 def query(db_path, sql: str, params=None) -> list[tuple]:
@@ -41,12 +53,12 @@ def current_price(db_path, instance_type: str, kind: str) -> tuple:
     return rows[0]
 
 
-def failures_by_step(result: dg.ExecuteInProcessResult) -> dict[str, str]:
+def failures_by_step(result: MergedResult) -> dict[str, str]:
     return {e.step_key: e.event_specific_data.user_failure_data.description
             for e in result.all_events if e.event_type_value == "STEP_FAILURE"}
 
 
-def check_outcomes(result: dg.ExecuteInProcessResult) -> dict[tuple[str, str], bool]:
+def check_outcomes(result: MergedResult) -> dict[tuple[str, str], bool]:
     return {(e.event_specific_data.asset_key.to_user_string(), e.event_specific_data.check_name):
             e.event_specific_data.passed
             for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"}

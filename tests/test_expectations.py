@@ -190,7 +190,8 @@ def test_empty_prices_fail_when_prices_are_expected():
     assert failed_names(reports) == {(PRICES_SUITE, ROW_COUNT, None)}
     prices = report(reports, PRICES_SUITE)
     assert prices.row_count == 0
-    assert prices.failures() == ["aws_instance_prices: expect_table_row_count_to_be_between: observed 0"]
+    assert prices.failures() == [
+        "aws_instance_prices: expect_table_row_count_to_be_between: observed 0, expected {'min_value': 1}"]
 
 
 def test_empty_prices_pass_when_none_are_expected():

@@ -1,0 +1,108 @@
+"""The GPU half for real: every provider and the ECB rates served over HTTP on 127.0.0.1, materialised by
+Dagster into a temporary DuckDB file; the articles' table must come out of gpu_cheapest exactly."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from localserver import Reply
+from test_end_to_end import check_outcomes, failures_by_step, query, run_refresh
+
+from pipelines.sources import sample_path
+
+ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
+    ("A10", Decimal("0.37"), "LeaderGPU", 2),
+    ("B200", Decimal("6.79"), "RunPod", 3),
+    ("H100", Decimal("2.50"), "Hyperstack", 9),
+    ("H200", Decimal("3.43"), "QuantaCloud", 6),
+    ("L4", Decimal("0.49"), "RunPod", 2),
+]
+
+
+def cheapest(db_path) -> list[tuple]:
+    return query(db_path, """SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock FROM gpu_cheapest
+                             WHERE gpu_model IN ('A10', 'B200', 'H100', 'H200', 'L4') ORDER BY gpu_model""")
+
+
+@pytest.fixture
+def landed(sources_file, db_path):
+    result = run_refresh(sources_file, db_path)
+    assert result.success, failures_by_step(result)
+    return result
+
+
+def test_the_articles_gpu_table_comes_out_exactly(landed, db_path):
+    assert cheapest(db_path) == ARTICLE_TABLE
+
+
+def test_eur_prices_convert_at_the_ecb_rate_and_keep_the_original(landed, db_path):
+    row = query(db_path, """SELECT original_amount, original_currency, original_unit, usd_per_currency_unit,
+                                   fx_rate_date, usd_per_gpu_hour, gpu_count
+                            FROM gpu_listings WHERE listing = '1 pcs NVIDIA A10 / day'""")
+    assert row == [(Decimal("7.50"), "EUR", "per instance-day", Decimal("1.1840"), date(2026, 9, 28),
+                    Decimal("0.37"), 1)]
+    h100 = query(db_path, """SELECT usd_per_gpu_hour FROM gpu_listings
+                             WHERE listing = '8 pcs NVIDIA H100 / minute'""")
+    assert h100 == [(Decimal("0.29") * Decimal("1.1840") * 60 / 8,)]  # per minute x 60, per node / 8 GPUs
+
+
+def test_price_kinds_and_stock_are_kept_apart(landed, db_path):
+    # Cheaper H100 prices exist, but as spot, community, reserved or sold out: none is the cheapest on-demand.
+    cheaper = query(db_path, """SELECT DISTINCT price_kind FROM gpu_listings
+                                WHERE gpu_model = 'H100' AND usd_per_gpu_hour < 2.50 ORDER BY 1""")
+    assert cheaper == [("community",), ("reserved",), ("spot",)]
+    sold_out = query(db_path, """SELECT provider, usd_per_gpu_hour FROM gpu_listings
+                                 WHERE gpu_model = 'B200' AND stock_status = 'sold_out' ORDER BY 1""")
+    assert sold_out == [("Lambda", Decimal("5.99")), ("QuantaCloud", Decimal("5.49"))]
+
+
+def test_unknown_names_are_kept_and_flagged(landed, db_path):
+    unknown = query(db_path, """SELECT provider, gpu_name FROM gpu_listings
+                                WHERE gpu_model IS NULL AND NOT gpu_name_recognised ORDER BY 1, 2""")
+    assert ("Crusoe", "AMD MI300X 192GB") in unknown and ("Vast.ai", "RTX PRO 6000 S") in unknown
+    assert check_outcomes(landed)[("gpu_cheapest", "gpu_names_recognised")] is False  # a WARN check
+
+
+def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed, db_path):
+    rows = query(db_path, """SELECT vendor, accelerator_model, billed_unit, usd_per_accelerator_hour
+                             FROM accelerator_hour_prices
+                             WHERE (vendor = 'AWS' AND offering = 'trn2.48xlarge')
+                                OR (vendor = 'CoreWeave' AND accelerator_model = 'B200')
+                                OR (vendor = 'Hyperstack' AND offering = 'NVIDIA H100 SXM')
+                             ORDER BY vendor""")
+    assert rows == [("AWS", "Trainium2", "instance-hour", Decimal("2.23505")),
+                    ("CoreWeave", "B200", "instance-hour", Decimal("8.6")),
+                    ("Hyperstack", "H100", "GPU-hour", Decimal("2.5"))]
+
+
+def test_a_stock_change_is_a_new_version(landed, sources_file, db_path, site, sources):
+    page = sample_path(next(s for s in sources if s.id == "gpu_hyperstack")).read_text()
+    h100_row = page[page.index("NVIDIA H100 SXM"):]
+    sold_out = page.replace(h100_row, h100_row.replace("Deploy now", "Sold out", 1), 1)
+    assert sold_out != page
+    site.set("/gpu/hyperstack.html", Reply(body=sold_out.encode()))
+
+    assert run_refresh(sources_file, db_path).success
+    versions = query(db_path, """SELECT stock_status, valid_to IS NULL FROM gpu_listing_history
+                                 WHERE listing = 'NVIDIA H100 SXM' ORDER BY valid_from""")
+    assert versions == [("in_stock", False), ("sold_out", True)]
+    # Hyperstack still has its H100 PCIe in stock, so it still counts among the 9 providers.
+    assert cheapest(db_path)[2] == ("H100", Decimal("2.528333333333333333"), "LeaderGPU", 9)
+
+
+def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path, site, sources):
+    ecb = sample_path(next(s for s in sources if s.id == "fx_ecb")).read_text()
+    no_usd = "\n".join(line for line in ecb.splitlines() if "currency='USD'" not in line)
+    assert no_usd != ecb
+    site.set("/fx/eurofxref-daily.xml", Reply(body=no_usd.encode(), content_type="text/xml"))
+
+    result = run_refresh(sources_file, db_path)
+
+    failures = failures_by_step(result)
+    assert "USD" in failures["sources__fx_ecb"]  # the FX gate wants the USD leg
+    assert "no ECB rate for USD" in failures["sources__gpu_leadergpu"]
+    assert query(db_path, "SELECT count(*) FROM gpu_listing_history WHERE provider = 'LeaderGPU'") == [(0,)]
+    # USD-priced providers never needed a rate and still landed.
+    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(8,)]
