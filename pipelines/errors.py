@@ -48,6 +48,21 @@ class CellError(ParseError):
         super().__init__(source_id, f"row {row_label!r}, column {column!r}: {detail}")
 
 
+class RecordInvalid(ParseError):
+    """A row parsed into a record that its model refuses (pydantic): lands nowhere, like a failed batch."""
+
+    stage = "validate"
+
+    def __init__(self, source_id: str, exc: object):
+        errors = exc.errors() if hasattr(exc, "errors") else []
+        self.failures = [
+            f"[{source_id}] record invalid at {'.'.join(str(p) for p in e['loc']) or 'record'}: {e['msg']}"
+            f" (input {e.get('input')!r})"
+            for e in errors
+        ] or [f"[{source_id}] record invalid: {exc}"]
+        super().__init__(source_id, "; ".join(self.failures))
+
+
 class ValidationFailed(SourceError):
     stage = "validate"
 

@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from pipelines.adapters import adapter_kind, parser_for, parser_version
+from pipelines.adapters import adapter_kind, media_types, parser_for, parser_version
 from pipelines.archive import Archive
-from pipelines.errors import FetchError, ParseError, SourceError, ValidationFailed
+from pipelines.errors import FetchError, ParseError, RecordInvalid, SourceError, ValidationFailed
 from pipelines.fetch import Fetcher, FetchResult
 from pipelines.gpu.normalise import FxTable
 from pipelines.kinds import KINDS, FxLoader
@@ -70,14 +68,6 @@ def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
     )
 
 
-def record_errors(source_id: str, exc: ValidationError) -> list[str]:
-    return [
-        f"[{source_id}] record invalid at {'.'.join(str(p) for p in err['loc']) or 'record'}: {err['msg']}"
-        f" (input {err.get('input')!r})"
-        for err in exc.errors()
-    ]
-
-
 def fx_loader(db_path: Path | str) -> FxLoader:
     def load() -> FxTable:
         with connect(db_path) as con:
@@ -85,14 +75,28 @@ def fx_loader(db_path: Path | str) -> FxLoader:
     return load
 
 
-def check_body(source: SourceSpec, body: bytes, on: date, fx: FxLoader) -> Checked:
+def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError | None:
+    """An answer of the wrong kind (an HTML error page for a JSON API, a PDF) is refused before parsing."""
+    if not content_type:
+        return None
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    expected = media_types(source.adapter)
+    if media_type in expected:
+        return None
+    return ParseError(source.id, f"answered with content type {media_type!r}, expected one of {list(expected)}")
+
+
+def check_body(source: SourceSpec, body: bytes, on: date, fx: FxLoader, content_type: str | None = None) -> Checked:
     """Parse, prepare (normalise) and validate a body: everything that decides whether it may land."""
+    wrong_type = media_type_error(source, content_type)
+    if wrong_type is not None:
+        return Checked(error=wrong_type, stage="parse")
     try:
         parsed = parser_for(source.adapter)(body, source)
+    except RecordInvalid as exc:
+        return Checked(error=ValidationFailed(source.id, exc.failures), stage="validate")
     except ParseError as exc:
         return Checked(error=exc, stage="parse")
-    except ValidationError as exc:
-        return Checked(error=ValidationFailed(source.id, record_errors(source.id, exc)), stage="validate")
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
         return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
     kind = KINDS[adapter_kind(source.adapter)]
@@ -121,7 +125,7 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
 
     archive.put(result.body)
     fetch = fetch_record(source.id, result)
-    checked = check_body(source, result.body, result.fetched_at.date(), fx_loader(db_path))
+    checked = check_body(source, result.body, result.fetched_at.date(), fx_loader(db_path), result.content_type)
     outcome = SourceOutcome(source.id, "quarantined", url, sha256=result.sha256, fetched_at=result.fetched_at,
                             counts=checked.counts, warnings=checked.warnings, reports=checked.reports,
                             error=checked.error)

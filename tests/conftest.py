@@ -36,6 +36,13 @@ def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> 
     return path
 
 
+MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json", ".xml": "text/xml"}
+
+
+def media_type_of(path: Path) -> str:
+    return MEDIA_TYPES[path.suffix]
+
+
 @pytest.fixture
 def sources() -> list[SourceSpec]:
     return load_sources()
@@ -46,7 +53,7 @@ def site(sources):
     """A LocalServer serving every bundled sample at its sample path."""
     with LocalServer() as server:
         for source in sources:
-            server.serve_file(f"/{source.sample}", sample_path(source))
+            server.serve_file(f"/{source.sample}", sample_path(source), media_type_of(sample_path(source)))
         yield server
 
 
