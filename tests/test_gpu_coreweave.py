@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import gpu_coreweave, parser_for
+from pipelines.adapters import adapter_module, gpu_coreweave, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
@@ -89,7 +89,7 @@ def test_sample_yields_the_exact_offers() -> None:
 
 
 def test_registered_parser_is_this_module() -> None:
-    assert parser_for("gpu_coreweave") is gpu_coreweave.parse
+    assert adapter_module("gpu_coreweave") is gpu_coreweave
 
 
 def test_reordered_columns_parse_the_same() -> None:

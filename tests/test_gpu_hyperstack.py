@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import gpu_hyperstack, parser_for
+from pipelines.adapters import adapter_module, gpu_hyperstack, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
@@ -85,7 +85,7 @@ def test_sample_yields_the_exact_offers() -> None:
 
 
 def test_registered_parser_is_this_module() -> None:
-    assert parser_for("gpu_hyperstack") is gpu_hyperstack.parse
+    assert adapter_module("gpu_hyperstack") is gpu_hyperstack
 
 
 def test_provider_name_comes_from_the_source_options() -> None:

@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import gpu_lambda, parser_for
+from pipelines.adapters import adapter_module, gpu_lambda, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
@@ -91,7 +91,7 @@ def test_sample_yields_the_exact_offers() -> None:
 
 
 def test_registered_parser_is_this_module() -> None:
-    assert parser_for("gpu_lambda") is gpu_lambda.parse
+    assert adapter_module("gpu_lambda") is gpu_lambda
 
 
 def test_one_table_per_gpu_count_group_parses_the_same() -> None:
