@@ -69,7 +69,6 @@ def random_price_micro(rng: np.random.Generator, n: int) -> np.ndarray:
 def price_attributes(type_idx: np.ndarray, kind_idx: np.ndarray, region_idx: np.ndarray,
                      price_micro: np.ndarray, type_names: list[str]) -> dict[str, pa.Array]:
     """The nine PRICES attribute columns, typed exactly as PRICES.attribute_fields."""
-    n = len(type_idx)
     count = np.asarray(ACCELERATOR_COUNTS, dtype=np.int64)[type_idx % len(ACCELERATOR_COUNTS)]
     # price / count at scale 10 is an integer: micro-dollars * (10^4 / count)
     per_acc_e10 = price_micro * (10_000 // count)

@@ -16,7 +16,6 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from bench import data
