@@ -87,6 +87,7 @@ class GpuBatch(BaseModel):
     offers: list[GpuOffer]
     # Rows the page lists without a price ("contact sales"): reported, never landed as a price.
     unpriced: list[str] = Field(default_factory=list)
+    shape: str | None = None  # fingerprint of the table headers or record keys, for drift detection
 
 
 class FxRate(_Record):
@@ -99,6 +100,7 @@ class FxBatch(BaseModel):
     source_id: str
     parser_version: str
     rates: list[FxRate]
+    shape: str | None = None
 
 
 class GpuListing(_Record):

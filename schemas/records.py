@@ -125,3 +125,4 @@ class SourceBatch(BaseModel):
     parser_version: str
     specs: list[InstanceSpec]
     prices: list[InstancePrice]
+    shape: str | None = None  # fingerprint of the source table's headers, for drift detection

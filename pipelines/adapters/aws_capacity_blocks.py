@@ -53,7 +53,8 @@ def parse(body: bytes, source: SourceSpec) -> SourceBatch:
             )
         )
     return SourceBatch(
-        source_id=source.id, parser_version=PARSER_VERSION, specs=list(specs.values()), prices=prices
+        source_id=source.id, parser_version=PARSER_VERSION, specs=list(specs.values()), prices=prices,
+        shape=table.fingerprint,
     )
 
 

@@ -45,7 +45,8 @@ def parse(body: bytes, source: SourceSpec) -> SourceBatch:
         spec = _spec(row, table, source)
         specs.append(spec)
         prices.extend(_prices(row, table, source, spec))
-    return SourceBatch(source_id=source.id, parser_version=PARSER_VERSION, specs=specs, prices=prices)
+    return SourceBatch(source_id=source.id, parser_version=PARSER_VERSION, specs=specs, prices=prices,
+                       shape=table.fingerprint)
 
 
 def _spec(row: Row, table: HeaderTable, source: SourceSpec) -> InstanceSpec:

@@ -119,7 +119,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     for kind, region, listing in {k for k in keys if keys.count(k) > 1}:
         raise ParseError(source.id, f"listing {listing!r} appears twice (region {region!r})")
     return GpuBatch(source_id=source.id, parser_version=PARSER_VERSION, provider=opts.provider,
-                    offers=offers, unpriced=unpriced)
+                    offers=offers, unpriced=unpriced, shape=table.fingerprint)
 
 
 def _offer(row: Row, table: HeaderTable, source: SourceSpec, opts: Options, listing: str, gpu_name: str,

@@ -79,6 +79,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     return GpuBatch(
         source_id=source.id,
         parser_version=PARSER_VERSION,
+        shape=table.fingerprint,
         provider=source.options.get("provider", "CoreWeave"),
         offers=offers,
         unpriced=unpriced,

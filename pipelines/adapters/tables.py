@@ -7,6 +7,7 @@ speak only of semantic columns (`instance_type`, `on_demand`, ...).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -48,6 +49,11 @@ class HeaderTable:
     body: list[list[str]] = field(repr=False)
     fill_down: frozenset[str] = frozenset()
 
+    @property
+    def fingerprint(self) -> str:
+        """The table's shape: a hash of its headers in order. A new one means the page was redesigned."""
+        return shape_fingerprint(self.headers)
+
     def header_of(self, key: str) -> str:
         return self.headers[self.columns[key]]
 
@@ -61,6 +67,10 @@ class HeaderTable:
                 else:
                     cells[key] = carried.get(key, "")
             yield Row(label=cells.get(label_key) or "?", cells=cells)
+
+
+def shape_fingerprint(parts: Sequence[str]) -> str:
+    return hashlib.sha256("\x1f".join(p.lower() for p in parts).encode()).hexdigest()[:16]
 
 
 def soup_of(body: bytes) -> BeautifulSoup:
