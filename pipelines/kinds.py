@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from pipelines.errors import ValidationFailed
@@ -38,6 +39,8 @@ class Kind:
     prepare: Callable[[Any, SourceSpec, date, FxLoader], Prepared]
     validate: Callable[[Any, SourceSpec], list[ValidationReport]]
     snapshots: Callable[[Any], list[Snapshot]]
+    # Prices by business key, as the drift rules compare them with the current version.
+    prices: Callable[[Any], dict[tuple, Decimal]]
 
 
 def _prepare_aws(batch, _source, _on, _fx) -> Prepared:
@@ -61,9 +64,18 @@ def _prepare_fx(batch, _source, _on, _fx) -> Prepared:
     return Prepared(batch, [], {"rate_rows": len(batch.rates)})
 
 
+def _aws_prices(batch) -> dict[tuple, Decimal]:
+    return {(p.instance_type, p.price_kind.value, p.region): p.usd_per_instance_hour for p in batch.prices}
+
+
+def _gpu_prices(batch) -> dict[tuple, Decimal]:
+    return {(item.listing, item.price_kind.value, item.region): item.usd_per_gpu_hour for item in batch.listings}
+
+
 KINDS = {
     "aws": Kind("aws", _prepare_aws, lambda b, s: validate_batch(b, expects_prices=s.expects_prices),
-                aws_snapshots),
-    "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots),
-    "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots),
+                aws_snapshots, _aws_prices),
+    "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots, _gpu_prices),
+    # Rates are facts by date, not versions of one another: no drift rule applies.
+    "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots, lambda b: {}),
 }

@@ -8,7 +8,7 @@ FX rates), so the writer lock is held for milliseconds, not for a slow page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -16,12 +16,12 @@ from pipelines.adapters import adapter_kind, media_types, parser_for, parser_ver
 from pipelines.archive import Archive
 from pipelines.errors import FetchError, ParseError, RecordInvalid, SourceError, ValidationFailed
 from pipelines.fetch import Fetcher, FetchResult
-from pipelines.gpu.normalise import FxTable
-from pipelines.kinds import KINDS, FxLoader
+from pipelines.drift import evaluate
+from pipelines.kinds import KINDS
 from pipelines.sources import SourceSpec
+from pipelines.state import WarehouseState
 from schemas.expectations import ValidationReport
 from warehouse.db import connect
-from warehouse.gpu_landing import load_fx_rates
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
 from warehouse.queries import changes_for
 
@@ -58,6 +58,7 @@ class Checked:
     counts: dict[str, int] = field(default_factory=dict)
     error: SourceError | None = None
     stage: str = ""
+    shape: str | None = None
 
 
 def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
@@ -66,13 +67,6 @@ def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
         status=result.status, sha256=result.sha256, bytes=len(result.body), elapsed_ms=result.elapsed_ms,
         attempts=result.attempts, content_type=result.content_type,
     )
-
-
-def fx_loader(db_path: Path | str) -> FxLoader:
-    def load() -> FxTable:
-        with connect(db_path) as con:
-            return FxTable.of(load_fx_rates(con))
-    return load
 
 
 def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError | None:
@@ -86,8 +80,9 @@ def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError
     return ParseError(source.id, f"answered with content type {media_type!r}, expected one of {list(expected)}")
 
 
-def check_body(source: SourceSpec, body: bytes, on: date, fx: FxLoader, content_type: str | None = None) -> Checked:
-    """Parse, prepare (normalise) and validate a body: everything that decides whether it may land."""
+def check_body(source: SourceSpec, body: bytes, on: date, state: WarehouseState,
+               content_type: str | None = None) -> Checked:
+    """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands."""
     wrong_type = media_type_error(source, content_type)
     if wrong_type is not None:
         return Checked(error=wrong_type, stage="parse")
@@ -101,13 +96,16 @@ def check_body(source: SourceSpec, body: bytes, on: date, fx: FxLoader, content_
         return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
     kind = KINDS[adapter_kind(source.adapter)]
     try:
-        prepared = kind.prepare(parsed, source, on, fx)
+        prepared = kind.prepare(parsed, source, on, state.fx)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
     reports = kind.validate(prepared.batch, source)
-    failures = [f for report in reports for f in report.failures()]
+    drift = evaluate(source.id, source.drift, state.baseline(kind.name, source.id), kind.prices(prepared.batch),
+                     parsed.shape)
+    failures = [f for report in reports for f in report.failures()] + drift.quarantine
     error = ValidationFailed(source.id, failures) if failures else None
-    return Checked(prepared.batch, reports, prepared.warnings, prepared.counts, error, "validate" if error else "")
+    return Checked(prepared.batch, reports, prepared.warnings + drift.warnings, prepared.counts, error,
+                   "validate" if error else "", parsed.shape)
 
 
 def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive) -> SourceOutcome:
@@ -125,11 +123,12 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
 
     archive.put(result.body)
     fetch = fetch_record(source.id, result)
-    checked = check_body(source, result.body, result.fetched_at.date(), fx_loader(db_path), result.content_type)
+    checked = check_body(source, result.body, result.fetched_at.date(), WarehouseState(db_path), result.content_type)
     outcome = SourceOutcome(source.id, "quarantined", url, sha256=result.sha256, fetched_at=result.fetched_at,
                             counts=checked.counts, warnings=checked.warnings, reports=checked.reports,
                             error=checked.error)
     version = parser_version(source.adapter)
+    fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
     with connect(db_path) as con:
         if checked.error is not None:
             error = checked.error

@@ -7,18 +7,18 @@ one transaction: SQL readers see the old history or the corrected one, never a h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipelines.adapters import adapter_kind, parser_version
 from pipelines.archive import Archive
 from pipelines.errors import ValidationFailed
-from pipelines.gpu.normalise import FxTable
 from pipelines.kinds import KINDS
 from pipelines.refresh import check_body
 from pipelines.sources import SourceSpec
+from pipelines.state import WarehouseState
 from warehouse.db import connect, transaction
-from warehouse.gpu_landing import GPU_LISTINGS, load_fx_rates
+from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.queries import rows_as_dicts
 
@@ -58,12 +58,13 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
         for table in HISTORY_TABLES[kind.name]:
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
-        fx = FxTable.of(load_fx_rates(con))
+        state = WarehouseState(con=con)  # sees the history being rebuilt, for drift as it was at the time
         for row in fetches:
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
             body = archive.get(fetch.sha256)
-            checked = check_body(source, body, fetch.fetched_at.date(), lambda: fx)
+            checked = check_body(source, body, fetch.fetched_at.date(), state, fetch.content_type)
+            fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
             error, stage = checked.error, checked.stage
             if error is None:
                 landed = land_in_transaction(con, fetch, row["fetch_id"], version, kind.snapshots(checked.batch))

@@ -10,11 +10,33 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
+from decimal import Decimal
+
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
 SAMPLES_DIR = PACKAGE_DIR / "samples"
+
+
+class DriftRules(BaseModel):
+    """How far a new snapshot may move from the current version before it is quarantined or warned about.
+
+    Set defaults in a top-level `[drift]` table of the sources file; a source may override any of them with
+    its own `drift = { ... }`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # A snapshot with fewer rows than (1 - share) x the current version's (0.5: losing over half the rows).
+    max_row_drop_share: Decimal = Field(Decimal("0.5"), ge=0, le=1)
+    on_row_drop: Literal["quarantine", "warn"] = "quarantine"
+    # max(new, current) / min(new, current) - 1 above this for any key: 1.0 lets a price double or halve; a
+    # 100x misread either way (99.0) is far beyond it.
+    max_price_change_share: Decimal = Field(Decimal("1.0"), gt=0)
+    on_price_change: Literal["quarantine", "warn"] = "quarantine"
+    # The table's headers changed (a redesign): the parse may still be right, so by default only warn.
+    on_shape_change: Literal["quarantine", "warn"] = "warn"
 
 
 class SourceSpec(BaseModel):
@@ -33,6 +55,7 @@ class SourceSpec(BaseModel):
     method: Literal["GET", "POST"] = "GET"
     request_body: str | None = None
     request_content_type: str | None = None
+    drift: DriftRules = DriftRules()
 
     @field_validator("adapter")
     @classmethod
@@ -51,6 +74,7 @@ class SourceSpec(BaseModel):
 class SourcesFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    drift: DriftRules = DriftRules()
     sources: list[SourceSpec]
 
     @field_validator("sources")
@@ -67,6 +91,9 @@ def load_sources(path: Path | str | None = None) -> list[SourceSpec]:
     path = Path(path) if path else DEFAULT_SOURCES_FILE
     with path.open("rb") as handle:
         data = tomllib.load(handle)
+    defaults = data.get("drift", {})
+    for source in data.get("sources", []):  # a source's own drift settings override the file's defaults
+        source["drift"] = {**defaults, **source.get("drift", {})}
     return SourcesFile.model_validate(data).sources
 
 

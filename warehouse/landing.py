@@ -51,15 +51,16 @@ PRICES = VersionedTable(
 
 INSERT_FETCH = """
 INSERT INTO fetch_log (source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
-                       content_type, parser_version, outcome, error)
+                       content_type, shape_fingerprint, warnings, parser_version, outcome, error)
 VALUES ($source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
-        $content_type, $parser_version, $outcome, $error)
+        $content_type, $shape_fingerprint, $warnings, $parser_version, $outcome, $error)
 RETURNING fetch_id
 """
 
 SET_FETCH_OUTCOME = """
 UPDATE fetch_log SET outcome = $outcome, rows_inserted = $inserted, rows_closed = $closed,
-                     parser_version = $parser_version, error = NULL
+                     parser_version = $parser_version, error = NULL,
+                     shape_fingerprint = $shape_fingerprint, warnings = $warnings
 WHERE fetch_id = $fetch_id
 """
 
@@ -83,6 +84,8 @@ class FetchRecord:
     elapsed_ms: int | None = None
     attempts: int | None = None
     content_type: str | None = None
+    shape_fingerprint: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class LandResult:
 def log_fetch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, *, outcome: str,
               parser_version: str | None = None, error: str | None = None) -> int:
     params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
+    params["warnings"] = list(fetch.warnings)
     (fetch_id,) = con.execute(INSERT_FETCH, params).fetchone()
     return fetch_id
 
@@ -141,7 +145,8 @@ def land_in_transaction(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetc
                                        unchanged + counts.unchanged)
     outcome = "landed" if inserted or closed else "unchanged"
     con.execute(SET_FETCH_OUTCOME, {"outcome": outcome, "inserted": inserted, "closed": closed,
-                                    "fetch_id": fetch_id, "parser_version": parser_version})
+                                    "fetch_id": fetch_id, "parser_version": parser_version,
+                                    "shape_fingerprint": fetch.shape_fingerprint, "warnings": list(fetch.warnings)})
     return LandResult(fetch_id, outcome, inserted, closed, unchanged)
 
 

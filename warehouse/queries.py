@@ -30,6 +30,19 @@ WHERE source_id = $source_id AND valid_to = $observed_at
 ORDER BY listing, price_kind, region, change DESC
 """
 
+# The current version of a source, for drift checks: open rows' prices by business key, and its last shape.
+CURRENT_PRICES = {
+    "aws": """SELECT instance_type, price_kind, region, usd_per_instance_hour FROM aws_instance_price_history
+              WHERE source_id = $source_id AND valid_to IS NULL""",
+    "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
+              WHERE source_id = $source_id AND valid_to IS NULL""",
+}
+LAST_SHAPE = """
+SELECT shape_fingerprint FROM fetch_log
+WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND shape_fingerprint IS NOT NULL
+ORDER BY fetch_id DESC LIMIT 1
+"""
+
 # The articles' GPU table: cheapest in-stock on-demand USD per GPU-hour per model.
 GPU_CHEAPEST = """
 SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock, listing, original_amount, original_currency,

@@ -16,6 +16,8 @@ COMMENT ON COLUMN fetch_log.parser_version IS 'Adapter and version that parsed t
 COMMENT ON COLUMN fetch_log.outcome IS 'landed (new versions written), unchanged (nothing differed), quarantined (parse or validation failed; nothing landed), fetch_failed (no usable response).';
 COMMENT ON COLUMN fetch_log.rows_inserted IS 'History rows opened by this fetch (specs plus prices).';
 COMMENT ON COLUMN fetch_log.rows_closed IS 'History rows closed by this fetch (changed or gone from the source).';
+COMMENT ON COLUMN fetch_log.shape_fingerprint IS 'Hash of the parsed table''s headers in order; a change from the last landed fetch is a shape drift.';
+COMMENT ON COLUMN fetch_log.warnings IS 'Quality warnings raised while landing: drift rules set to warn, unknown GPU names, rows listed without a price.';
 COMMENT ON COLUMN fetch_log.error IS 'Why the fetch did not land, naming the source and the cause; NULL when it landed.';
 
 COMMENT ON TABLE aws_instance_spec_history IS 'Versioned instance specifications as each AWS page printed them; key (source_id, instance_type); a change closes the old row (valid_to) and opens a new one.';

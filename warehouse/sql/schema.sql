@@ -23,6 +23,10 @@ CREATE TABLE IF NOT EXISTS fetch_log (
     error           VARCHAR
 );
 
+-- Columns added after the first release: files made by an earlier version gain them on first open.
+ALTER TABLE fetch_log ADD COLUMN IF NOT EXISTS shape_fingerprint VARCHAR;
+ALTER TABLE fetch_log ADD COLUMN IF NOT EXISTS warnings VARCHAR[];
+
 CREATE TABLE IF NOT EXISTS aws_instance_spec_history (
     source_id                   VARCHAR NOT NULL,
     instance_type               VARCHAR NOT NULL,

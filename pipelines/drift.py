@@ -1,0 +1,77 @@
+"""Drift between versions: a new snapshot compared with the source's current version before it lands.
+
+Three rules, each set to quarantine or warn in the sources file: the row count dropping by more than a share,
+any price moving by more than a share, and the table's shape (its headers) changing. A tripped rule's
+message names the rule, the setting and the figures, so the quarantine row explains itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from pipelines.sources import DriftRules
+
+Key = tuple[str, str, str | None]
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The current version of a source: its open rows' prices by business key, and its last table shape."""
+
+    prices: dict[Key, Decimal]
+    shape: str | None
+
+
+@dataclass
+class DriftFindings:
+    quarantine: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, action: str, message: str) -> None:
+        (self.quarantine if action == "quarantine" else self.warnings).append(message)
+
+
+def _key_text(key: Key) -> str:
+    name, kind, region = key
+    return f"{name} {kind} ({region or 'region not stated'})"
+
+
+def _share(value: Decimal) -> str:
+    return f"{value * 100:.0f}%"
+
+
+def evaluate(source_id: str, rules: DriftRules, baseline: Baseline | None, prices: dict[Key, Decimal],
+             shape: str | None) -> DriftFindings:
+    """Compare a snapshot's prices and shape with the current version; nothing to compare, nothing found."""
+    findings = DriftFindings()
+    if baseline is None or not baseline.prices:
+        return findings
+    before, after = len(baseline.prices), len(prices)
+    if after < before * (1 - rules.max_row_drop_share):
+        drop = Decimal(before - after) / before
+        findings.add(rules.on_row_drop,
+                     f"[{source_id}] drift: row count dropped from {before} to {after} ({_share(drop)}), more than "
+                     f"max_row_drop_share={rules.max_row_drop_share} allows (action {rules.on_row_drop})")
+    moves = []
+    for key, new in prices.items():
+        old = baseline.prices.get(key)
+        if old is None or old <= 0 or new <= 0:
+            continue
+        # Measured as a ratio either way, so a price read 100x too low trips the rule like one 100x too high.
+        change = max(new, old) / min(new, old) - 1
+        if change > rules.max_price_change_share:
+            moves.append((change, key, old, new))
+    if moves:
+        moves.sort(reverse=True)
+        shown = "; ".join(f"{_key_text(k)} {old.normalize():f} -> {new.normalize():f} ({_share(s)})"
+                          for s, k, old, new in moves[:3])
+        more = f" and {len(moves) - 3} more" if len(moves) > 3 else ""
+        findings.add(rules.on_price_change,
+                     f"[{source_id}] drift: {len(moves)} price(s) moved more than max_price_change_share="
+                     f"{rules.max_price_change_share}: {shown}{more} (action {rules.on_price_change})")
+    if shape and baseline.shape and shape != baseline.shape:
+        findings.add(rules.on_shape_change,
+                     f"[{source_id}] drift: table shape changed (header fingerprint {baseline.shape} -> {shape})"
+                     f" (action {rules.on_shape_change})")
+    return findings
