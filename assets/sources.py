@@ -16,6 +16,8 @@ from pipelines.resources import FetcherResource, SourcesResource, WarehouseResou
 from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
+from warehouse.db import WarehouseBusy
+from warehouse.lock import RefreshLocked, exclusive_refresh
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
@@ -25,6 +27,7 @@ CHECK_FOR_SUITE = {SPECS_SUITE: "ge_instance_specs", PRICES_SUITE: "ge_instance_
 SUITES_FOR_KIND = {"aws": (SPECS_SUITE, PRICES_SUITE), "gpu": (LISTINGS_SUITE,), "fx": (FX_SUITE,)}
 
 # Transport trouble is worth another go a minute later; parse and validation failures are not.
+LOCK_WAIT_S = 600.0  # a CLI refresh holding the warehouse: wait for it rather than fail
 FETCH_RETRY_POLICY = dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL)
 
 
@@ -90,11 +93,11 @@ def build_source_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_
                       fetcher: FetcherResource, sources: SourcesResource):
         spec = sources.get(source.id)
         try:
-            with fetcher.fetcher() as client:
+            with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S), fetcher.fetcher() as client:
                 outcome = refresh_source(spec, fetcher=client, db_path=warehouse.db_path,
                                          archive=warehouse.archive())
-        except duckdb.IOException:
-            raise  # e.g. another process holds the file: worth the retry policy
+        except (duckdb.IOException, WarehouseBusy, RefreshLocked):
+            raise  # another process holds the file or the refresh lock: worth the retry policy
         except Exception as exc:  # a bug or a refused write: retrying the same bytes would fail the same way
             raise dg.Failure(description=f"[{source.id}] land: {type(exc).__name__}: {exc}",
                              allow_retries=False) from exc

@@ -14,6 +14,7 @@ from rich.table import Table
 from pipelines.show import wide_console
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
 from warehouse.db import DEFAULT_DB_PATH
+from warehouse.lock import RefreshLocked, exclusive_refresh
 
 app = typer.Typer(help="AWS accelerator and GPU prices, validated and versioned in DuckDB.", no_args_is_help=True)
 console = wide_console()
@@ -36,8 +37,9 @@ def refresh(
     sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
     db: DbOption = DEFAULT_DB_PATH,
     source: Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")] = None,
+    wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh already running.")] = 0.0,
 ) -> None:
-    """Fetch, validate and land every source (or --source ones), then refresh the views."""
+    """Fetch, validate and land every source (or --source ones), refresh the views, publish the snapshot."""
     _quiet_libraries()
     from pipelines.definitions import build_definitions
     from pipelines.offline import serve_directory
@@ -49,6 +51,11 @@ def refresh(
         raise typer.BadParameter(f"unknown source id(s) {unknown}; declared: {declared}", param_hint="--source")
     selected = [s for s in declared if not source or s in source]
     with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(exclusive_refresh(db, wait_s=wait))
+        except RefreshLocked as exc:
+            console.print(f"[red]{exc}[/]")
+            raise typer.Exit(code=3) from exc
         base_url = stack.enter_context(serve_directory()) if offline else ""
         defs = build_definitions(sources_file, db, offline_base_url=base_url)
         with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -84,7 +91,7 @@ def _print_summary(runs, views_ok: bool, db: Path) -> None:
     unchanged = sum(r.status == "unchanged" for r in runs)
     failed = len(runs) - landed - unchanged
     console.print(f"{landed} landed, {unchanged} unchanged, {failed} failed; views "
-                  + ("refreshed" if views_ok else "[red]not refreshed[/]"))
+                  + ("refreshed, snapshot published" if views_ok else "[red]not refreshed[/]"))
 
 
 @app.command()
@@ -109,13 +116,17 @@ def reparse(
     from pipelines.archive import Archive
     from pipelines.reparse import reparse_source
 
+    from warehouse.publish import publish_snapshot
+
     archive = Archive(db.parent / "archive")
-    for spec in load_sources(sources_file):
-        if source and spec.id not in source:
-            continue
-        result = reparse_source(spec, db_path=db, archive=archive)
-        console.print(f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
-                      f"{result.unchanged} unchanged, {result.quarantined} quarantined")
+    with exclusive_refresh(db, wait_s=60):
+        for spec in load_sources(sources_file):
+            if source and spec.id not in source:
+                continue
+            result = reparse_source(spec, db_path=db, archive=archive)
+            console.print(f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
+                          f"{result.unchanged} unchanged, {result.quarantined} quarantined")
+        console.print(f"published {publish_snapshot(db)}")
 
 
 if __name__ == "__main__":

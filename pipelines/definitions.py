@@ -12,7 +12,8 @@ from assets.sources import FETCH_RETRY_POLICY, build_source_asset, source_asset_
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.adapters import adapter_kind
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.schedules import daily_schedule, fx_job, fx_schedule, refresh_job
+from assets.publish import published_snapshot
+from pipelines.schedules import daily_schedule, fx_job, fx_schedule, publish_after_refresh, publish_job, refresh_job
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
 from warehouse.db import DEFAULT_DB_PATH
 
@@ -39,10 +40,12 @@ def build_definitions(
     source_assets = [build_source_asset(s, fetch_retry_policy, deps=fx_keys if kind == "gpu" else None)
                      for kind, group in by_kind.items() for s in group]
     return dg.Definitions(
-        assets=source_assets + [build_views_asset(by_kind["aws"])] + build_gpu_view_assets(by_kind["gpu"]),
+        assets=(source_assets + [build_views_asset(by_kind["aws"])] + build_gpu_view_assets(by_kind["gpu"])
+                + [published_snapshot]),
         asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
-        jobs=[fx_job, refresh_job],
+        jobs=[fx_job, refresh_job, publish_job],
         schedules=[fx_schedule, daily_schedule],
+        sensors=[publish_after_refresh],
         resources={
             "warehouse": WarehouseResource(db_path=db_path),
             "fetcher": fetcher or FetcherResource(),

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import dagster as dg
 
 from assets.gpu_views import COMPARISON_KEY, GPU_CHEAPEST_KEY
+from assets.publish import SNAPSHOT_KEY
 from assets.sources import source_asset_key
 from assets.views import VIEWS_KEY
 
-VIEW_KEYS = [VIEWS_KEY, GPU_CHEAPEST_KEY, COMPARISON_KEY]
+# What the publish_views job materialises: the views, then the read-only snapshot.
+PUBLISH_KEYS = [VIEWS_KEY, GPU_CHEAPEST_KEY, COMPARISON_KEY, SNAPSHOT_KEY]
 
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 
@@ -85,6 +87,6 @@ def run_sources(
         run = summarise(result, source_id, time.perf_counter() - started)
         runs.append(run)
         on_done(run)
-    views = job.execute_in_process(asset_selection=VIEW_KEYS, instance=instance,
+    views = job.execute_in_process(asset_selection=PUBLISH_KEYS, instance=instance,
                                    run_config=QUIET_RUN_CONFIG, raise_on_error=False)
     return runs, views.success

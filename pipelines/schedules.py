@@ -1,9 +1,12 @@
-"""Daily jobs and schedules: FX rates first, then every price source and the views.
+"""Daily jobs, schedules and the sensor that publishes after each price refresh.
 
-FX is its own job on purpose. GPU sources convert with the latest ECB rate on or before their fetch date,
-read from the warehouse; if FX sat in the same run as their upstream, a failed ECB fetch would make Dagster
-skip every GPU source, even the USD-priced ones that need no rate. Run apart, a bad FX day only means the
-previous rate is used (and shown, with its date, on every converted row).
+- `refresh_fx` (05:45 UTC): the ECB rates. Apart from the prices so that a failed ECB fetch cannot make
+  Dagster skip the GPU sources downstream of it: they then convert with the latest earlier rate.
+- `refresh_prices` (06:00 UTC): every AWS and GPU source.
+- `publish_views`: the view assets and the read-only snapshot, launched by the sensor once a price refresh
+  has finished, whether every source landed or some failed. In one run with the sources, one failed
+  source would make Dagster skip the views and the snapshot, and hide what the others landed.
+All three carry one run tag limited to 1 in dagster.yaml, so two refreshes queue, never interleave.
 """
 
 from __future__ import annotations
@@ -12,25 +15,30 @@ import dagster as dg
 
 REFRESH_JOB = "refresh_prices"
 FX_JOB = "refresh_fx"
+PUBLISH_JOB = "publish_views"
 DAILY_SCHEDULE = "daily_price_refresh"
 FX_SCHEDULE = "daily_fx_refresh"
+PUBLISH_SENSOR = "publish_after_refresh"
+WAREHOUSE_TAG = {"ratecard/warehouse": "write"}
+
+SOURCE_GROUPS = ("aws_sources", "gpu_sources")
 FX_GROUP = "fx_sources"
+PUBLISH_GROUPS = ("views", "publish")
 
 # In-process: every step writes DuckDB and so queues in the single-writer pool anyway; a process per step
 # would only add a Dagster + Great Expectations import (~10 s) to each source. Measured on the samples:
 # multiprocess 75 s, in-process ~10 s for the same run.
 refresh_job = dg.define_asset_job(
-    name=REFRESH_JOB,
-    selection=dg.AssetSelection.all() - dg.AssetSelection.groups(FX_GROUP),
-    executor_def=dg.in_process_executor,
-    description="Fetch every price source, validate, land versioned rows, then refresh the public views.",
+    name=REFRESH_JOB, selection=dg.AssetSelection.groups(*SOURCE_GROUPS), executor_def=dg.in_process_executor,
+    tags=WAREHOUSE_TAG, description="Fetch every price source, validate, and land versioned rows.",
 )
-
 fx_job = dg.define_asset_job(
-    name=FX_JOB,
-    selection=dg.AssetSelection.groups(FX_GROUP),
-    executor_def=dg.in_process_executor,
-    description="Fetch and land the ECB euro reference rates used to convert non-USD GPU prices.",
+    name=FX_JOB, selection=dg.AssetSelection.groups(FX_GROUP), executor_def=dg.in_process_executor,
+    tags=WAREHOUSE_TAG, description="Fetch and land the ECB euro reference rates for non-USD GPU prices.",
+)
+publish_job = dg.define_asset_job(
+    name=PUBLISH_JOB, selection=dg.AssetSelection.groups(*PUBLISH_GROUPS), executor_def=dg.in_process_executor,
+    tags=WAREHOUSE_TAG, description="Refresh the public views and publish the read-only snapshot.",
 )
 
 # The ECB publishes around 16:00 CET; 05:45 UTC picks up the previous day's fixing before the price run.
@@ -38,9 +46,21 @@ fx_schedule = dg.ScheduleDefinition(
     name=FX_SCHEDULE, job=fx_job, cron_schedule="45 5 * * *", execution_timezone="UTC",
     default_status=dg.DefaultScheduleStatus.RUNNING,
 )
-
 # 06:00 UTC: after AWS's overnight price-list publication, before European working hours.
 daily_schedule = dg.ScheduleDefinition(
     name=DAILY_SCHEDULE, job=refresh_job, cron_schedule="0 6 * * *", execution_timezone="UTC",
     default_status=dg.DefaultScheduleStatus.RUNNING,
 )
+
+FINISHED = [dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE]
+
+
+@dg.sensor(name=PUBLISH_SENSOR, job=publish_job, minimum_interval_seconds=30,
+           default_status=dg.DefaultSensorStatus.RUNNING)
+def publish_after_refresh(context: dg.SensorEvaluationContext):
+    """One publish per finished price refresh (success or failure), keyed by that run's id."""
+    runs = context.instance.get_runs(filters=dg.RunsFilter(job_name=REFRESH_JOB, statuses=FINISHED), limit=1)
+    if not runs or runs[0].run_id == context.cursor:
+        return dg.SkipReason("no price refresh has finished since the last publish")
+    context.update_cursor(runs[0].run_id)
+    return dg.RunRequest(run_key=runs[0].run_id, tags={"ratecard/after_run": runs[0].run_id})

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from warehouse.db import connect
+from warehouse.publish import snapshot_path
 from warehouse.queries import GPU_CHEAPEST, HEADLINE_PRICES, SOURCE_FRESHNESS, rows_as_dicts
 
 PRICE_HEADERS = {
@@ -85,7 +86,9 @@ def wide_console() -> Console:
 
 
 def print_headline(console: Console, db: Path) -> None:
-    with connect(db, read_only=True) as con:
+    """Reads the published snapshot when there is one (never the working file a refresh may be writing)."""
+    snapshot = snapshot_path(db)
+    with connect(snapshot if snapshot.exists() else db, read_only=True) as con:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)

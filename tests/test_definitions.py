@@ -10,7 +10,7 @@ from pipelines.definitions import defs
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2", "aws_trn3"]
 GPU_SOURCE_IDS = ["gpu_coreweave", "gpu_crusoe", "gpu_hyperstack", "gpu_lambda", "gpu_leadergpu", "gpu_nebius",
                   "gpu_quantacloud", "gpu_runpod", "gpu_vastai"]
-VIEW_KEYS = ["accelerator_hour_prices", "aws_instance_prices", "gpu_cheapest"]
+VIEW_KEYS = ["accelerator_hour_prices", "aws_instance_prices", "gpu_cheapest", "published_snapshot"]
 
 
 def test_asset_keys():
@@ -50,7 +50,17 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 18
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 15  # 6 AWS + 9 GPU
+    publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
+    assert {k.to_user_string() for k in publish} == set(VIEW_KEYS)
+
+
+def test_a_finished_price_refresh_triggers_one_publish():
+    sensor = defs.resolve_sensor_def("publish_after_refresh")
+    assert sensor.job_name == "publish_views"
+    assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    for name in ("refresh_prices", "refresh_fx", "publish_views"):
+        assert defs.resolve_job_def(name).tags.get("ratecard/warehouse") == "write"
 
 
 def test_duckdb_writers_share_one_pool_and_fetching_retries():
@@ -75,5 +85,5 @@ def test_view_checks_queue_with_the_writers():
 
 def test_jobs_run_in_one_process():
     # Every step queues for the single DuckDB writer; one process saves a library import per source.
-    for name in ("refresh_prices", "refresh_fx"):
+    for name in ("refresh_prices", "refresh_fx", "publish_views"):
         assert defs.resolve_job_def(name).executor_def.name == "in_process"

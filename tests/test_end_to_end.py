@@ -23,11 +23,11 @@ NO_RETRY = dg.RetryPolicy(max_retries=0)
 
 
 def run_refresh(sources_file, db_path) -> dg.ExecuteInProcessResult:
-    """The two scheduled jobs in their daily order: FX rates, then every price source and the views."""
+    """The daily jobs in order: FX rates, every price source, then (as the sensor does) views and snapshot."""
     defs = build_definitions(sources_file, db_path, fetcher=FAST_FETCHER, fetch_retry_policy=NO_RETRY)
-    fx = defs.resolve_job_def("refresh_fx").execute_in_process(raise_on_error=False)
-    prices = defs.resolve_job_def("refresh_prices").execute_in_process(raise_on_error=False)
-    return MergedResult(fx, prices)
+    runs = [defs.resolve_job_def(job).execute_in_process(raise_on_error=False)
+            for job in ("refresh_fx", "refresh_prices", "publish_views")]
+    return MergedResult(*runs)
 
 
 class MergedResult:

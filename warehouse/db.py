@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,13 +29,33 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(sql(name))
 
 
+class WarehouseBusy(RuntimeError):
+    pass
+
+
+def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConnection:
+    """Open the file, waiting a bounded time while another process holds its lock (a client left open)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
+                if "lock" in str(exc).lower():
+                    raise WarehouseBusy(
+                        f"{path} is held by another process for {wait_s:g} s (a SQL client on the working file?"
+                        f" clients should open {path.stem}.snapshot{path.suffix}): {exc}") from exc
+                raise
+            time.sleep(0.2)
+
+
 @contextmanager
-def connect(path: Path | str, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+def connect(path: Path | str, *, read_only: bool = False, wait_s: float = 30.0) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection that is closed on every exit path, so the file lock never outlives a failure."""
     path = Path(path)
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(path), read_only=read_only)
+    con = open_file(path, read_only, wait_s)
     try:
         if not read_only:
             ensure_schema(con)

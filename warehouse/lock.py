@@ -1,0 +1,67 @@
+"""One refresh at a time per warehouse file: an advisory lock beside it (`prices.duckdb.lock`).
+
+DuckDB itself allows one writing process per file; this lock makes a second refresh wait or be refused with
+a clear message naming who holds it, instead of failing halfway on a file lock or interleaving with the first.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+class RefreshLocked(RuntimeError):
+    pass
+
+
+# Locks this process already holds: the CLI holds the lock for a whole refresh and runs Dagster steps
+# in-process, which take it again; flock on a second descriptor would wait for ourselves.
+_held: dict[Path, int] = {}
+
+
+def lock_path(db_path: Path | str) -> Path:
+    path = Path(db_path)
+    return path.with_name(path.name + ".lock")
+
+
+@contextmanager
+def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float = 0.1) -> Iterator[None]:
+    """Hold the warehouse's refresh lock; wait up to `wait_s` for it, then raise RefreshLocked."""
+    path = lock_path(db_path).resolve()
+    if _held.get(path):
+        _held[path] += 1
+        try:
+            yield
+        finally:
+            _held[path] -= 1
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
+                    raise RefreshLocked(f"another refresh of {db_path} is running ({holder}); "
+                                        f"waited {wait_s:g} s for {path}") from None
+                time.sleep(poll_s)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC\n".encode(), 0)
+        _held[path] = 1
+        try:
+            yield
+        finally:
+            del _held[path]
+            os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
