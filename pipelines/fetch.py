@@ -73,6 +73,7 @@ class _Request:
     method: str
     body: bytes | None
     content_type: str | None
+    headers: dict[str, str]  # may hold credentials: never put in a message
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,8 @@ class Fetcher:
         self._client.close()
 
     def fetch(self, source_id: str, url: str, *, allowed_hosts: frozenset[str] | None = None,
-              method: str = "GET", body: bytes | None = None, content_type: str | None = None) -> FetchResult:
+              method: str = "GET", body: bytes | None = None, content_type: str | None = None,
+              headers: dict[str, str] | None = None) -> FetchResult:
         """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured."""
         try:
             parsed = httpx.URL(url)
@@ -134,7 +136,8 @@ class Fetcher:
         try:
             for attempt in retrying:
                 with attempt:
-                    page = self._attempt(source_id, parsed, hosts_ok, _Request(method, body, content_type))
+                    page = self._attempt(source_id, parsed, hosts_ok,
+                                         _Request(method, body, content_type, headers or {}))
         except tenacity.RetryError as exc:
             last = exc.last_attempt
             failure = last.exception()
@@ -174,7 +177,9 @@ class Fetcher:
         for _hop in range(MAX_REDIRECTS + 1):
             try:
                 # Hold the host's slot for the request and its body, never while backing off.
-                headers = {"Content-Type": request.content_type} if request.content_type else None
+                headers = dict(request.headers)
+                if request.content_type:
+                    headers["Content-Type"] = request.content_type
                 stream = self._client.stream(request.method, url, content=request.body, headers=headers)
                 with self._slot(url.host), stream as response:
                     if response.status_code in REDIRECT_STATUSES:

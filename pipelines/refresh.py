@@ -8,6 +8,7 @@ FX rates), so the writer lock is held for milliseconds, not for a slow page.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -69,6 +70,17 @@ def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
     )
 
 
+def secret_headers(source: SourceSpec) -> dict[str, str]:
+    """Header values from the environment; a missing variable is named, its value never appears anywhere."""
+    headers = {}
+    for header, variable in source.headers_from_env.items():
+        value = os.environ.get(variable)
+        if not value:
+            raise FetchError(source.id, f"environment variable {variable} (for header {header}) is not set")
+        headers[header] = value
+    return headers
+
+
 def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError | None:
     """An answer of the wrong kind (an HTML error page for a JSON API, a PDF) is refused before parsing."""
     if not content_type:
@@ -114,7 +126,7 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
     try:
         result = fetcher.fetch(source.id, url, allowed_hosts=frozenset({source.host}), method=source.method,
                                body=source.request_body.encode() if source.request_body else None,
-                               content_type=source.request_content_type)
+                               content_type=source.request_content_type, headers=secret_headers(source))
     except FetchError as exc:
         with connect(db_path) as con:
             fetch_id = log_fetch(con, FetchRecord(source.id, url, started, status=exc.status),

@@ -6,6 +6,7 @@ local server by URL alone.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -56,6 +57,9 @@ class SourceSpec(BaseModel):
     request_body: str | None = None
     request_content_type: str | None = None
     drift: DriftRules = DriftRules()
+    # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
+    # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
+    headers_from_env: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("adapter")
     @classmethod
@@ -64,6 +68,15 @@ class SourceSpec(BaseModel):
 
         if value not in adapter_names():
             raise ValueError(f"unknown adapter {value!r}; known: {adapter_names()}")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _no_secret_in_url(cls, value: HttpUrl) -> HttpUrl:
+        secret_like = re.compile(r"(token|key|secret|password|passwd|signature|auth|credential)", re.IGNORECASE)
+        named = [name for name, _ in value.query_params() if secret_like.search(name)]
+        if named or value.password:
+            raise ValueError(f"the URL carries a credential ({named or ['password']}): move it to headers_from_env")
         return value
 
     @property
@@ -75,6 +88,9 @@ class SourcesFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     drift: DriftRules = DriftRules()
+    # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
+    # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
+    headers_from_env: dict[str, str] = Field(default_factory=dict)
     sources: list[SourceSpec]
 
     @field_validator("sources")

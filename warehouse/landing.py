@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from schemas.records import SourceBatch
 from warehouse.db import transaction
+from warehouse.failpoints import failpoint
 from warehouse.versioning import (AppendOnlyTable, LandCounts, Lineage, VersionedTable, append_new, land_snapshot,
                                   snapshot_table)
 
@@ -143,6 +144,7 @@ def land_in_transaction(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetc
             counts: LandCounts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at)
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed,
                                        unchanged + counts.unchanged)
+        failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"
     con.execute(SET_FETCH_OUTCOME, {"outcome": outcome, "inserted": inserted, "closed": closed,
                                     "fetch_id": fetch_id, "parser_version": parser_version,

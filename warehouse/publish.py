@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from warehouse.db import connect
+from warehouse.failpoints import failpoint
 
 
 def snapshot_path(db_path: Path | str) -> Path:
@@ -37,6 +38,7 @@ def publish_snapshot(db_path: Path | str) -> Path:
     staging = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         shutil.copyfile(db_path, staging)
+        failpoint("publish")  # crash tests stop here: the copy made, not yet renamed into place
         _fsync(staging)
         os.replace(staging, target)  # atomic on POSIX: readers see the old file or the new, never a mix
         _fsync(target.parent)
