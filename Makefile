@@ -10,7 +10,7 @@ export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1
 
-.PHONY: demo test dev bench lock show clean
+.PHONY: demo test reliability dev bench lock show clean
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ demo: $(STAMP)
 ## test: the whole suite
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+## reliability: the fault matrix alone, with its report (one line per scenario, then the totals)
+reliability: $(STAMP)
+	$(BIN)/python -m pytest tests/reliability -q -p no:randomly
 
 ## show: print the current views of $(DB)
 show: $(STAMP)

@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import gzip
+import socket
+import struct
 import sys
 import threading
 import time
@@ -30,6 +32,7 @@ class Reply:
     chunks_delay_s: float = 0.0  # sleep between body chunks
     truncate_to: int | None = None  # announce the full Content-Length, send only this many bytes, close
     gzip: bool = False  # gzip-encode the body and set Content-Encoding
+    reset_after: int | None = None  # send this many body bytes, then reset the connection (RST, not FIN)
 
 
 class _QuietServer(ThreadingHTTPServer):
@@ -145,6 +148,14 @@ class LocalServer:
                     body = body[: reply.truncate_to]
                     self.close_connection = True
                 self.end_headers()
+                if reply.reset_after is not None:
+                    self.wfile.write(body[: reply.reset_after])
+                    self.wfile.flush()
+                    # SO_LINGER 0 makes close() send RST: the client sees "connection reset by peer".
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.close_connection = True
+                    self.connection.close()
+                    return
                 for start in range(0, len(body), CHUNK_SIZE):
                     if start and reply.chunks_delay_s:
                         time.sleep(reply.chunks_delay_s)

@@ -1,0 +1,25 @@
+"""Two transport scenarios, the pattern the rest of the matrix follows."""
+
+from __future__ import annotations
+
+import pytest
+from harness import run_fault, sample_reply
+
+from localserver import Reply
+
+
+@pytest.mark.expect("unchanged")
+def test_429_with_retry_after_then_success(matrix, scenario):
+    def fault(m):
+        m.serve("aws_trn1", Reply(status=429, headers={"Retry-After": "2"}), sample_reply(m.source("aws_trn1")))
+
+    outcomes = run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="unchanged")
+    assert 2.0 in matrix.sleeps  # waited as told, through the injected sleep
+
+
+@pytest.mark.expect("fetch_failed")
+def test_persistent_503_gives_up_within_its_budget(matrix, scenario):
+    run_fault(matrix, scenario, source_id="aws_capacity_blocks",
+              fault=lambda m: m.serve("aws_capacity_blocks", Reply(status=503)),
+              expect_status="fetch_failed", expect_in_error=("gave up after 3 attempts", "503"))
+    assert matrix.server.hits(matrix.path("aws_capacity_blocks")) == 1 + 3
