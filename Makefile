@@ -30,7 +30,7 @@ test: $(STAMP)
 
 ## reliability: the fault matrix alone, with its report (one line per scenario, then the totals)
 reliability: $(STAMP)
-	$(BIN)/python -m pytest tests/reliability -q -p no:randomly
+	$(BIN)/python -m pytest tests/reliability -q
 
 ## show: print the current views of $(DB)
 show: $(STAMP)
