@@ -106,7 +106,7 @@ class Matrix:
         return {"fetch_id": fetch_id, "outcome": outcome, "status": status, "error": error, "sha256": sha256}
 
     def quarantined(self, fetch_id: int) -> list[tuple]:
-        return self.query("SELECT stage, reasons, length(raw_body) FROM quarantine WHERE fetch_id = ?", [fetch_id])
+        return self.query("SELECT stage, reasons, octet_length(raw_body) FROM quarantine WHERE fetch_id = ?", [fetch_id])
 
 
 @dataclass
