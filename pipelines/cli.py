@@ -41,6 +41,16 @@ def refresh(
 ) -> None:
     """Fetch, validate and land every source (or --source ones), refresh the views, publish the snapshot."""
     _quiet_libraries()
+    with contextlib.ExitStack() as stack:
+        try:  # before the seconds of importing Dagster: a refused refresh says so at once
+            stack.enter_context(exclusive_refresh(db, wait_s=wait))
+        except RefreshLocked as exc:
+            console.print(f"[red]{exc}[/]")
+            raise typer.Exit(code=3) from exc
+        _refresh_locked(offline, sources_file, db, source)
+
+
+def _refresh_locked(offline: bool, sources_file: Path, db: Path, source: list[str] | None) -> None:
     from pipelines.definitions import build_definitions
     from pipelines.offline import serve_directory
     from pipelines.runner import instance_for_cli, run_sources
@@ -51,11 +61,6 @@ def refresh(
         raise typer.BadParameter(f"unknown source id(s) {unknown}; declared: {declared}", param_hint="--source")
     selected = [s for s in declared if not source or s in source]
     with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(exclusive_refresh(db, wait_s=wait))
-        except RefreshLocked as exc:
-            console.print(f"[red]{exc}[/]")
-            raise typer.Exit(code=3) from exc
         base_url = stack.enter_context(serve_directory()) if offline else ""
         defs = build_definitions(sources_file, db, offline_base_url=base_url)
         with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),

@@ -114,7 +114,9 @@ def check_body(source: SourceSpec, body: bytes, on: date, state: WarehouseState,
     reports = kind.validate(prepared.batch, source)
     drift = evaluate(source.id, source.drift, state.baseline(kind.name, source.id), kind.prices(prepared.batch),
                      parsed.shape)
-    failures = [f for report in reports for f in report.failures()] + drift.quarantine
+    # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
+    # reasons are joined from these alone.
+    failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()] + drift.quarantine
     error = ValidationFailed(source.id, failures) if failures else None
     return Checked(prepared.batch, reports, prepared.warnings + drift.warnings, prepared.counts, error,
                    "validate" if error else "", parsed.shape)

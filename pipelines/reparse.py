@@ -22,7 +22,8 @@ from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.queries import rows_as_dicts
 
-# The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are append-only facts.
+# The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are append-only facts without
+# a source_id: the rows this source's fetches appended are removed and replayed (REPLAYED_FX_RATES).
 HISTORY_TABLES = {"aws": (PRICES.name, SPECS.name), "gpu": (GPU_LISTINGS.name,), "fx": ()}
 
 REPLAYABLE_FETCHES = """
@@ -37,6 +38,8 @@ UPDATE fetch_log SET outcome = 'quarantined', rows_inserted = 0, rows_closed = 0
                      parser_version = $parser_version, error = $error
 WHERE fetch_id = $fetch_id
 """
+
+REPLAYED_FX_RATES = "DELETE FROM fx_rates WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)"
 
 HAS_QUARANTINE_ROW = "SELECT count(*) FROM quarantine WHERE fetch_id = $fetch_id"
 
@@ -58,6 +61,8 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
         for table in HISTORY_TABLES[kind.name]:
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
+        if kind.name == "fx":  # else the replay finds every rate present and logs its first fetch as "unchanged"
+            con.execute(REPLAYED_FX_RATES, {"source_id": source.id})
         state = WarehouseState(con=con)  # sees the history being rebuilt, for drift as it was at the time
         for row in fetches:
             result.fetches += 1

@@ -41,7 +41,8 @@ class DriftRules(BaseModel):
 
 
 class SourceSpec(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Inputs stay out of error messages: a URL refused for carrying a credential must not print it.
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     adapter: str
@@ -85,7 +86,7 @@ class SourceSpec(BaseModel):
 
 
 class SourcesFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # as SourceSpec: no URL in errors
 
     drift: DriftRules = DriftRules()
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at

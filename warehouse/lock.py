@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,9 +20,10 @@ class RefreshLocked(RuntimeError):
     pass
 
 
-# Locks this process already holds: the CLI holds the lock for a whole refresh and runs Dagster steps
-# in-process, which take it again; flock on a second descriptor would wait for ourselves.
-_held: dict[Path, int] = {}
+# Locks this thread already holds: the CLI holds the lock for a whole refresh and runs Dagster steps
+# in-process, which take it again; flock on a second descriptor would wait for ourselves. Per thread, so that
+# another thread of this process waits on flock like another process would, instead of walking in.
+_held: dict[tuple[Path, int], int] = {}
 
 
 def lock_path(db_path: Path | str) -> Path:
@@ -33,12 +35,13 @@ def lock_path(db_path: Path | str) -> Path:
 def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float = 0.1) -> Iterator[None]:
     """Hold the warehouse's refresh lock; wait up to `wait_s` for it, then raise RefreshLocked."""
     path = lock_path(db_path).resolve()
-    if _held.get(path):
-        _held[path] += 1
+    held = (path, threading.get_ident())
+    if _held.get(held):
+        _held[held] += 1
         try:
             yield
         finally:
-            _held[path] -= 1
+            _held[held] -= 1
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -56,11 +59,11 @@ def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float
                 time.sleep(poll_s)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC\n".encode(), 0)
-        _held[path] = 1
+        _held[held] = 1
         try:
             yield
         finally:
-            del _held[path]
+            del _held[held]
             os.ftruncate(fd, 0)
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:

@@ -29,12 +29,34 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_abandoned_copies(target: Path) -> list[Path]:
+    """Staging copies left by a publish that was killed: their process is gone, so nothing will rename them."""
+    removed = []
+    for staging in target.parent.glob(f".{target.name}.*.tmp"):
+        pid = staging.name.removeprefix(f".{target.name}.").removesuffix(".tmp")
+        if pid.isdigit() and not _alive(int(pid)):
+            staging.unlink(missing_ok=True)
+            removed.append(staging)
+    return removed
+
+
 def publish_snapshot(db_path: Path | str) -> Path:
     """Checkpoint the working file, copy it beside the snapshot, fsync, and rename it into place."""
     db_path = Path(db_path)
     with connect(db_path) as con:
         con.execute("CHECKPOINT")  # everything in the main file, nothing left in the WAL
     target = snapshot_path(db_path)
+    remove_abandoned_copies(target)
     staging = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         shutil.copyfile(db_path, staging)

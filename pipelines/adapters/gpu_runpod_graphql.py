@@ -14,7 +14,7 @@ A type with no price on either cloud is reported in `unpriced`.
 from __future__ import annotations
 
 import json
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from pipelines.errors import ParseError
@@ -110,7 +110,10 @@ def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
         amount = _number(entry[price_key], f"{where}.{price_key}", sid)
         if not flag or not amount:  # cloud not offered (communityPrice 0.5 placeholder), or price 0/null
             continue
-        rounded = amount.quantize(PRICE_QUANTUM, rounding=ROUND_HALF_UP)
+        try:
+            rounded = amount.quantize(PRICE_QUANTUM, rounding=ROUND_HALF_UP)
+        except InvalidOperation as exc:  # more digits than Decimal's precision: no real price
+            raise ParseError(sid, f"{where}.{price_key} {amount} is out of range") from exc
         if not rounded:
             raise ParseError(sid, f"{where}.{price_key} {amount} rounds to zero")
         offers.append(GpuOffer(

@@ -105,7 +105,8 @@ def grid(table: Tag) -> tuple[list[list[str]], list[bool]]:
     rows: list[list[str]] = []
     spanning: list[bool] = []
     pending: dict[tuple[int, int], str] = {}
-    for r, tr in enumerate(tr for tr in table.find_all("tr") if tr.find_parent("table") is table):
+    own = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
+    for r, tr in enumerate(own):
         out: list[str] = []
         cells = tr.find_all(["td", "th"], recursive=False)
         c = 0
@@ -113,7 +114,9 @@ def grid(table: Tag) -> tuple[list[list[str]], list[bool]]:
             while (r, c) in pending:
                 out.append(pending.pop((r, c)))
                 c += 1
-            text, colspan, rowspan = cell_text(cell), _span(cell, "colspan"), _span(cell, "rowspan")
+            # Clamped as browsers do (colspan <= 1000; no row beyond the table's), so `rowspan="9999999"` is no bomb.
+            text, colspan, rowspan = cell_text(cell), min(_span(cell, "colspan"), 1000), min(
+                _span(cell, "rowspan"), len(own) - r)
             for dc in range(colspan):
                 out.append(text)
                 for dr in range(1, rowspan):
@@ -128,10 +131,12 @@ def grid(table: Tag) -> tuple[list[list[str]], list[bool]]:
 
 
 def _header_index(table: Tag, rows: list[list[str]]) -> int:
-    thead = table.find("thead")
-    if thead is not None and thead.find("tr") is not None:
-        return len(thead.find_all("tr")) - 1
-    for index, tr in enumerate(table.find_all("tr")):
+    # Only this table's own rows, as grid() counts them: a table nested in a header must not shift the index.
+    own = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
+    in_head = [i for i, tr in enumerate(own) if tr.find_parent(["thead", "table"]).name == "thead"]
+    if in_head:
+        return in_head[-1]
+    for index, tr in enumerate(own):
         cells = tr.find_all(["td", "th"], recursive=False)
         if cells and all(c.name == "th" for c in cells) and len(cells) > 1:
             return index

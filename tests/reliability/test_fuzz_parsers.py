@@ -1,0 +1,311 @@
+"""Fuzzing every adapter: whatever bytes a page answers with, a parser either returns a batch or raises
+ParseError (RecordInvalid and the other typed errors are subclasses). Any other exception is a parser bug.
+
+Three generators, derandomised (the same pytest command draws the same examples every run):
+- byte mutants of every source's bundled sample: delete / duplicate / flip / replace / truncate a slice, insert
+  hostile text (markup, quotes, currency marks, digits, exponents, non-UTF-8 bytes) at a random offset or right
+  after a tag, or rewrite one text node;
+- structural mutants of the JSON sources: values swapped for other JSON types, huge numbers, NaN, keys deleted;
+- odd but well-formed ECB documents: attributes missing, extra namespaces, huge or strange rates and dates.
+Plus the fuzzer's findings pinned as examples, and a colspan/rowspan bomb that must parse in bounded time.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from pipelines.adapters import parser_for
+from pipelines.errors import ParseError
+from pipelines.sources import SourceSpec, load_sources, sample_path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = {s.id: s for s in load_sources()}
+JSON_SOURCES = ["gpu_runpod", "gpu_vastai", "gpu_leadergpu"]
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+TOKENS = [b"<", b">", b"</td>", b"<td>", b"<tr>", b"</tr>", b"<table>", b"</table>", b"<th>", b"<sup>", b'"', b"'",
+          b"$", "€".encode(), "£".encode(), b"USD", b"0", b"7", b"12.5", b"99999999999999999999999999999999", b"-",
+          b"e", b"1e308", b"E-9", b".", b",", b"1,5", b"NaN", b"Infinity", b"\xff", b"\xfe\xff", b"\x80\x81",
+          b"\xc3(", b"\xed\xa0\x80", b"\x00", b"&#0;", b"&#xD800;", b"&nbsp;", b"{", b"}", b"[", b"]", b":",
+          b"\\", b"\\ud800", b"<![CDATA[", b"<!--", b"<!DOCTYPE x>", b' rowspan="7"', b' colspan="3"',
+          b' colspan="-2"', "×".encode(), b" x ", b"GB", b"TiB", b"pcs", b"8 pcs ", b"/ day", b"per week",
+          b"null", b"true", b"N/A", b"\xe2\x80\x94", "\u0661\u0662".encode(), b"\t\n", b" " * 20]
+TEXT_PIECES = ["$", "€", "USD", "EUR", "-", "e", "E", ".", ",", "0", "1", "9", "x", "×", " ", "GB", "GiB", "TB",
+               "N/A", "—", "Up to", "1e400", "٣", "½", "\u00a0", "*", "†", "(", ")", "%", "/", "hour", "pcs"]
+
+
+@st.composite
+def byte_mutants(draw: st.DrawFn, sample: bytes) -> bytes:
+    body = sample
+    for _ in range(draw(st.integers(1, 4))):
+        n = len(body)
+        at = draw(st.integers(0, n))
+        span = draw(st.integers(1, 300))
+        op = draw(st.sampled_from(["delete", "duplicate", "flip", "replace", "insert", "insert_after_tag",
+                                   "rewrite_text", "truncate"]))
+        if op == "delete":
+            body = body[:at] + body[at + span:]
+        elif op == "duplicate":
+            body = body[:at + span] + body[at:at + span] + body[at + span:]
+        elif op == "flip" and n:
+            i = min(at, n - 1)
+            body = body[:i] + bytes([body[i] ^ (1 << draw(st.integers(0, 7)))]) + body[i + 1:]
+        elif op == "replace" and n:
+            i = min(at, n - 1)
+            new = draw(st.binary(min_size=1, max_size=8))
+            body = body[:i] + new + body[i + len(new):]
+        elif op == "insert":
+            body = body[:at] + draw(_insertion()) + body[at:]
+        elif op == "insert_after_tag":
+            tags = [m.end() for m in re.finditer(rb">", body)] or [at]
+            i = draw(st.sampled_from(tags))
+            body = body[:i] + draw(_insertion()) + body[i:]
+        elif op == "rewrite_text":
+            texts = [m.span(1) for m in re.finditer(rb">([^<>]+)<", body)] or [(at, at)]
+            start, end = draw(st.sampled_from(texts))
+            text = "".join(draw(st.lists(st.sampled_from(TEXT_PIECES), max_size=6)))
+            body = body[:start] + text.encode() + body[end:]
+        elif op == "truncate":
+            body = body[:at]
+    return body
+
+
+def _insertion() -> st.SearchStrategy[bytes]:
+    return st.one_of(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map(b"".join),
+                     st.binary(min_size=1, max_size=6))
+
+
+def outcome_of(source: SourceSpec, body: bytes) -> str:
+    """'parsed' or the ParseError subclass raised; anything else escapes and fails the test."""
+    try:
+        parser_for(source.adapter)(body, source)
+    except ParseError as exc:
+        assert f"[{source.id}]" in str(exc), exc  # the error names its source
+        return type(exc).__name__
+    return "parsed"
+
+
+def run_fuzz(source: SourceSpec, strategy: st.SearchStrategy[bytes]) -> Counter:
+    seen: Counter = Counter()
+
+    @FUZZ
+    @given(body=strategy)
+    def one(body: bytes) -> None:
+        seen[outcome_of(source, body)] += 1
+
+    one()
+    return seen
+
+
+def summary(seen: Counter) -> str:
+    return f"{sum(seen.values())} mutants: " + ", ".join(f"{k} {v}" for k, v in seen.most_common())
+
+
+# -- every source, byte mutants --------------------------------------------------------------------------------
+
+
+@pytest.mark.expect("only ParseError")
+@pytest.mark.parametrize("source_id", sorted(SOURCES))
+def test_fuzz_bytes(source_id, scenario):
+    source = SOURCES[source_id]
+    sample = sample_path(source).read_bytes()
+    assert outcome_of(source, sample) == "parsed"  # the unmutated sample parses, so mutants start from good
+    seen = run_fuzz(source, byte_mutants(sample))
+    scenario.observed = summary(seen)
+    assert sum(n for k, n in seen.items() if k != "parsed") > 0, "no mutant was refused: the mutator is inert"
+
+
+# What the fuzzer found, pinned as plain examples (the derandomised examples shift when a strategy changes).
+FOUND = {
+    "nested_table_in_thead": ("aws_capacity_blocks", "<thead><tr>", "<thead><tr><table>\n<thead><tr>"),  # IndexError
+    "price_beyond_decimal_precision": ("gpu_runpod", "2.6899999999999995", "1e300"),  # decimal.InvalidOperation
+}
+
+
+@pytest.mark.expect("only ParseError")
+@pytest.mark.parametrize("case", sorted(FOUND))
+def test_fuzz_finding_stays_fixed(case, scenario):
+    source_id, old, new = FOUND[case]
+    text = sample_path(SOURCES[source_id]).read_text(encoding="utf-8")
+    assert old in text
+    scenario.observed = outcome_of(SOURCES[source_id], text.replace(old, new, 1).encode())
+
+
+# -- JSON sources, structural mutants ----------------------------------------------------------------------------
+
+ODD_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.integers(min_value=10**18, max_value=10**60),
+    st.just(-(10**40)), st.floats(), st.sampled_from([1e308, -0.0, 5e-324, 1e-30]),
+    st.sampled_from(["NaN", "Infinity", "-1", "1e999", "0", "", "  ", "€5", "$-1", "\ud800", "0x10", "１２"]),
+    st.text(max_size=12), st.lists(st.integers(0, 9), max_size=3), st.dictionaries(st.text(max_size=4),
+                                                                                     st.integers(), max_size=2),
+)
+
+
+def _paths(node: object, path: tuple = ()) -> list[tuple]:
+    found = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*path, index))
+    return found
+
+
+def _set(document: object, path: tuple, change: Callable[[object, object], None]) -> object:
+    if not path:
+        return document
+    parent = document
+    for step in path[:-1]:
+        parent = parent[step]
+    change(parent, path[-1])
+    return document
+
+
+@st.composite
+def json_mutants(draw: st.DrawFn, sample: bytes, html_key: str | None = None) -> bytes:
+    document = json.loads(sample)
+    for _ in range(draw(st.integers(1, 5))):
+        paths = _paths(document)
+        path = draw(st.sampled_from(paths))
+        op = draw(st.sampled_from(["swap", "swap", "delete", "wrap", "html"] if html_key else
+                                  ["swap", "swap", "delete", "wrap"]))
+        if not path:
+            document = draw(ODD_VALUES) if op == "swap" else [document]
+        elif op == "swap":
+            value = draw(ODD_VALUES)
+            _set(document, path, lambda parent, key, value=value: parent.__setitem__(key, value))
+        elif op == "delete":
+            _set(document, path, lambda parent, key: parent.__delitem__(key))
+        elif op == "wrap":
+            _set(document, path, lambda parent, key: parent.__setitem__(key, [copy.deepcopy(parent[key])]))
+        elif isinstance(document, dict) and isinstance(document.get(html_key), str):  # text-mutate the HTML
+            html = draw(byte_mutants(document[html_key].encode("utf-8", errors="surrogateescape")))
+            document[html_key] = html.decode("utf-8", errors="surrogateescape")
+    return json.dumps(document).encode()  # NaN / Infinity floats serialise as bare NaN / Infinity
+
+
+@pytest.mark.expect("only ParseError")
+@pytest.mark.parametrize("source_id", JSON_SOURCES)
+def test_fuzz_json_structure(source_id, scenario):
+    source = SOURCES[source_id]
+    sample = sample_path(source).read_bytes()
+    seen = run_fuzz(source, json_mutants(sample, "matchesHtml" if source_id == "gpu_leadergpu" else None))
+    scenario.observed = summary(seen)
+    assert sum(n for k, n in seen.items() if k != "parsed") > 0, "no mutant was refused: the mutator is inert"
+
+
+# -- the ECB XML: well-formed but odd --------------------------------------------------------------------------
+
+XML_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cn"]), max_size=8)
+RATES = st.one_of(st.sampled_from(["1" + "0" * 400, "0." + "0" * 400 + "1", "1e5", "-1", "0", "1,5", " 1.2 ",
+                                   "+1.2", "1.", ".5", "\u0661.\u0662", "NaN", "Infinity", ""]),
+                  st.decimals(min_value=0, allow_nan=False, allow_infinity=False, places=4).map(str), XML_TEXT)
+DATES = st.one_of(st.sampled_from(["2026-02-30", "9999-12-31", "0000-01-01", "2026-9-1", "2026-09-28T00:00", "",
+                                   " 2026-09-28 "]), st.dates().map(str), XML_TEXT)
+CURRENCIES = st.one_of(st.sampled_from(["usd", "US", "USDX", "", "€", "XXX", " USD "]), XML_TEXT)
+ECB_NS = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
+
+
+def _odd_edit(draw: st.DrawFn, root: etree._Element) -> etree._Element:
+    """One odd but well-formed change to the ECB document."""
+    rate_cubes = [c for c in root.iter(f"{ECB_NS}Cube") if "currency" in c.attrib]
+    day_cubes = [c for c in root.iter(f"{ECB_NS}Cube") if "time" in c.attrib]
+    cube = draw(st.sampled_from(rate_cubes)) if rate_cubes else None
+    op = draw(st.sampled_from(["drop_attr", "rate", "date", "currency", "namespace", "rehome", "duplicate",
+                               "nest", "extra_day", "drop_time"]))
+    if op == "drop_attr" and cube is not None:
+        cube.attrib.pop(draw(st.sampled_from(["currency", "rate"])), None)
+    elif op in ("rate", "currency") and cube is not None:
+        cube.set(op, draw(RATES if op == "rate" else CURRENCIES))
+    elif op == "date" and day_cubes:
+        draw(st.sampled_from(day_cubes)).set("time", draw(DATES))
+    elif op == "drop_time" and day_cubes:
+        draw(st.sampled_from(day_cubes)).attrib.pop("time", None)
+    elif op == "namespace":  # the same document under other namespace URIs / extra declarations
+        uri = draw(st.sampled_from(["urn:odd", "http://www.ecb.int/vocabulary/2099/eurofxref", ""]))
+        text = etree.tostring(root).decode().replace("http://www.ecb.int/vocabulary/2002-08-01/eurofxref", uri)
+        if "urn:x" not in text:
+            text = text.replace("<gesmes:Envelope ", '<gesmes:Envelope xmlns:x="urn:x" xmlns:y="urn:y" ', 1)
+        return etree.fromstring(text.encode())
+    elif op == "rehome" and cube is not None:  # a rate Cube moved outside any dated Cube
+        draw(st.sampled_from([root, root[0]])).append(cube)
+    elif op == "duplicate" and cube is not None:
+        twin = copy.deepcopy(cube)
+        if draw(st.booleans()):
+            twin.set("rate", draw(RATES))
+        cube.addnext(twin)
+    elif op == "nest" and cube is not None:
+        etree.SubElement(cube, f"{ECB_NS}Cube", currency=draw(CURRENCIES), rate=draw(RATES))
+    elif op == "extra_day" and day_cubes:
+        day = copy.deepcopy(day_cubes[0])
+        day.set("time", draw(DATES))
+        day_cubes[0].addnext(day)
+    return root
+
+
+@st.composite
+def odd_ecb_documents(draw: st.DrawFn, sample: bytes) -> bytes:
+    root = etree.fromstring(sample)
+    for _ in range(draw(st.integers(0, 3))):
+        root = _odd_edit(draw, root)
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+@pytest.mark.expect("only ParseError")
+def test_fuzz_fx_odd_documents(scenario):
+    source = SOURCES["fx_ecb"]
+    seen = run_fuzz(source, odd_ecb_documents(sample_path(source).read_bytes()))
+    scenario.observed = summary(seen)
+    assert seen["parsed"] > 0 and sum(seen.values()) > seen["parsed"], seen  # both kinds were generated
+
+
+# -- span bombs ---------------------------------------------------------------------------------------------------
+
+# Run in a child with a memory ceiling: an unbounded colspan x rowspan grid then fails with MemoryError (or the
+# timeout) instead of taking the test machine down.
+SPAN_BOMB = """
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+from pipelines.adapters import parser_for
+from pipelines.errors import ParseError
+from pipelines.sources import load_sources, sample_path
+bomb = b'<td colspan="10000000" rowspan="10000000">'
+for source in load_sources():
+    if sample_path(source).suffix != ".html":
+        continue
+    body = sample_path(source).read_bytes().replace(b"<td>", bomb, 3)
+    started = time.monotonic()
+    try:
+        parser_for(source.adapter)(body, source)
+        outcome = "parsed"
+    except ParseError as exc:
+        outcome = type(exc).__name__
+    print(json.dumps([source.id, outcome, time.monotonic() - started]), flush=True)
+"""
+
+
+@pytest.mark.expect("only ParseError")
+def test_span_bomb_is_bounded(scenario):
+    child = subprocess.run([sys.executable, "-c", SPAN_BOMB], cwd=ROOT, capture_output=True, text=True, timeout=90,
+                           check=False)
+    results = [json.loads(line) for line in child.stdout.splitlines()]
+    scenario.observed = ", ".join(f"{sid} {outcome} {seconds:.2f}s" for sid, outcome, seconds in results) or (
+        child.stderr.strip().splitlines() or ["no output"])[-1]
+    assert child.returncode == 0, child.stderr[-2000:]
+    assert {sid for sid, _, _ in results} == {s.id for s in SOURCES.values() if sample_path(s).suffix == ".html"}
+    assert all(seconds < 5 for _, _, seconds in results), results
