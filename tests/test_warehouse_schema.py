@@ -56,4 +56,15 @@ def test_schema_is_idempotent(tmp_path):
     for _ in range(2):
         with connect(tmp_path / "twice.duckdb") as con:
             count = con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
-    assert count == (6,)
+    assert count == (7,)  # six data tables and schema_version
+
+
+def test_schema_is_applied_once_and_again_when_it_changes(tmp_path):
+    path = tmp_path / "versioned.duckdb"
+    with connect(path) as con:
+        con.execute("DROP VIEW gpu_cheapest")  # a current file is not touched again...
+    with connect(path) as con:
+        assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'gpu_cheapest'").fetchone() == (0,)
+        con.execute("UPDATE schema_version SET sql_sha256 = 'an older release'")
+    with connect(path) as con:  # ...but one made by another release gets the schema applied again
+        assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'gpu_cheapest'").fetchone() == (1,)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,9 +25,36 @@ def sql(name: str) -> str:
     return (SQL_DIR / name).read_text()
 
 
+def schema_sha256() -> str:
+    """One hash over every schema file: a different hash means the DDL, views or comments changed."""
+    digest = hashlib.sha256()
+    for name in SCHEMA_FILES:
+        digest.update(sql(name).encode())
+    return digest.hexdigest()
+
+
+SCHEMA_APPLIED = "SELECT sql_sha256 FROM schema_version"
+RECORD_SCHEMA = "CREATE OR REPLACE TABLE schema_version AS SELECT $sha AS sql_sha256, current_timestamp AS applied_at"
+COMMENT_SCHEMA = """
+COMMENT ON TABLE schema_version IS 'Hash of the warehouse/sql files last applied to this file; opening a file whose hash differs applies them again.';
+COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run.';
+COMMENT ON COLUMN schema_version.applied_at IS 'When they were applied (UTC).';
+"""
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Apply the schema files unless this file already has exactly these (saves ~0.35 s per connection)."""
+    wanted = schema_sha256()
+    try:
+        applied = con.execute(SCHEMA_APPLIED).fetchall()
+    except duckdb.CatalogException:
+        applied = []
+    if applied == [(wanted,)]:
+        return
     for name in SCHEMA_FILES:
         con.execute(sql(name))
+    con.execute(RECORD_SCHEMA, {"sha": wanted})
+    con.execute(COMMENT_SCHEMA)
 
 
 class WarehouseBusy(RuntimeError):
