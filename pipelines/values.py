@@ -80,6 +80,25 @@ def parse_money(text: str | None, currency: str, *, decimal_separator: str = "."
     return price.amount
 
 
+# Billing-period words; in a cell that names several, the one printed first wins.
+_PERIODS = (
+    (r"\bmin(ute)?s?\b", "minute"),
+    (r"\b(hr|hour)s?\b|/\s*h\b", "hour"),
+    (r"\bdays?\b", "day"),
+    (r"\b(week|wk)s?\b", "week"),
+    (r"\b(month|mo)s?\b", "month"),
+)
+
+
+def parse_period(*texts: str, default: str = "hour") -> str:
+    """The billing period a price cell (or, failing that, its header) names: `$2.99 / GPU / hr` -> hour."""
+    for text in texts:
+        hits = [(m.start(), period) for pattern, period in _PERIODS if (m := re.search(pattern, text.lower()))]
+        if hits:
+            return min(hits)[1]
+    return default
+
+
 def parse_decimal(text: str | None) -> Decimal | None:
     """The first number in a cell (`Up to 12.5` -> 12.5, `1,536` -> 1536)."""
     if is_empty(text):

@@ -279,3 +279,18 @@ def test_parse_money_refuses_what_price_parser_would_misread(text):
 def test_parse_money_reads_a_declared_comma_decimal():
     assert parse_money("7,50 EUR", "EUR", decimal_separator=",") == Decimal("7.50")
     assert parse_money("€ 2,650.00", "EUR") == Decimal("2650.00")
+
+
+@pytest.mark.parametrize(("texts", "expected"), [
+    (("$2.99 / GPU / hr",), "hour"),
+    (("$ 2.40 per Hour",), "hour"),
+    (("€ 7.50 / day",), "day"),
+    (("€0.0053 per minute, billed monthly",), "minute"),  # the first period printed wins
+    (("$68.80", "Instance Price (per hour)"), "hour"),    # the header names it when the cell does not
+    (("$1,000", "Price per month"), "month"),
+    (("$5",), "hour"),                                     # neither names one: the caller's default
+])
+def test_parse_period(texts, expected):
+    from pipelines.values import parse_period
+
+    assert parse_period(*texts) == expected

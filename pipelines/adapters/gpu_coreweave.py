@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
 from pipelines.errors import CellError, ParseError
 from pipelines.sources import SourceSpec
-from pipelines.values import clean, parse_decimal, parse_int, parse_money
+from pipelines.values import clean, parse_decimal, parse_int, parse_money, parse_period
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_coreweave/1.0"
@@ -31,22 +31,8 @@ COLUMNS = [
     Column("availability", (r"availab", r"^status"), required=False),
 ]
 
-# Period words, matched in the price cell first and the header next; the earliest one printed wins.
-PERIODS = (
-    (r"\bmin(ute)?s?\b", BillingPeriod.MINUTE),
-    (r"\b(hr|hour)s?\b|/\s*h\b", BillingPeriod.HOUR),
-    (r"\bdays?\b", BillingPeriod.DAY),
-    (r"\b(week|wk)s?\b", BillingPeriod.WEEK),
-    (r"\b(month|mo)s?\b", BillingPeriod.MONTH),
-)
 
 
-def period_of(*texts: str, default: BillingPeriod = BillingPeriod.HOUR) -> BillingPeriod:
-    for text in texts:
-        hits = [(m.start(), p) for pattern, p in PERIODS if (m := re.search(pattern, text.lower()))]
-        if hits:
-            return min(hits, key=lambda hit: hit[0])[1]
-    return default
 
 
 def stock_of(text: str | None) -> StockStatus:
@@ -106,7 +92,7 @@ def _offer(row: Row, table: HeaderTable, source: SourceSpec, listing: str, amoun
             amount=amount,
             currency=currency,
             price_per=PricePer.INSTANCE,
-            period=period_of(row.get("price") or "", price_header),
+            period=BillingPeriod(parse_period(row.get("price") or "", price_header)),
             stock_status=stock_of(status),
             region=None,
             gpu_memory_gb_printed=vram,

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from pipelines.adapters.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
 from pipelines.errors import CellError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec
-from pipelines.values import clean, parse_memory, parse_money
+from pipelines.values import clean, parse_memory, parse_money, parse_period
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_lambda/1.0"
@@ -31,18 +31,8 @@ COLUMNS = [
 KINDS = ((r"on[\s-]?demand", GpuPriceKind.ON_DEMAND), (r"reserv", GpuPriceKind.RESERVED))
 PLAN = re.compile(r"^(?P<count>\d+)\s*[x×]\s+(?P<name>\S.*)$", re.IGNORECASE)
 SOLD_OUT = re.compile(r"sold[\s_-]?out", re.IGNORECASE)
-PERIODS = ((r"\bmin(ute)?s?\b", BillingPeriod.MINUTE), (r"\b(hr|hour)s?\b|/\s*h\b", BillingPeriod.HOUR),
-           (r"\bdays?\b", BillingPeriod.DAY), (r"\b(week|wk)s?\b", BillingPeriod.WEEK),
-           (r"\b(month|mo)s?\b", BillingPeriod.MONTH))
 
 
-def period_of(*texts: str, default: BillingPeriod = BillingPeriod.HOUR) -> BillingPeriod:
-    """The period printed earliest in the price cell, else in the header, else the page's (hourly)."""
-    for text in texts:
-        hits = [(m.start(), p) for pattern, p in PERIODS if (m := re.search(pattern, text.lower()))]
-        if hits:
-            return min(hits, key=lambda hit: hit[0])[1]
-    return default
 
 
 def parse(body: bytes, source: SourceSpec) -> GpuBatch:
@@ -131,7 +121,7 @@ def _offer(row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amo
     memory = read_cell(row, table, "vram", source.id, parse_memory) if "vram" in table.columns else None
     if memory is not None and (memory[1] not in ("GB", "GiB") or memory[0] <= 0):
         raise CellError(source.id, row.label, table.header_of("vram"), f"unreadable GPU memory {memory}")
-    period = period_of(price_text, table.header_of("price"))
+    period = BillingPeriod(parse_period(price_text, table.header_of("price")))
     try:
         return GpuOffer(
             listing=row.label, gpu_name=match.group("name").strip(), gpu_count=int(match.group("count")),
