@@ -14,8 +14,8 @@ from decimal import Decimal
 
 from pydantic import ValidationError
 
-from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
-from pipelines.errors import CellError, ParseError
+from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
+from pipelines.errors import CellError
 from pipelines.sources import SourceSpec
 from pipelines.values import clean, parse_decimal, parse_money, parse_period
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
@@ -56,10 +56,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
             unpriced.append(listing)
             continue
         offers.append(_offer(row, table, source, listing, amount, currency))
-    seen = [o.listing for o in offers] + unpriced
-    duplicates = sorted({name for name in seen if seen.count(name) > 1})
-    if duplicates:
-        raise ParseError(source.id, f"GPU model(s) listed twice in the on-demand table: {duplicates}")
+    refuse_duplicates(source.id, [o.listing for o in offers] + unpriced, "the on-demand table")
     return GpuBatch(
         source_id=source.id,
         parser_version=PARSER_VERSION,

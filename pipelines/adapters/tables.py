@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bs4 import BeautifulSoup, Tag
 from bs4.dammit import EncodingDetector
 
-from pipelines.errors import CellError, MissingColumnError, TableNotFoundError
+from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.values import clean
 
 
@@ -182,6 +182,13 @@ def read_cell(row: Row, table: HeaderTable, key: str, source_id: str, read: Call
         return read(row.get(key))
     except ValueError as exc:
         raise CellError(source_id, row.label, table.header_of(key), str(exc)) from exc
+
+
+def refuse_duplicates(source_id: str, names: Sequence[str], where: str) -> None:
+    """A name listed twice would be two versions of one business key: refuse the page, naming them."""
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ParseError(source_id, f"listed twice in {where}: {duplicates}")
 
 
 def row_key(row: Row, table: HeaderTable, key: str, source_id: str) -> str:
