@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from harness import Matrix, Scenario
 
@@ -15,6 +17,17 @@ _RESULTS: list[tuple[Scenario, bool]] = []
 def server():
     with LocalServer() as running:
         yield running
+
+
+@pytest.fixture
+def children():
+    """Child processes a test starts (harness.start); any still running at teardown is killed."""
+    started: list[subprocess.Popen] = []
+    yield started
+    for child in started:
+        if child.poll() is None:
+            child.kill()
+        child.wait(timeout=10)
 
 
 @pytest.fixture

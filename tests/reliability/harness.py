@@ -12,6 +12,10 @@ sources again through the real path (httpx -> archive -> parse -> validate -> la
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +34,7 @@ MATRIX_SOURCES = ["fx_ecb", "aws_trn1", "aws_capacity_blocks", "gpu_hyperstack",
 MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json", ".xml": "text/xml"}
 HISTORY_TABLES = ("aws_instance_price_history", "aws_instance_spec_history", "gpu_listing_history", "fx_rates")
 
+ROOT = Path(__file__).resolve().parents[2]
 FAST = FetchSettings(connect_timeout_s=0.5, read_timeout_s=0.5, max_attempts=3, backoff_initial_s=0.01,
                      backoff_max_s=0.05, max_retry_after_s=5, max_bytes=512 * 1024)
 
@@ -107,6 +112,23 @@ class Matrix:
 
     def quarantined(self, fetch_id: int) -> list[tuple]:
         return self.query("SELECT stage, reasons, octet_length(raw_body) FROM quarantine WHERE fetch_id = ?", [fetch_id])
+
+
+def start(children: list, code: str, *args, env: dict | None = None, stdout=subprocess.PIPE) -> subprocess.Popen:
+    """A child Python process running `code`; registered so the `children` fixture kills it at teardown."""
+    child = subprocess.Popen([sys.executable, "-c", code, *map(str, args)], cwd=ROOT, text=True,
+                             env={**os.environ, **(env or {})}, stdout=stdout, stderr=subprocess.PIPE)
+    children.append(child)
+    return child
+
+
+def wait_until(predicate, child: subprocess.Popen, what: str, timeout_s: float = 60, poll_s: float = 0.05) -> None:
+    """Poll until `predicate()`, failing at once if the child died first, and never waiting past the timeout."""
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        assert child.poll() is None, f"child exited ({child.returncode}) before {what}: {child.stderr.read()}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(poll_s)
 
 
 @dataclass

@@ -9,8 +9,6 @@ import itertools
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from datetime import UTC, datetime
@@ -19,7 +17,7 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pytest
-from harness import HISTORY_TABLES, Matrix, sample_text
+from harness import HISTORY_TABLES, Matrix, sample_text, start, wait_until
 
 from localserver import Reply
 from pipelines.definitions import build_definitions
@@ -92,31 +90,6 @@ def changed_trn1(m) -> Reply:
     new = new.replace("<td>$1.34</td>", "<td>$1.40</td>")
     assert new.count("64</td>") > text.count("64</td>") and "$1.40" in new
     return Reply(body=new.encode(), content_type="text/html; charset=utf-8")
-
-
-@pytest.fixture
-def children():
-    started: list[subprocess.Popen] = []
-    yield started
-    for child in started:
-        if child.poll() is None:
-            child.kill()
-        child.wait(timeout=10)
-
-
-def start(children: list, code: str, *args, env: dict | None = None) -> subprocess.Popen:
-    child = subprocess.Popen([sys.executable, "-c", code, *map(str, args)], cwd=ROOT, text=True,
-                             env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    children.append(child)
-    return child
-
-
-def wait_until(predicate, child: subprocess.Popen, what: str, timeout_s: float = 60) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():
-        assert child.poll() is None, f"child exited ({child.returncode}) before {what}: {child.stderr.read()}"
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def sigkill_at_failpoint(children, tmp: Path, name: str, code: str, *args) -> None:

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import duckdb
 import pytest
-from harness import Matrix, sample_text
+from harness import Matrix, sample_text, start, wait_until
+
+
+def start_reader(children: list, code: str, *args) -> subprocess.Popen:
+    return start(children, code, *args, stdout=subprocess.DEVNULL)  # readers report through a file
 
 from localserver import Reply
 from warehouse.db import WarehouseBusy, connect
@@ -56,31 +59,6 @@ con.close()
 """
 
 
-@pytest.fixture
-def children():
-    started: list[subprocess.Popen] = []
-    yield started
-    for child in started:
-        if child.poll() is None:
-            child.kill()
-        child.wait(timeout=10)
-
-
-def start(children: list, code: str, *args) -> subprocess.Popen:
-    child = subprocess.Popen([sys.executable, "-c", code, *map(str, args)], text=True,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    children.append(child)
-    return child
-
-
-def wait_until(predicate, child: subprocess.Popen, what: str, timeout_s: float = 30) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not predicate():
-        assert child.poll() is None, f"child exited ({child.returncode}) before {what}: {child.stderr.read()}"
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
-
-
 def answers(log: Path) -> list[list]:
     lines = log.read_text().splitlines() if log.exists() else []
     return [json.loads(line) for line in lines if line.endswith("]")]  # a line being written is skipped
@@ -114,7 +92,7 @@ def test_snapshot_readers_never_block_or_see_a_mix(server, tmp_path, children, s
     versions = [answer(snapshot)]
     stop = tmp_path / "stop"
     logs = {mode: tmp_path / f"{mode}.jsonl" for mode in ("hold", "reconnect")}
-    readers = {mode: start(children, READER, snapshot, stop, log, mode, ANSWER) for mode, log in logs.items()}
+    readers = {mode: start_reader(children, READER, snapshot, stop, log, mode, ANSWER) for mode, log in logs.items()}
     for mode, reader in readers.items():
         wait_until(lambda log=logs[mode]: answers(log), reader, f"the {mode} reader's first answer")
 
@@ -159,7 +137,7 @@ def test_client_on_working_file_delays_refresh_boundedly(server, tmp_path, child
     m = Matrix(server, tmp_path, ["aws_trn1"])
     assert m.refresh()["aws_trn1"].status == "landed"
     ready, stop = tmp_path / "ready", tmp_path / "stop"
-    holder = start(children, HOLDER, m.db_path, ready, stop)
+    holder = start_reader(children, HOLDER, m.db_path, ready, stop)
     wait_until(ready.exists, holder, "the client to open the working file")
 
     began = time.monotonic()
