@@ -21,6 +21,7 @@ class Baseline:
 
     prices: dict[Key, Decimal]
     shape: str | None
+    rows: int = 0  # open rows of the current version (AWS: specs and prices)
 
 
 @dataclass
@@ -42,12 +43,16 @@ def _share(value: Decimal) -> str:
 
 
 def evaluate(source_id: str, rules: DriftRules, baseline: Baseline | None, prices: dict[Key, Decimal],
-             shape: str | None) -> DriftFindings:
-    """Compare a snapshot's prices and shape with the current version; nothing to compare, nothing found."""
+             shape: str | None, rows: int | None = None) -> DriftFindings:
+    """Compare a snapshot's rows, prices and shape with the current version; nothing to compare, nothing found.
+
+    `rows` is the snapshot's row count when it counts more than its prices (AWS specs); by default the prices.
+    """
     findings = DriftFindings()
-    if baseline is None or not baseline.prices:
+    if baseline is None or not (baseline.prices or baseline.rows):
         return findings
-    before, after = len(baseline.prices), len(prices)
+    before = max(baseline.rows, len(baseline.prices))
+    after = len(prices) if rows is None else rows
     if after < before * (1 - rules.max_row_drop_share):
         drop = Decimal(before - after) / before
         findings.add(rules.on_row_drop,

@@ -41,6 +41,8 @@ class Kind:
     snapshots: Callable[[Any], list[Snapshot]]
     # Prices by business key, as the drift rules compare them with the current version.
     prices: Callable[[Any], dict[tuple, Decimal]]
+    # Rows the batch would keep open, for the row-drop rule (AWS: specs and prices, so spec-only pages count).
+    row_count: Callable[[Any], int]
 
 
 def _prepare_aws(batch, _source, _on, _fx) -> Prepared:
@@ -74,8 +76,9 @@ def _gpu_prices(batch) -> dict[tuple, Decimal]:
 
 KINDS = {
     "aws": Kind("aws", _prepare_aws, lambda b, s: validate_batch(b, expects_prices=s.expects_prices),
-                aws_snapshots, _aws_prices),
-    "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots, _gpu_prices),
+                aws_snapshots, _aws_prices, lambda b: len(b.specs) + len(b.prices)),
+    "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots, _gpu_prices,
+                lambda b: len(b.listings)),
     # Rates are facts by date, not versions of one another: no drift rule applies.
-    "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots, lambda b: {}),
+    "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots, lambda b: {}, lambda b: 0),
 }

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
+
+import duckdb
+import pyarrow as pa
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from pipelines.adapters import adapter_kind, media_types, parser_for, parser_ver
 from pipelines.archive import Archive
 from pipelines.errors import FetchError, ParseError, RecordInvalid, SourceError, ValidationFailed
 from pipelines.fetch import Fetcher, FetchResult
-from pipelines.drift import evaluate
+from pipelines.drift import DriftFindings, evaluate
 from pipelines.kinds import KINDS
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
@@ -25,6 +28,10 @@ from schemas.expectations import ValidationReport
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
 from warehouse.queries import changes_for
+
+
+# What a landing may raise when the batch itself is at fault (the transaction is rolled back first).
+WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintException, duckdb.ConversionException)
 
 
 @dataclass
@@ -112,11 +119,14 @@ def check_body(source: SourceSpec, body: bytes, on: date, state: WarehouseState,
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
     reports = kind.validate(prepared.batch, source)
-    drift = evaluate(source.id, source.drift, state.baseline(kind.name, source.id), kind.prices(prepared.batch),
-                     parsed.shape)
     # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
     # reasons are joined from these alone.
-    failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()] + drift.quarantine
+    failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
+    drift = DriftFindings()
+    if not failures:  # drift compares figures, which a batch that failed validation may not even have
+        drift = evaluate(source.id, source.drift, state.baseline(kind.name, source.id),
+                         kind.prices(prepared.batch), parsed.shape, kind.row_count(prepared.batch))
+    failures += drift.quarantine
     error = ValidationFailed(source.id, failures) if failures else None
     return Checked(prepared.batch, reports, prepared.warnings + drift.warnings, prepared.counts, error,
                    "validate" if error else "", parsed.shape)
@@ -137,7 +147,12 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
 
     archive.put(result.body)
     fetch = fetch_record(source.id, result)
-    checked = check_body(source, result.body, result.fetched_at.date(), WarehouseState(db_path), result.content_type)
+    try:
+        checked = check_body(source, result.body, result.fetched_at.date(), WarehouseState(db_path),
+                             result.content_type)
+    except (ArithmeticError, ValueError, TypeError, KeyError) as exc:  # a bug must quarantine, not crash the run
+        checked = Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"),
+                          stage="validate")
     outcome = SourceOutcome(source.id, "quarantined", url, sha256=result.sha256, fetched_at=result.fetched_at,
                             counts=checked.counts, warnings=checked.warnings, reports=checked.reports,
                             error=checked.error)
@@ -151,7 +166,14 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
                                                 parser_version=version)
             return outcome
         snapshots = KINDS[adapter_kind(source.adapter)].snapshots(checked.batch)
-        landed = land_batch(con, fetch, version, snapshots)
+        try:
+            landed = land_batch(con, fetch, version, snapshots)
+        except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
+            reason = f"[{source.id}] land: the warehouse refused the batch: {type(exc).__name__}: {exc}"
+            outcome.error = ValidationFailed(source.id, [reason])
+            outcome.fetch_id = quarantine_batch(con, fetch, result.body, stage="validate", reasons=[reason],
+                                                parser_version=version)
+            return outcome
         outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id,
                                       result.fetched_at)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id

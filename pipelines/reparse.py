@@ -8,6 +8,7 @@ one transaction: SQL readers see the old history or the corrected one, never a h
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import UTC
 from pathlib import Path
 
 from pipelines.adapters import adapter_kind, parser_version
@@ -41,7 +42,7 @@ WHERE fetch_id = $fetch_id
 
 REPLAYED_FX_RATES = "DELETE FROM fx_rates WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)"
 
-HAS_QUARANTINE_ROW = "SELECT count(*) FROM quarantine WHERE fetch_id = $fetch_id"
+FORGET_QUARANTINE = "DELETE FROM quarantine WHERE fetch_id = $fetch_id"
 
 
 @dataclass
@@ -63,12 +64,16 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
         if kind.name == "fx":  # else the replay finds every rate present and logs its first fetch as "unchanged"
             con.execute(REPLAYED_FX_RATES, {"source_id": source.id})
-        state = WarehouseState(con=con)  # sees the history being rebuilt, for drift as it was at the time
         for row in fetches:
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
             body = archive.get(fetch.sha256)
-            checked = check_body(source, body, fetch.fetched_at.date(), state, fetch.content_type)
+            # The state as it was before this fetch: the history rebuilt so far, the FX rates known then, the
+            # shape of the fetch before it. The fetch date is the UTC date, as when it was first landed.
+            state = WarehouseState(con=con, before=(row["fetch_id"], fetch.fetched_at))
+            con.execute(FORGET_QUARANTINE, {"fetch_id": row["fetch_id"]})  # the replay decides afresh
+            on = fetch.fetched_at.astimezone(UTC).date()
+            checked = check_body(source, body, on, state, fetch.content_type)
             fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
             error, stage = checked.error, checked.stage
             if error is None:
@@ -80,11 +85,9 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
             reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
             con.execute(MARK_QUARANTINED, {"parser_version": version, "error": "; ".join(reasons),
                                            "fetch_id": row["fetch_id"]})
-            (already,) = con.execute(HAS_QUARANTINE_ROW, {"fetch_id": row["fetch_id"]}).fetchone()
-            if not already:
-                con.execute(INSERT_QUARANTINE, {
-                    "source_id": source.id, "fetch_id": row["fetch_id"], "url": fetch.url,
-                    "fetched_at": fetch.fetched_at, "sha256": fetch.sha256, "parser_version": version,
-                    "stage": stage, "reasons": reasons, "raw_body": body,
-                })
+            con.execute(INSERT_QUARANTINE, {
+                "source_id": source.id, "fetch_id": row["fetch_id"], "url": fetch.url,
+                "fetched_at": fetch.fetched_at, "sha256": fetch.sha256, "parser_version": version,
+                "stage": stage, "reasons": reasons, "raw_body": body,
+            })
     return result

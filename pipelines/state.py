@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
@@ -16,13 +17,20 @@ from pipelines.drift import Baseline
 from pipelines.gpu.normalise import FxTable
 from warehouse.db import connect
 from warehouse.gpu_landing import load_fx_rates
-from warehouse.queries import CURRENT_PRICES, LAST_SHAPE
+from warehouse.queries import CURRENT_PRICES, CURRENT_ROWS, LAST_SHAPE
+
+
+NO_FETCH_YET = 2**62  # a fetch id above every logged one: "compare with the newest"
 
 
 class WarehouseState:
-    def __init__(self, db_path: Path | str | None = None, con: duckdb.DuckDBPyConnection | None = None):
+    """`before` (reparse): see only what was known before that fetch (its id and fetch time)."""
+
+    def __init__(self, db_path: Path | str | None = None, con: duckdb.DuckDBPyConnection | None = None,
+                 before: tuple[int, datetime] | None = None):
         self._db_path = db_path
         self._con = con
+        self._before = before
 
     @contextmanager
     def _connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -34,13 +42,16 @@ class WarehouseState:
 
     def fx(self) -> FxTable:
         with self._connection() as con:
-            return FxTable.of(load_fx_rates(con))
+            return FxTable.of(load_fx_rates(con, self._before[1] if self._before else None))
 
     def baseline(self, kind: str, source_id: str) -> Baseline | None:
         if kind not in CURRENT_PRICES:
             return None
         params = {"source_id": source_id}
+        before = {**params, "before": self._before[0] if self._before else NO_FETCH_YET}
         with self._connection() as con:
-            rows = con.execute(CURRENT_PRICES[kind], params).fetchall()
-            shape = con.execute(LAST_SHAPE, params).fetchall()
-        return Baseline(prices={(a, b, c): price for a, b, c, price in rows}, shape=shape[0][0] if shape else None)
+            prices = con.execute(CURRENT_PRICES[kind], params).fetchall()
+            (rows,) = con.execute(CURRENT_ROWS[kind], params).fetchone()
+            shape = con.execute(LAST_SHAPE, before).fetchall()
+        return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape[0][0] if shape else None,
+                        rows=rows)

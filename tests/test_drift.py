@@ -64,3 +64,11 @@ def test_sources_file_defaults_and_per_source_overrides():
     assert rules["aws_trn1"] == DriftRules()
     assert rules["gpu_vastai"].on_price_change == "warn"
     assert rules["gpu_vastai"].max_row_drop_share == Decimal("0.5")
+
+
+def test_spec_only_pages_are_protected_from_row_drops():
+    # Trn2/Trn3 pages print specs and no price: the rule counts their spec rows.
+    specs_only = Baseline(prices={}, shape="aaaa", rows=4)
+    found = evaluate("aws_trn3", RULES, specs_only, {}, "aaaa", rows=1)
+    assert found.quarantine == ["[aws_trn3] drift: row count dropped from 4 to 1 (75%), more than "
+                                "max_row_drop_share=0.5 allows (action quarantine)"]

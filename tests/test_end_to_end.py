@@ -180,6 +180,8 @@ def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, db
     outcome = reparse_source(trn1, db_path=db_path, archive=Archive(db_path.parent / "archive"))
 
     assert (outcome.fetches, outcome.landed, outcome.quarantined) == (1, 1, 0)
+    # The fetch is no longer quarantined: its old quarantine row went with the replay.
+    assert query(db_path, "SELECT count(*) FROM quarantine WHERE source_id = 'aws_trn1'") == [(0,)]
     assert current_price(db_path, "trn1.32xlarge", "on_demand")[2] == Decimal("1.3438")
     assert query(db_path, """SELECT DISTINCT p.valid_from = f.fetched_at, f.outcome
                              FROM aws_instance_price_history p JOIN fetch_log f USING (fetch_id)

@@ -195,3 +195,10 @@ def test_any_value_in_any_field_parses_or_raises_parse_error(index, key, value) 
         assert error.source_id == "gpu_vastai"
     else:
         assert all(o.amount > 0 for o in batch.offers)
+
+
+def test_float_noise_in_dph_total_is_kept_to_the_micro_dollar():
+    body = json.dumps({"offers": [{"id": 1, "gpu_name": "L4", "num_gpus": 3, "gpu_ram": 24576,
+                                   "dph_total": 0.5306666666666667, "rentable": True}]}).encode()
+    (offer,) = vast.parse(body, SPEC).offers
+    assert offer.amount == Decimal("0.530667")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import duckdb
 import pyarrow as pa
 
@@ -43,7 +45,10 @@ FX_RATES = AppendOnlyTable(
             pa.field("units_per_eur", MONEY)),
 )
 
-ALL_FX_RATES = "SELECT currency, rate_date, units_per_eur FROM fx_rates ORDER BY rate_date, currency"
+# Rates known at `as_of`: a replayed fetch converts with the rates it could have seen, not later ones.
+FX_RATES_KNOWN_AT = """
+SELECT currency, rate_date, units_per_eur FROM fx_rates WHERE fetched_at <= $as_of ORDER BY rate_date, currency
+"""
 
 
 def gpu_snapshots(batch) -> list[Snapshot]:
@@ -60,5 +65,6 @@ def fx_snapshots(batch: FxBatch) -> list[Snapshot]:
     return [Snapshot(FX_RATES, [r.model_dump(mode="python") for r in batch.rates])]
 
 
-def load_fx_rates(con: duckdb.DuckDBPyConnection) -> list[FxRate]:
-    return [FxRate(currency=c, rate_date=d, units_per_eur=u) for c, d, u in con.execute(ALL_FX_RATES).fetchall()]
+def load_fx_rates(con: duckdb.DuckDBPyConnection, as_of: datetime | None = None) -> list[FxRate]:
+    rows = con.execute(FX_RATES_KNOWN_AT, {"as_of": as_of or datetime.max.replace(tzinfo=UTC)}).fetchall()
+    return [FxRate(currency=c, rate_date=d, units_per_eur=u) for c, d, u in rows]

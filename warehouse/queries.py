@@ -37,9 +37,16 @@ CURRENT_PRICES = {
     "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
 }
+CURRENT_ROWS = {
+    "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history WHERE source_id = $source_id AND valid_to IS NULL)
+                   + (SELECT count(*) FROM aws_instance_price_history WHERE source_id = $source_id AND valid_to IS NULL)""",
+    "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
+}
+# `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
 LAST_SHAPE = """
 SELECT shape_fingerprint FROM fetch_log
 WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND shape_fingerprint IS NOT NULL
+  AND fetch_id < $before
 ORDER BY fetch_id DESC LIMIT 1
 """
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
@@ -27,6 +27,7 @@ PARSER_VERSION = "gpu_vastai/1.0"
 
 REQUIRED = ("id", "gpu_name", "num_gpus", "gpu_ram", "dph_total", "rentable")
 MB_PER_GB = Decimal(1024)  # Vast's gpu_ram is MiB-based: 24576 for a 24 GB card
+PRICE_QUANTUM = Decimal("0.000001")
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,14 @@ def _offer(entry: Any, index: int, sid: str) -> _Offer:
     price = entry["dph_total"]
     if isinstance(price, bool) or not isinstance(price, (int, Decimal)) or price <= 0:
         raise ParseError(sid, f"{where}: dph_total {price!r} is not a price (USD per hour > 0)")
+    try:
+        # dph_total is computed by Vast in binary floating point (0.5306666666666667): its float noise is
+        # below a micro-dollar, so keep 6 decimals, half-up, as every stored money column does.
+        price = Decimal(price).quantize(PRICE_QUANTUM, rounding=ROUND_HALF_UP)
+    except InvalidOperation as exc:
+        raise ParseError(sid, f"{where}: dph_total {price} is out of range") from exc
+    if price <= 0 or price.adjusted() >= 12:
+        raise ParseError(sid, f"{where}: dph_total {price} is not a plausible USD per hour")
     ram = entry["gpu_ram"]
     if ram is not None and (isinstance(ram, bool) or not isinstance(ram, (int, Decimal)) or ram < 0):
         raise ParseError(sid, f"{where}: gpu_ram {ram!r} is not a memory size in MB")

@@ -64,9 +64,9 @@ def first_fetch(m: Matrix, source_id: str) -> tuple:
 
 @pytest.mark.expect("quarantined")
 def test_row_count_drop_is_quarantined(matrix, scenario):
-    # The rule counts price rows (business keys): 3 instance rows x 3 price kinds = 9, and 1 x 3 = 3 after.
+    # The rule counts the rows the source keeps open: 3 specs + 3 x 3 prices = 12 before, 1 + 3 = 4 after.
     run_fault(matrix, scenario, source_id=TRN1, fault=drop_two_rows, expect_status="quarantined",
-              expect_in_error=("row count dropped from 9 to 3 (67%)", "max_row_drop_share=0.5",
+              expect_in_error=("row count dropped from 12 to 4 (67%)", "max_row_drop_share=0.5",
                                "action quarantine"))
     assert len(trn1_prices(matrix)) == 9
 
@@ -76,7 +76,7 @@ def test_row_count_drop_set_to_warn_lands_with_warning(matrix, scenario):
     set_drift(matrix, TRN1, on_row_drop="warn")
     outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=drop_two_rows, expect_status="landed")
     new = outcomes[TRN1]
-    warning = next(w for w in new.warnings if "row count dropped from 9 to 3" in w)
+    warning = next(w for w in new.warnings if "row count dropped from 12 to 4" in w)
     assert "[aws_trn1]" in warning and "max_row_drop_share=0.5" in warning and "action warn" in warning
     outcome, warnings, _ = logged(matrix, new.fetch_id)
     assert outcome == "landed" and warning in warnings

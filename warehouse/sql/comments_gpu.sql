@@ -1,4 +1,4 @@
-COMMENT ON TABLE gpu_listing_history IS 'Versioned GPU-provider listings; key (source_id, listing, price_kind, region). A change of price, stock status or FX-converted USD figure closes the old row and opens a new one.';
+COMMENT ON TABLE gpu_listing_history IS 'Versioned GPU-provider listings; key (source_id, listing, price_kind, region). A change of any attribute (price, stock status, FX-converted USD figure, GPU count, or a marketplace''s offer count) closes the old row and opens a new one.';
 COMMENT ON COLUMN gpu_listing_history.source_id IS 'Source the listing was parsed from.';
 COMMENT ON COLUMN gpu_listing_history.provider IS 'Provider display name, e.g. Hyperstack, RunPod.';
 COMMENT ON COLUMN gpu_listing_history.listing IS 'The provider''s own name for the row (plan, GPU type, server card, or marketplace GPU name).';
