@@ -13,7 +13,6 @@ restyled. Each (card, period) is its own listing, `"8 pcs NVIDIA H100 / day"`. A
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 
@@ -21,6 +20,7 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import CData
 from pydantic import ValidationError
 
+from pipelines.adapters.json_body import load_json
 from pipelines.errors import CellError, ParseError
 from pipelines.sources import SourceSpec
 from pipelines.values import clean, parse_memory, parse_money
@@ -98,10 +98,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
 
 
 def _matches_html(body: bytes, source_id: str) -> str:
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise ParseError(source_id, f"response is not valid JSON: {exc}") from exc
+    data = load_json(body, source_id)
     if not isinstance(data, dict):
         raise ParseError(source_id, f"expected a JSON object with key {HTML_KEY!r}, got {type(data).__name__}")
     if HTML_KEY not in data:

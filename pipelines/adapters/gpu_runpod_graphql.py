@@ -17,6 +17,7 @@ import json
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+from pipelines.adapters.json_body import load_json
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
 from schemas.gpu import GpuBatch, GpuOffer, GpuPriceKind, StockStatus
@@ -49,16 +50,9 @@ PRICES = (
 )
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"non-finite number {name}")
-
-
 def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     sid = source.id
-    try:
-        document = json.loads(body, parse_float=Decimal, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ParseError(sid, f"response is not valid JSON: {exc}") from exc
+    document = load_json(body, sid)
     if not isinstance(document, dict):
         raise ParseError(sid, f"response is a JSON {type(document).__name__}, not an object")
     if document.get("errors"):

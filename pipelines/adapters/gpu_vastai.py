@@ -13,12 +13,12 @@ Offers span locations, so region is None.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
+from pipelines.adapters.json_body import load_json
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
 from schemas.gpu import GpuBatch, GpuOffer, StockStatus
@@ -45,16 +45,9 @@ class _Offer:
         return Fraction(self.dph_total) / self.num_gpus, self.id
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"non-finite number {name}")
-
-
 def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     sid = source.id
-    try:
-        document = json.loads(body, parse_float=Decimal, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ParseError(sid, f"response is not valid JSON: {exc}") from exc
+    document = load_json(body, sid)
     entries = document.get("offers") if isinstance(document, dict) else None
     if not isinstance(entries, list):
         raise ParseError(sid, "response has no list at key offers")

@@ -1,0 +1,21 @@
+"""Reading a JSON response body for the API adapters: exact numbers, and one typed error for bad input."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from pipelines.errors import ParseError
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"non-finite number {name}")
+
+
+def load_json(body: bytes, source_id: str) -> Any:
+    """Numbers become Decimal exactly as written (float noise stays visible); NaN/Infinity are refused."""
+    try:
+        return json.loads(body, parse_float=Decimal, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise ParseError(source_id, f"response is not valid JSON: {exc}") from exc
