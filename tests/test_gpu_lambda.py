@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gpu_offers import offer_rows as rows, render
 from pipelines.adapters import adapter_module, gpu_lambda
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
@@ -44,21 +45,8 @@ def parse(body: bytes = SAMPLE) -> GpuBatch:
     return gpu_lambda.parse(body, SOURCE)
 
 
-def rows(batch: GpuBatch) -> list[tuple]:
-    out = []
-    for o in batch.offers:
-        assert isinstance(o.amount, Decimal)
-        out.append((o.listing, o.gpu_name, o.gpu_count, o.price_kind.value, o.amount, o.currency, o.price_per.value,
-                    o.period.value, o.stock_status.value, o.region, o.offer_count, o.gpu_memory_gb_printed))
-    return out
-
-
 def soup() -> BeautifulSoup:
     return BeautifulSoup(SAMPLE, "lxml")
-
-
-def render(page: BeautifulSoup) -> bytes:
-    return str(page).encode("utf-8")
 
 
 def panel(page: BeautifulSoup, kind: str) -> Tag:
