@@ -1,7 +1,8 @@
 """The public views as a downstream asset, with checks on what they publish.
 
 The views are plain SQL over the history tables (created with the schema), so they are current the moment a
-source lands; this asset re-creates them, counts rows and records a preview for the Dagster UI.
+source lands (`warehouse.db.connect` applies the schema, views included, only when the SQL files change). This
+asset counts the view's rows and records a preview for the Dagster UI.
 """
 
 
@@ -48,7 +49,7 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
         description="Current AWS prices per instance-hour and per accelerator-hour (view aws_instance_prices).",
     )
     def aws_instance_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
-        with connect(warehouse.db_path) as con:  # connect() re-creates the views with their comments
+        with connect(warehouse.db_path) as con:  # the views already exist: connect() applied the schema
             (count,) = con.execute(VIEW_ROW_COUNT).fetchone()
             headline = rows_as_dicts(con, HEADLINE_PRICES)
         return dg.MaterializeResult(metadata={
