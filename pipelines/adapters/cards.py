@@ -9,7 +9,8 @@ next title. Inside a card:
   period sit in sibling elements or in a table cell and its column header;
 - a labelled value (GPU memory) is the smallest text holding the label and a figure after it;
 - availability is a sold-out phrase, an in-stock phrase, or a Rent/Order control.
-Prices outside every card are reported as strays, so the caller can refuse a card it could not title.
+Prices outside every card are reported as strays, so the caller can refuse a card it could not title, unless
+they are words in a sentence (a promotion: "Save <b>€ 50 / month</b> on annual plans"), which are ignored.
 HTML tag semantics (table cells and headers, buttons) are used; class names never are.
 """
 
@@ -51,6 +52,9 @@ _PERIODS = {
     "week": BillingPeriod.WEEK, "wk": BillingPeriod.WEEK, "weekly": BillingPeriod.WEEK,
     "month": BillingPeriod.MONTH, "mo": BillingPeriod.MONTH, "monthly": BillingPeriod.MONTH,
 }
+# Tags that continue a line of text; any other tag (and `br`) ends it.
+_INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "label", "mark",
+           "q", "small", "span", "strong", "sub", "sup", "time", "u", "var"}
 _SOLD_OUT = re.compile(r"\bout of stock\b|\bsold out\b|\bunavailable\b|\bnot available\b", re.IGNORECASE)
 _IN_STOCK = re.compile(r"in stock|available(?: now)?", re.IGNORECASE)
 _CONTROL = re.compile(r"(?P<verb>rent|order)(?:\s+(?:now|server|it))?", re.IGNORECASE)
@@ -157,24 +161,40 @@ def read_cards(root: Tag, is_title: Callable[[str], bool]) -> CardPage:
         for parent in node.parents:
             holding[id(parent)] = holding.get(id(parent), 0) + 1
     prices = innermost(root, lambda text: read_price(text) is not None)
-    priced = {id(parent) for _, node in prices for parent in [node, *node.parents]}
     cards = []
     for title, node in titles:
         element = node if isinstance(node, Tag) else node.parent
         while element.parent is not None and element.parent is not root and holding.get(id(element.parent)) == 1:
             element = element.parent
-        if text_of(element) == title and id(element) not in priced:
+        if text_of(element) == title:  # nothing but the title: a flat layout, its content follows it
             element = _with_following_siblings(element, holding, title_ids)
         cards.append(Card(title, element))
     by_element = {id(card.element): card for card in cards}
     strays = []
     for text, node in prices:
         card = next((by_element[id(e)] for e in [node, *node.parents] if id(e) in by_element), None)
-        if card is None:
+        price = read_price(text)
+        assert price is not None  # innermost kept only texts that read as a price
+        if card is not None:
+            card.prices.append(price)
+        elif not _in_prose(node):  # in a sentence it is a promotion ("Save <b>€ 50 / month</b> on ..."): ignored
             strays.append(text)
-        else:
-            card.prices.append(read_price(text))  # type: ignore[arg-type]  # innermost kept only readable ones
     return CardPage(cards, strays)
+
+
+def _in_prose(node: Node) -> bool:
+    """Whether words run on either side of the node within its line (up to a block boundary or line break)."""
+    current: Node | None = node
+    while current is not None:
+        for siblings in (current.previous_siblings, current.next_siblings):
+            for sibling in siblings:
+                if isinstance(sibling, Tag) and sibling.name not in _INLINE:
+                    break
+                if re.search(r"[^\W\d_]", text_of(sibling)):
+                    return True
+        parent = current.parent
+        current = parent if parent is not None and parent.name in _INLINE else None  # the line goes on outside it
+    return False
 
 
 def _with_following_siblings(element: Tag, holding: dict[int, int], title_ids: set[int]) -> Tag:
