@@ -169,6 +169,14 @@ def test_texts_that_are_not_a_price(printed: str) -> None:
     assert read_price(printed) is None
 
 
+def test_a_price_table_inside_a_card_with_its_own_headers() -> None:
+    table = ("<table><thead><tr><th>Period</th><th>Price</th></tr></thead><tbody><tr><td>per day</td>"
+             "<td>€ 7.50</td></tr><tr><th>Month</th><td>€ 199.00</td></tr></tbody></table>")
+    batch = parse_html(f"<div><h3>1 pcs NVIDIA A10</h3>{table}<a>Rent</a></div>")
+    read = [(o.period.value, o.amount) for o in batch.offers]
+    assert read == [("day", Decimal("7.50")), ("month", Decimal("199.00"))]
+
+
 def test_cpu_and_disk_lines_are_not_titles() -> None:
     page = read_cards(BeautifulSoup(list_to_table(), "lxml"), gpu_leadergpu._is_title)
     assert [card.title for card in page.cards] == [s.title for s in SERVERS]

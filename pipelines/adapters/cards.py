@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import CData
 
-from pipelines.values import clean
+from pipelines.values import CURRENCY_MARKS, clean
 from schemas.gpu import BillingPeriod, StockStatus
 
 Node = Tag | NavigableString
@@ -96,6 +96,11 @@ def read_price(text: str) -> PriceText | None:
     return None
 
 
+def printed_currencies(amount: str) -> set[str]:
+    """The ISO codes of the currency marks an amount prints (`€ 7.50` -> {'EUR'}); none printed, none returned."""
+    return {CURRENCY_MARKS.get(mark, mark) for mark in re.findall(_CURRENCY, amount)}
+
+
 def innermost(root: Tag, reads_as: Callable[[str], bool]) -> list[tuple[str, Node]]:
     """Texts that read as wanted in full, each from the smallest element or bare string saying it, in page order."""
     nodes: list[Node] = [root, *(n for n in root.descendants if isinstance(n, Tag) or type(n) in _TEXT_TYPES)]
@@ -106,11 +111,12 @@ def innermost(root: Tag, reads_as: Callable[[str], bool]) -> list[tuple[str, Nod
 
 
 def label_table_cells(root: Tag) -> None:
-    """Copy each column header into the body cells below it, so `Per day` | `€ 7.50` reads as one price."""
+    """Copy each column header into the body cells below it, so `Per day` over `€ 7.50` reads as one price."""
     for table in root.find_all("table"):
         rows = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
         head = _header_row(rows)
-        if head is None:
+        # Rows that already read as prices (`per day` | `€ 7.50` under `Period` | `Price`) need no labels.
+        if head is None or any(read_price(text_of(tr)) for tr in rows[head + 1:]):
             continue
         headers = _columns(rows[head])
         for tr in rows[head + 1:]:
@@ -125,7 +131,7 @@ def label_table_cells(root: Tag) -> None:
 
 
 def _header_row(rows: list[Tag]) -> int | None:
-    in_head = [i for i, tr in enumerate(rows) if tr.find_parent(["thead", "table"]).name == "thead"]
+    in_head = [i for i, tr in enumerate(rows) if getattr(tr.find_parent(["thead", "table"]), "name", "") == "thead"]
     if in_head:
         return in_head[-1]
     for index, tr in enumerate(rows):
@@ -164,6 +170,7 @@ def read_cards(root: Tag, is_title: Callable[[str], bool]) -> CardPage:
     cards = []
     for title, node in titles:
         element = node if isinstance(node, Tag) else node.parent
+        assert element is not None  # a string found in the tree has a parent
         while element.parent is not None and element.parent is not root and holding.get(id(element.parent)) == 1:
             element = element.parent
         if text_of(element) == title:  # nothing but the title: a flat layout, its content follows it

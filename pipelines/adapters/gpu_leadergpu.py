@@ -21,13 +21,13 @@ from decimal import Decimal
 from bs4 import BeautifulSoup
 from pydantic import ValidationError
 
-from pipelines.adapters.cards import Card, labelled_value, read_cards, stock_of
+from pipelines.adapters.cards import Card, labelled_value, printed_currencies, read_cards, stock_of
 from pipelines.adapters.json_body import load_json
 from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import CellError, ParseError
 from pipelines.gpu.catalog import canonical
 from pipelines.sources import SourceSpec
-from pipelines.values import CURRENCY_MARKS, parse_memory, parse_money
+from pipelines.values import parse_memory, parse_money
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_leadergpu/2.0"
@@ -54,7 +54,6 @@ _TITLE = re.compile(r"(?P<count>[0-9]+)\s*(?P<form>pcs?\.?(?=\s)|[x×])\s*(?P<na
 # say it is a GPU, by vendor word or by a model the catalogue knows.
 _GPU_WORD = re.compile(r"\b(?:nvidia|tesla|geforce|quadro|radeon|instinct|amd\s+mi\d+|mi\d{3}x?)\b", re.IGNORECASE)
 _MEMORY_LABEL = re.compile(r"\b(?:gpu|video)\s*memory\b|\bvram\b", re.IGNORECASE)
-_CURRENCY_CODE = re.compile(r"\b[A-Z]{3}\b")
 
 
 def parse(body: bytes, source: SourceSpec) -> GpuBatch:
@@ -151,8 +150,7 @@ def _money(printed: str, default_currency: str, title: str, column: str,
     """A positive amount and the currency it is printed in (the source's currency when none is printed)."""
     if "-" in printed:
         raise CellError(source_id, title, column, f"negative price {printed!r}")
-    marks = {CURRENCY_MARKS[m] for m in re.findall(r"US\$|[€$£]", printed)}
-    marks |= set(_CURRENCY_CODE.findall(printed))
+    marks = printed_currencies(printed)
     if len(marks) > 1:
         raise CellError(source_id, title, column, f"{printed!r} names more than one currency")
     currency = marks.pop() if marks else default_currency
