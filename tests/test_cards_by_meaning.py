@@ -244,14 +244,22 @@ def test_a_restyled_page_lands_over_http_with_the_samples_figures(tmp_path: Path
         for source_id, path in (("fx_ecb", "/fx"), ("gpu_leadergpu", "/leadergpu")):  # FX first: GPU converts
             source = SourceSpec.model_validate({**declared[source_id].model_dump(), "url": server.url(path)})
             outcomes.append(refresh_source(source, fetcher=fetcher, db_path=db_path, archive=archive))
+        # The page stops printing the memory label: a new shape, which the drift rule reports.
+        unlabelled = list_to_table().replace("<th>GPU memory</th>", "<th>Accelerator</th>")
+        server.set("/leadergpu", Reply(body=json.dumps({**SAMPLE_JSON, "matchesHtml": unlabelled}).encode(),
+                                       content_type="application/json"))
+        drifted = refresh_source(source, fetcher=fetcher, db_path=db_path, archive=archive)
     assert [(o.status, o.error) for o in outcomes] == [("landed", None), ("landed", None)]
     with duckdb.connect(str(db_path), read_only=True) as con:
         rows = con.execute("""SELECT listing, original_amount, original_currency, stock_status, parser_version
-                              FROM gpu_listing_history WHERE source_id = 'gpu_leadergpu' ORDER BY listing""").fetchall()
-        shape = con.execute("""SELECT shape_fingerprint FROM fetch_log WHERE source_id = 'gpu_leadergpu'""").fetchall()
+                              FROM gpu_listing_history WHERE source_id = 'gpu_leadergpu' AND fetch_id = ?
+                              ORDER BY listing""", [outcomes[1].fetch_id]).fetchall()
+        shape = con.execute("""SELECT shape_fingerprint FROM fetch_log WHERE source_id = 'gpu_leadergpu'
+                               ORDER BY fetch_id""").fetchall()
     expected = sorted((o.listing, o.amount, o.currency, o.stock_status.value, "gpu_leadergpu/2.0")
                       for o in REFERENCE.offers)
     assert rows == expected
     minute = next(row for row in rows if row[0] == "1 pcs NVIDIA A10 / minute")
     assert isinstance(minute[1], Decimal) and minute[1] == Decimal("0.0053")
-    assert shape == [(REFERENCE.shape,)]
+    assert shape[0] == (REFERENCE.shape,) and len(shape) == 2 and shape[1] != shape[0]
+    assert [w for w in drifted.warnings if "drift: table shape changed" in w], drifted.warnings
