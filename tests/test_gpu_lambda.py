@@ -73,7 +73,7 @@ def test_sample_yields_the_exact_offers() -> None:
     batch = parse()
     assert batch.source_id == "gpu_lambda"
     assert batch.provider == "Lambda"
-    assert batch.parser_version == "gpu_lambda/1.0"
+    assert batch.parser_version == "gpu_lambda/1.1"
     assert rows(batch) == EXPECTED
     assert batch.unpriced == []
 
@@ -139,10 +139,34 @@ def test_a_price_tab_of_unknown_kind_is_refused() -> None:
     assert err.value.source_id == "gpu_lambda"
 
 
-def test_sold_out_from_the_row_class_alone() -> None:
+def test_a_row_class_alone_says_nothing_about_stock() -> None:
+    # Class names are styling, renamed at any restyle: only text and ARIA labels say "sold out".
     page = soup()
     price_cell(page, "8x NVIDIA B200 SXM6").find("span").decompose()
+    assert "sold-out" in row_of(page, "8x NVIDIA B200 SXM6")["class"]
+    row_of(page, "8x NVIDIA H100 SXM")["class"] = ["sold-out"]
+    result = stock(render(page))
+    assert result["8x NVIDIA B200 SXM6"] == "unknown"
+    assert result["8x NVIDIA H100 SXM"] == "in_stock"
+
+
+def test_sold_out_from_an_aria_label() -> None:
+    page = soup()
+    badge = price_cell(page, "8x NVIDIA B200 SXM6").find("span")
+    badge.clear()
+    badge["aria-label"] = "Sold out"
     assert stock(render(page))["8x NVIDIA B200 SXM6"] == "sold_out"
+
+
+def test_a_disabled_launch_control_is_not_in_stock() -> None:
+    page = soup()
+    row_of(page, "8x NVIDIA H100 SXM").find("a")["aria-disabled"] = "true"
+    row_of(page, "1x NVIDIA A10").find("a").name = "button"
+    row_of(page, "1x NVIDIA A10").find("button")["disabled"] = ""
+    result = stock(render(page))
+    assert result["8x NVIDIA H100 SXM"] == "unknown"
+    assert result["1x NVIDIA A10"] == "unknown"
+    assert result["1x NVIDIA GH200"] == "in_stock"
 
 
 def test_sold_out_from_the_badge_alone_or_the_price_text() -> None:

@@ -83,7 +83,7 @@ def card_titled(soup: BeautifulSoup, title: str):
 def test_sample_yields_exactly_the_expected_offers() -> None:
     batch = gpu_leadergpu.parse(SAMPLE, SPEC)
     assert batch.source_id == "gpu_leadergpu"
-    assert batch.parser_version == "gpu_leadergpu/1.0"
+    assert batch.parser_version == "gpu_leadergpu/2.0"
     assert batch.provider == "LeaderGPU"
     assert [o.listing for o in batch.offers] == list(EXPECTED)  # card order, then minute/day/week/month
     assert offers_of(batch) == EXPECTED
@@ -259,21 +259,38 @@ def test_html_without_server_cards_is_a_parse_error(html: str) -> None:
         parse_html(html)
 
 
-def test_card_without_a_title_is_a_parse_error_naming_the_card() -> None:
+def test_card_without_a_title_refuses_the_page_naming_its_prices() -> None:
+    # Without its title the card is no card: its prices sit in none, and the page is refused rather than
+    # landed one server short.
     def untitle(soup: BeautifulSoup) -> None:
         card_titled(soup, "8 pcs NVIDIA H100").select_one("h3").decompose()
 
-    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*server card 2 has no title"):
+    with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'€ 0.29 / minute'.*sit in no server card"):
         parse_html(edited(untitle))
 
 
-@pytest.mark.parametrize("printed", ["$ 410.00", "£ 410.00", "410.00 USD", "CHF 410.00"])
-def test_a_price_not_in_euro_is_a_cell_error(printed: str) -> None:
+@pytest.mark.parametrize(("printed", "currency"), [("$ 410.00", "USD"), ("£ 410.00", "GBP"), ("410.00 USD", "USD"),
+                                                    ("CHF 410.00", "CHF")])
+def test_one_price_in_another_currency_than_its_card_is_a_cell_error(printed: str, currency: str) -> None:
     html = SAMPLE_HTML.replace("€ 410.00", printed)
     assert html != SAMPLE_HTML
-    with pytest.raises(CellError, match=r"\[gpu_leadergpu\].*8 pcs NVIDIA H100.*price per day.*not EUR") as caught:
+    with pytest.raises(CellError, match=rf"\[gpu_leadergpu\].*8 pcs NVIDIA H100.*price per day.*in {currency}, the "
+                                        r"card's other prices in EUR") as caught:
         parse_html(html)
     assert caught.value.column == "price per day"
+
+
+def test_prices_keep_the_currency_printed() -> None:
+    batch = parse_html(SAMPLE_HTML.replace("€ ", "$ "))
+    assert {o.currency for o in batch.offers} == {"USD"}
+    assert offers_of(batch)["8 pcs NVIDIA H100 / week"][3:5] == (D("2650.00"), "USD")
+    unmarked = parse_html(SAMPLE_HTML.replace("€ ", ""))  # no mark at all: the source's declared currency
+    assert {o.currency for o in unmarked.offers} == {"EUR"}
+
+
+def test_two_currency_marks_in_one_amount_are_a_cell_error() -> None:
+    with pytest.raises(CellError, match=r"price per day.*more than one currency"):
+        parse_html(SAMPLE_HTML.replace("€ 410.00", "€ 410.00 USD"))
 
 
 @pytest.mark.parametrize("printed", ["€ 0.00", "€ -410.00"])
@@ -324,7 +341,8 @@ def test_arbitrary_text_in_a_card_raises_nothing_but_parse_error(title, memory, 
     except ParseError as exc:
         assert exc.source_id == "gpu_leadergpu"
         return
-    assert all(o.amount > 0 and o.currency == "EUR" and o.price_per.value == "instance" for o in batch.offers)
+    assert all(o.amount > 0 and o.currency in ("EUR", "USD") and o.price_per.value == "instance"
+               for o in batch.offers)
 
 
 @settings(max_examples=60, deadline=None)

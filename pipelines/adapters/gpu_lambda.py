@@ -4,8 +4,9 @@ A panel is named by the tab button its `aria-labelledby` points at (else a headi
 `aria-label`): "On-Demand" -> on_demand, "Reserved" -> reserved. Each row's first cell is a `<th>` with the
 plan (`8x NVIDIA H100 SXM`), the others `<td data-label=...>`; plans are grouped 8x/4x/2x/1x, by group-header
 rows or by separate tables. Prices are USD per GPU per hour (`$2.99 / GPU / hr`), excluding tax, no region.
-A row is sold out when its price cell or a badge/class says "sold out", in stock when it offers "Launch",
-otherwise unknown (reserved rows lead to sales). gpu_count comes from the plan's `8x` prefix.
+A row is sold out when its text (price cell, badge) or an ARIA label in it says "sold out" (class names are
+never read: a restyle renames them), in stock when it offers an enabled "Launch", otherwise unknown (reserved
+rows lead to sales). gpu_count comes from the plan's `8x` prefix.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pipelines.sources import SourceSpec
 from pipelines.values import clean, parse_memory, parse_money, parse_period
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
-PARSER_VERSION = "gpu_lambda/1.0"
+PARSER_VERSION = "gpu_lambda/1.1"
 
 COLUMNS = [
     Column("plan", (r"^(gpus?|instance( type)?|plan|configuration)$",)),
@@ -101,10 +102,11 @@ def _stock(tr: Tag | None, price_text: str) -> StockStatus:
         return StockStatus.SOLD_OUT
     if tr is None:
         return StockStatus.UNKNOWN
-    classes = [c for tag in [tr, *tr.find_all(True)] for c in (tag.get("class") or [])]
-    if any(SOLD_OUT.search(c) for c in classes) or SOLD_OUT.search(tr.get_text(" ")):
+    labels = [str(tag.get("aria-label") or "") for tag in [tr, *tr.find_all(True)]]
+    if SOLD_OUT.search(tr.get_text(" ")) or any(SOLD_OUT.search(label) for label in labels):
         return StockStatus.SOLD_OUT
-    buttons = tr.find_all(["a", "button"])
+    buttons = [b for b in tr.find_all(["a", "button"])
+               if b.get("disabled") is None and str(b.get("aria-disabled") or "").lower() != "true"]
     if any(re.fullmatch(r"launch( instance)?", clean(b.get_text(" ")), re.IGNORECASE) for b in buttons):
         return StockStatus.IN_STOCK
     return StockStatus.UNKNOWN
