@@ -1,27 +1,100 @@
-"""`ratecard`: refresh the warehouse, show its views, re-parse archived pages."""
+"""`ratecard`: refresh the warehouse, show its views, re-parse archived pages.
+
+A problem the user can fix (a bad sources file, a database that is not ratecard's, held or unwritable) ends
+the command with one red line naming the file and the problem, a hint, and its own exit code (EXIT_CODES);
+anything else is a bug, reported in one line as such. `--debug` shows the traceback instead.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
+from typer.core import TyperGroup
 
+from pipelines.errors import SourcesFileError
 from pipelines.show import wide_console
-from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
-from warehouse.db import DEFAULT_DB_PATH
+from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
+from warehouse.db import (DEFAULT_DB_PATH, NewerDuckDBFile, NotADuckDBFile, WarehouseBusy, WarehouseMissing,
+                          WarehouseUnwritable, connect, writable_location)
 from warehouse.lock import RefreshLocked, exclusive_refresh
 
-app = typer.Typer(help="AWS accelerator and GPU prices, validated and versioned in DuckDB.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from pipelines.runner import SourceRun
+
+EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
+EXIT_CODES = {
+    0: "success",
+    1: "a source failed (its previous version stays current), or show/reparse found no database yet",
+    2: "usage: an unknown option, command or --source id",
+    3: "another refresh of this database is running",
+    4: "bad sources file: missing, not TOML, or a field wrong (file:line and field named)",
+    5: "the database is not a DuckDB file (or is damaged), or was written by a newer DuckDB",
+    6: "the database is locked by another program",
+    7: "the database path cannot be written: a directory, or in a directory not writable",
+    EXIT_BUG: "an unexpected error: a bug in ratecard (rerun with --debug for the traceback)",
+}
+# Each user error: its exit code and what to do about it.
+USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
+    WarehouseMissing: (1, "run `ratecard refresh` first (or point --db at an existing database)"),
+    RefreshLocked: (3, "wait for it to finish, or pass --wait SECONDS to queue behind it"),
+    SourcesFileError: (4, "correct the file there (pipelines/sources.toml shows every field), or pass --sources FILE"),
+    NotADuckDBFile: (5, "point --db at a ratecard database, or move this file away: refresh creates a new one"),
+    NewerDuckDBFile: (5, "open it with that newer DuckDB, or point --db at another file"),
+    WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
+    WarehouseUnwritable: (7, "point --db at a file in a directory you can write"),
+}
+EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning in EXIT_CODES.items())
+
+
+def report(exc: Exception, errors: Console) -> int:
+    """One red line naming the problem, one hint line; returns the exit code."""
+    message = " ".join(str(exc).split())  # one line, whatever the message carried
+    code, hint = next(((c, h) for kind, (c, h) in USER_ERRORS.items() if isinstance(exc, kind)), (EXIT_BUG, ""))
+    if code == EXIT_BUG:
+        message = (f"unexpected {type(exc).__name__}: {message}. This is a bug in ratecard: rerun the same "
+                   "command with --debug for the traceback, and report it")
+    errors.print(Text(f"error: {message}", style="red"), soft_wrap=True)
+    if hint:
+        errors.print(Text(f"hint: {hint}", style="dim"), soft_wrap=True)
+    return code
+
+
+class ReportingGroup(TyperGroup):
+    """The one place errors become output: without --debug no traceback ever reaches the user."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.TyperException, typer.Exit, typer.Abort):
+            raise  # usage errors (exit 2) and deliberate exits already speak for themselves
+        except Exception as exc:
+            if ctx.params.get("debug"):
+                raise
+            raise typer.Exit(code=report(exc, Console(stderr=True))) from None
+
+
+app = typer.Typer(help="AWS accelerator and GPU prices, validated and versioned in DuckDB.", no_args_is_help=True,
+                  cls=ReportingGroup, epilog=EPILOG, rich_markup_mode="markdown")
 console = wide_console()
 
 DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
 SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]
+SourceIdsOption = Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")]
+WAIT_HELP = "Seconds to wait for a refresh already running, or a program holding the database."
 STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red", "failed": "red"}
+
+
+@app.callback()
+def main(debug: Annotated[bool, typer.Option("--debug", help="Show the traceback of any error.")] = False) -> None:
+    """AWS accelerator and GPU prices, validated and versioned in DuckDB."""
 
 
 def _quiet_libraries() -> None:
@@ -36,30 +109,41 @@ def refresh(
     offline: Annotated[bool, typer.Option("--offline", help="Serve the bundled samples on 127.0.0.1.")] = False,
     sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
     db: DbOption = DEFAULT_DB_PATH,
-    source: Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")] = None,
-    wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh already running.")] = 0.0,
+    source: SourceIdsOption = None,
+    wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 0.0,
 ) -> None:
     """Fetch, validate and land every source (or --source ones), refresh the views, publish the snapshot."""
     _quiet_libraries()
-    with contextlib.ExitStack() as stack:
-        try:  # before the seconds of importing Dagster: a refused refresh says so at once
-            stack.enter_context(exclusive_refresh(db, wait_s=wait))
-        except RefreshLocked as exc:
-            console.print(f"[red]{exc}[/]")
-            raise typer.Exit(code=3) from exc
-        _refresh_locked(offline, sources_file, db, source)
+    selected = [s.id for s in selected_sources(sources_file, source)]
+    # All before the seconds of importing Dagster: a refused refresh says so at once.
+    writable_location(db)
+    with exclusive_refresh(db, wait_s=wait):
+        usable_database(db, wait)
+        _refresh_locked(offline, sources_file, db, selected)
 
 
-def _refresh_locked(offline: bool, sources_file: Path, db: Path, source: list[str] | None) -> None:
+def selected_sources(sources_file: Path, wanted: list[str] | None) -> list[SourceSpec]:
+    """The sources to run, in sources-file order; an unknown id is a usage error listing the declared ones."""
+    declared = load_sources(sources_file)
+    unknown = sorted(set(wanted or []) - {s.id for s in declared})
+    if unknown:
+        raise typer.BadParameter(f"unknown source id(s) {unknown}; declared: {[s.id for s in declared]}",
+                                 param_hint="--source")
+    return [s for s in declared if not wanted or s.id in wanted]
+
+
+def usable_database(db: Path, wait: float) -> None:
+    """Open the file once, read-write (creating it and its schema), so a file that is not ratecard's, or is held,
+    is refused here in one line instead of failing every source."""
+    with connect(db, wait_s=wait):
+        pass
+
+
+def _refresh_locked(offline: bool, sources_file: Path, db: Path, selected: list[str]) -> None:
     from pipelines.definitions import build_definitions
     from pipelines.offline import serve_directory
     from pipelines.runner import instance_for_cli, run_sources
 
-    declared = [s.id for s in load_sources(sources_file)]
-    unknown = sorted(set(source or []) - set(declared))
-    if unknown:
-        raise typer.BadParameter(f"unknown source id(s) {unknown}; declared: {declared}", param_hint="--source")
-    selected = [s for s in declared if not source or s in source]
     with contextlib.ExitStack() as stack:
         base_url = stack.enter_context(serve_directory()) if offline else ""
         defs = build_definitions(sources_file, db, offline_base_url=base_url)
@@ -71,7 +155,7 @@ def _refresh_locked(offline: bool, sources_file: Path, db: Path, source: list[st
                 progress.start_task(tasks[sid])
                 progress.update(tasks[sid], description=f"{sid}: fetching, validating, landing")
 
-            def done(run) -> None:
+            def done(run: SourceRun) -> None:
                 style = STATUS_STYLE.get(run.status, "white")
                 progress.update(tasks[run.source_id], completed=1, total=1,
                                 description=f"[{style}]{run.source_id}: {run.status}[/]")
@@ -83,7 +167,7 @@ def _refresh_locked(offline: bool, sources_file: Path, db: Path, source: list[st
         raise typer.Exit(code=1)
 
 
-def _print_summary(runs, views_ok: bool, db: Path) -> None:
+def _print_summary(runs: list[SourceRun], views_ok: bool, db: Path) -> None:
     table = Table(title=f"Refresh of {db}", show_lines=False)
     for name in ("source", "outcome", "opened", "closed", "unchanged", "seconds", "detail"):
         table.add_column(name, justify="right" if name in ("opened", "closed", "unchanged", "seconds") else "left")
@@ -100,34 +184,40 @@ def _print_summary(runs, views_ok: bool, db: Path) -> None:
 
 
 @app.command()
-def show(db: DbOption = DEFAULT_DB_PATH) -> None:
+def show(
+    db: DbOption = DEFAULT_DB_PATH,
+    wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a program holding the database.")] = 30.0,
+) -> None:
     """Print the headline views: AWS prices per instance-hour and per accelerator-hour, and source freshness."""
     from pipelines.show import print_headline
 
     if not db.exists():
-        console.print(f"[red]{db} does not exist yet: run `ratecard refresh` first.[/]")
-        raise typer.Exit(code=1)
-    print_headline(console, db)
+        raise WarehouseMissing(db, "does not exist yet")
+    print_headline(console, db, wait_s=wait)
 
 
 @app.command()
 def reparse(
     sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
     db: DbOption = DEFAULT_DB_PATH,
-    source: Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")] = None,
+    source: SourceIdsOption = None,
+    wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 60.0,
 ) -> None:
     """Re-parse every archived body of the sources with today's parsers and rebuild their history."""
     _quiet_libraries()
+    selected = selected_sources(sources_file, source)
+    if not db.exists():
+        raise WarehouseMissing(db, "does not exist yet")
     from pipelines.archive import Archive
     from pipelines.reparse import reparse_source
 
     from warehouse.publish import publish_snapshot
 
     archive = Archive(db.parent / "archive")
-    with exclusive_refresh(db, wait_s=60):
-        for spec in load_sources(sources_file):
-            if source and spec.id not in source:
-                continue
+    writable_location(db)
+    with exclusive_refresh(db, wait_s=wait):
+        usable_database(db, wait)
+        for spec in selected:
             result = reparse_source(spec, db_path=db, archive=archive)
             console.print(f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
                           f"{result.unchanged} unchanged, {result.quarantined} quarantined")

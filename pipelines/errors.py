@@ -69,3 +69,17 @@ class ValidationFailed(SourceError):
     def __init__(self, source_id: str, failures: list[str]):
         self.failures = failures
         super().__init__(source_id, "batch failed validation: " + "; ".join(failures))
+
+
+class SourcesFileError(Exception):
+    """The sources file cannot be used. Names the file, the line (and column) and the field, then the problem."""
+
+    def __init__(self, path: str, problem: str, *, line: int | None = None, column: int | None = None,
+                 field: str | None = None) -> None:
+        self.path = path
+        self.problem = problem
+        self.line = line
+        self.column = column
+        self.field = field
+        where = ":".join([path, *(str(n) for n in (line, column) if n is not None)])
+        super().__init__(f"{where}: {problem}")

@@ -85,10 +85,10 @@ def wide_console() -> Console:
     return Console() if sys.stdout.isatty() else Console(width=200)
 
 
-def print_headline(console: Console, db: Path) -> None:
+def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
     """Reads the published snapshot when there is one (never the working file a refresh may be writing)."""
     snapshot = snapshot_path(db)
-    with connect(snapshot if snapshot.exists() else db, read_only=True) as con:
+    with connect(snapshot if snapshot.exists() else db, read_only=True, wait_s=wait_s) as con:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)

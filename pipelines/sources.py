@@ -13,7 +13,9 @@ from typing import Any, Literal
 
 from decimal import Decimal
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
+from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
+
+from pipelines import sources_errors
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
@@ -105,13 +107,31 @@ class SourcesFile(BaseModel):
 
 
 def load_sources(path: Path | str | None = None) -> list[SourceSpec]:
+    """The file's sources; a SourcesFileError naming the file, line and field when it cannot be used."""
     path = Path(path) if path else DEFAULT_SOURCES_FILE
-    with path.open("rb") as handle:
-        data = tomllib.load(handle)
-    defaults = data.get("drift", {})
-    for source in data.get("sources", []):  # a source's own drift settings override the file's defaults
-        source["drift"] = {**defaults, **source.get("drift", {})}
-    return SourcesFile.model_validate(data).sources
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise sources_errors.unreadable(path, exc) from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise sources_errors.toml_syntax(path, text, exc) from exc
+    with_drift_defaults(data)
+    try:
+        return SourcesFile.model_validate(data).sources
+    except ValidationError as exc:
+        raise sources_errors.invalid_fields(path, text, data, exc) from exc
+
+
+def with_drift_defaults(data: dict[str, Any]) -> None:
+    """A source's own drift settings override the file's defaults (ill-typed tables are left to pydantic)."""
+    defaults, entries = data.get("drift", {}), data.get("sources", [])
+    if not isinstance(defaults, dict) or not isinstance(entries, list):
+        return
+    for source in entries:
+        if isinstance(source, dict) and isinstance(source.get("drift", {}), dict):
+            source["drift"] = {**defaults, **source.get("drift", {})}
 
 
 def sample_path(source: SourceSpec) -> Path:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,8 +59,76 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(COMMENT_SCHEMA)
 
 
-class WarehouseBusy(RuntimeError):
-    pass
+class WarehouseError(RuntimeError):
+    """The warehouse file cannot be used, for a reason its user can fix (the CLI says how, without a traceback)."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class NotADuckDBFile(WarehouseError):
+    """Another kind of file at the path, or a DuckDB file whose header is damaged."""
+
+
+class NewerDuckDBFile(WarehouseError):
+    """Written by a newer DuckDB: its storage version is one this DuckDB cannot read."""
+
+
+class WarehouseBusy(WarehouseError):
+    """Another process holds the file's lock (a SQL client on the working file instead of the snapshot?)."""
+
+
+class WarehouseUnwritable(WarehouseError):
+    """No database file can be written (or read) at the path: it is a directory, or its directory is not writable."""
+
+
+class WarehouseMissing(WarehouseError):
+    """Opened read-only before any refresh created it."""
+
+
+NEWER_STORAGE = re.compile(r"storage version number (\d+), "
+                           r"but we can only read storage versions between (\d+) and (\d+)")
+LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
+UNUSABLE_PATH = ("Is a directory", "Not a directory", "Permission denied", "Read-only file system",
+                 "No such file or directory")
+
+
+def warehouse_error(path: Path, exc: duckdb.Error, wait_s: float) -> WarehouseError | None:
+    """What DuckDB's refusal to open `path` means for its user; None for anything else (a bug, not a user error)."""
+    message = str(exc)
+    if "Could not set lock" in message:
+        held = LOCK_HOLDER.search(message)
+        holder = f"PID {held[2]}, {held[1]}" if held else "another process"
+        return WarehouseBusy(path, f"held by another process ({holder}) for {wait_s:g} s; SQL clients should open "
+                                   f"{path.stem}.snapshot{path.suffix} instead of the working file")
+    if newer := NEWER_STORAGE.search(message):
+        return NewerDuckDBFile(path, f"written by a newer DuckDB (storage version {newer[1]}; DuckDB "
+                                     f"{duckdb.__version__} reads versions {newer[2]} to {newer[3]})")
+    if "not a valid DuckDB database file" in message:
+        return NotADuckDBFile(path, "not a DuckDB database file")
+    if "Corrupt database file" in message:
+        return NotADuckDBFile(path, f"damaged DuckDB file ({message.splitlines()[0]})")
+    if "database does not exist" in message:
+        return WarehouseMissing(path, "does not exist")
+    reason = next((r for r in UNUSABLE_PATH if r in message), None)
+    return WarehouseUnwritable(path, f"cannot hold a database file: {reason.lower()}") if reason else None
+
+
+def writable_location(path: Path) -> None:
+    """Create the file's directory, or say why no database file can be written at `path`."""
+    if path.is_dir():
+        raise WarehouseUnwritable(path, "is a directory, not a database file")
+    blocking = next((p for p in path.parents if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise WarehouseUnwritable(path, f"{blocking} is a file, not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WarehouseUnwritable(path, f"its directory cannot be created: {exc.strerror or exc}") from exc
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise WarehouseUnwritable(path, "not writable: permission denied")
 
 
 def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConnection:
@@ -67,14 +137,14 @@ def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConn
     while True:
         try:
             return duckdb.connect(str(path), read_only=read_only)
-        except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
-                if "lock" in str(exc).lower():
-                    raise WarehouseBusy(
-                        f"{path} is held by another process for {wait_s:g} s (a SQL client on the working file?"
-                        f" clients should open {path.stem}.snapshot{path.suffix}): {exc}") from exc
+        except duckdb.Error as exc:
+            error = warehouse_error(path, exc, wait_s)
+            if isinstance(error, WarehouseBusy) and time.monotonic() < deadline:
+                time.sleep(0.2)
+                continue
+            if error is None:
                 raise
-            time.sleep(0.2)
+            raise error from exc
 
 
 @contextmanager
@@ -82,7 +152,7 @@ def connect(path: Path | str, *, read_only: bool = False, wait_s: float = 30.0) 
     """A connection that is closed on every exit path, so the file lock never outlives a failure."""
     path = Path(path)
     if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        writable_location(path)
     con = open_file(path, read_only, wait_s)
     try:
         if not read_only:

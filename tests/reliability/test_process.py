@@ -217,9 +217,9 @@ def test_second_refresh_refused_while_locked(tmp_path, children, scenario):
     with exclusive_refresh(db):
         cli = start(children, CLI, "refresh", "--offline", "--db", db, "--source", "aws_trn1", "--wait", "0")
         out, err = cli.communicate(timeout=60)
-    scenario.observed = f"exit {cli.returncode}: {' '.join(out.split())[:200]}"
+    scenario.observed = f"exit {cli.returncode}: {' '.join(err.split())[:200]}"
     assert cli.returncode == 3, (out, err)
-    assert "another refresh" in out and f"pid {os.getpid()}" in out, out
+    assert "another refresh" in err and f"pid {os.getpid()}" in err, err
     assert not db.exists(), "the refused refresh touched the warehouse"
 
 
