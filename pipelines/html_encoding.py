@@ -71,7 +71,7 @@ def encoding_for_label(label: str | None) -> str | None:
     key = label.strip().lower()
     try:
         name = codecs.lookup(WHATWG_ALIASES.get(key, key)).name
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the label
         return None
     return name if name in WEB_ENCODINGS else None
 

@@ -61,7 +61,7 @@ def test_bom_beats_header(bom: bytes, codec: str) -> None:
     assert not decode_html(body, "windows-1252").startswith("\ufeff")  # the BOM is no part of the text
 
 
-@pytest.mark.parametrize("label", ["bogus-8", "utf-7", "rot13", "base64", "unicode_escape", "", "  "])
+@pytest.mark.parametrize("label", ["bogus-8", "utf-7", "rot13", "base64", "unicode_escape", "utf\x008", "", "  "])
 def test_a_label_naming_no_web_encoding_is_ignored(label: str) -> None:
     body = page("windows-1252").encode("windows-1252")
     assert encoding_for_label(label) is None
