@@ -101,12 +101,16 @@ def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError
 
 def check_body(source: SourceSpec, body: bytes, on: date, state: WarehouseState,
                content_type: str | None = None) -> Checked:
-    """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands."""
+    """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands.
+
+    `content_type` is the response's header (as logged in fetch_log): it refuses wrong media types, and its
+    charset decides how an HTML page is decoded, ahead of the page's own <meta> charset.
+    """
     wrong_type = media_type_error(source, content_type)
     if wrong_type is not None:
         return Checked(error=wrong_type, stage="parse")
     try:
-        parsed = parser_for(source.adapter)(body, source)
+        parsed = parser_for(source.adapter)(body, source, content_type)
     except RecordInvalid as exc:
         return Checked(error=ValidationFailed(source.id, exc.failures), stage="validate")
     except ParseError as exc:

@@ -73,6 +73,7 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
             state = WarehouseState(con=con, before=(row["fetch_id"], fetch.fetched_at))
             con.execute(FORGET_QUARANTINE, {"fetch_id": row["fetch_id"]})  # the replay decides afresh
             on = fetch.fetched_at.astimezone(UTC).date()
+            # The Content-Type logged with the fetch: its charset decodes the body exactly as the first parse did.
             checked = check_body(source, body, on, state, fetch.content_type)
             fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
             error, stage = checked.error, checked.stage

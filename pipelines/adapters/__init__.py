@@ -4,22 +4,26 @@ Adapters are plain Python (no Dagster import) so the CLI, the assets, `reparse` 
 Each adapter belongs to a kind, which decides what its batch is and where it lands:
 `aws` -> SourceBatch (instance specs and prices), `gpu` -> GpuBatch (provider listings), `fx` -> FxBatch.
 Each also names the media types its source may answer with: anything else (an error page served as
-`text/plain`, a PDF) is refused before parsing. Modules are imported on first use.
+`text/plain`, a PDF) is refused before parsing. Adapters that decode an HTML body themselves also take the
+HTTP charset (`parse(body, source, *, charset=None)`), which outranks the page's <meta> charset. Modules are
+imported on first use.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from pipelines.errors import RecordInvalid
 
-Parser = Callable[[bytes, Any], Any]
+
+class Parser(Protocol):
+    def __call__(self, body: bytes, source: Any, content_type: str | None = None) -> Any: ...
+
 
 HTML = ("text/html", "application/xhtml+xml")
 JSON = ("application/json",)
@@ -31,18 +35,19 @@ class AdapterInfo:
     module: str
     kind: str
     media_types: tuple[str, ...]
+    reads_html: bool = False  # parse() decodes the body as an HTML page, so takes the HTTP charset
 
 
 ADAPTERS: dict[str, AdapterInfo] = {
-    "aws_product_page": AdapterInfo("pipelines.adapters.aws_product_page", "aws", HTML),
-    "aws_capacity_blocks": AdapterInfo("pipelines.adapters.aws_capacity_blocks", "aws", HTML),
-    "gpu_hyperstack": AdapterInfo("pipelines.adapters.gpu_hyperstack", "gpu", HTML),
-    "gpu_lambda": AdapterInfo("pipelines.adapters.gpu_lambda", "gpu", HTML),
-    "gpu_coreweave": AdapterInfo("pipelines.adapters.gpu_coreweave", "gpu", HTML),
+    "aws_product_page": AdapterInfo("pipelines.adapters.aws_product_page", "aws", HTML, reads_html=True),
+    "aws_capacity_blocks": AdapterInfo("pipelines.adapters.aws_capacity_blocks", "aws", HTML, reads_html=True),
+    "gpu_hyperstack": AdapterInfo("pipelines.adapters.gpu_hyperstack", "gpu", HTML, reads_html=True),
+    "gpu_lambda": AdapterInfo("pipelines.adapters.gpu_lambda", "gpu", HTML, reads_html=True),
+    "gpu_coreweave": AdapterInfo("pipelines.adapters.gpu_coreweave", "gpu", HTML, reads_html=True),
     "gpu_runpod_graphql": AdapterInfo("pipelines.adapters.gpu_runpod_graphql", "gpu", JSON),
     "gpu_vastai": AdapterInfo("pipelines.adapters.gpu_vastai", "gpu", JSON),
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
-    "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML),
+    "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
 }
 
@@ -64,11 +69,19 @@ def adapter_module(adapter: str) -> ModuleType:
 
 
 def parser_for(adapter: str) -> Parser:
-    """The adapter's parse, with record-level pydantic errors turned into the typed RecordInvalid."""
-    parse = adapter_module(adapter).parse
+    """The adapter's parse, with record-level pydantic errors turned into the typed RecordInvalid.
 
-    def typed_parse(body: bytes, source: Any) -> Any:
+    `content_type` is the response's Content-Type header: its charset reaches the adapters that read HTML.
+    """
+    from pipelines.html_encoding import charset_of  # not at the top: it loads bs4, which only parsing needs
+
+    parse = adapter_module(adapter).parse
+    reads_html = ADAPTERS[adapter].reads_html
+
+    def typed_parse(body: bytes, source: Any, content_type: str | None = None) -> Any:
         try:
+            if reads_html:
+                return parse(body, source, charset=charset_of(content_type))
             return parse(body, source)
         except ValidationError as exc:
             raise RecordInvalid(source.id, exc) from exc

@@ -26,8 +26,8 @@ COLUMNS = [
 ]
 
 
-def parse(body: bytes, source: SourceSpec) -> SourceBatch:
-    table = locate(soup_of(body), COLUMNS, source.id)
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> SourceBatch:
+    table = locate(soup_of(body, charset), COLUMNS, source.id)
     specs: dict[str, InstanceSpec] = {}
     prices: list[InstancePrice] = []
     for row in table.rows("instance_type"):

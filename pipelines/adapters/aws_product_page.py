@@ -37,8 +37,8 @@ def columns(source: SourceSpec) -> list[Column]:
     ]
 
 
-def parse(body: bytes, source: SourceSpec) -> SourceBatch:
-    table = locate(soup_of(body), columns(source), source.id)
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> SourceBatch:
+    table = locate(soup_of(body, charset), columns(source), source.id)
     specs: list[InstanceSpec] = []
     prices: list[InstancePrice] = []
     for row in table.rows("instance_type"):

@@ -96,12 +96,12 @@ def options_of(source: SourceSpec) -> Options:
         raise DeclarationError(source.id, f"bad declaration in sources.toml: {problems}") from None
 
 
-def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
     opts = options_of(source)
     declared = opts.columns.model_dump()
     columns = [Column(key, tuple(patterns), required=key in ("gpu", "price"), fill_down=key == "region")
                for key, patterns in declared.items() if patterns is not None]
-    table = locate(soup_of(body), columns, source.id)
+    table = locate(soup_of(body, charset), columns, source.id)
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
     for row in table.rows("gpu"):

@@ -42,8 +42,8 @@ def stock_of(text: str | None) -> StockStatus:
     return StockStatus.UNKNOWN  # "Reserve", blank, or wording this parser does not know
 
 
-def parse(body: bytes, source: SourceSpec) -> GpuBatch:
-    table = locate(soup_of(body), COLUMNS, source.id)
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+    table = locate(soup_of(body, charset), COLUMNS, source.id)
     currency = source.options.get("currency", "USD")
     offers: list[GpuOffer] = []
     unpriced: list[str] = []

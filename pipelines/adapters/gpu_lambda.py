@@ -36,8 +36,8 @@ SOLD_OUT = re.compile(r"sold[\s_-]?out", re.IGNORECASE)
 
 
 
-def parse(body: bytes, source: SourceSpec) -> GpuBatch:
-    soup = soup_of(body)
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+    soup = soup_of(body, charset)
     currency = source.options.get("currency", "USD")
     offers: list[GpuOffer] = []
     unpriced: list[str] = []

@@ -14,9 +14,9 @@ from typing import TypeVar
 from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
-from bs4.dammit import EncodingDetector
 
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
+from pipelines.html_encoding import decode_html
 from pipelines.values import clean
 
 
@@ -73,18 +73,10 @@ def shape_fingerprint(parts: Sequence[str]) -> str:
     return hashlib.sha256("\x1f".join(p.lower() for p in parts).encode()).hexdigest()[:16]
 
 
-def soup_of(body: bytes) -> BeautifulSoup:
-    # bytes, not str: BeautifulSoup sniffs a BOM or the declared encoding. A page with neither whose bytes are
-    # not UTF-8 (windows-1252 named only in the HTTP header) is read as windows-1252, as browsers do, rather
-    # than having every non-ASCII byte replaced by U+FFFD.
-    fallback = None
-    if (EncodingDetector.strip_byte_order_mark(body)[1] is None
-            and EncodingDetector.find_declared_encoding(body, is_html=True) is None):
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            fallback = "windows-1252"
-    return BeautifulSoup(body, "lxml", from_encoding=fallback)
+def soup_of(body: bytes, charset: str | None = None) -> BeautifulSoup:
+    """The page as a tree. `charset`, the HTTP Content-Type's, outranks a <meta> charset (pipelines.html_encoding)."""
+    # Decoded here, not by BeautifulSoup: given text, lxml no longer acts on the page's own <meta> charset.
+    return BeautifulSoup(decode_html(body, charset), "lxml")
 
 
 def cell_text(cell: Tag) -> str:
