@@ -41,8 +41,9 @@ REQUIRED = ("id", "displayName", "memoryInGb", "secureCloud", "communityCloud",
             "securePrice", "communityPrice", "secureSpotPrice")
 LOWEST = "lowestPrice"  # optional
 STOCK_STATUS = "stockStatus"
+TYPE_KEYS = (*REQUIRED, LOWEST, f"{LOWEST}.{STOCK_STATUS}")
 # Every key path read: the shape fingerprint is the sorted set of those found.
-KEY_PATHS = (*(TYPE + key for key in (*REQUIRED, LOWEST)), f"{TYPE}{LOWEST}.{STOCK_STATUS}")
+KEY_PATHS = tuple(TYPE + key for key in TYPE_KEYS)
 # (price key, flag saying the cloud offers it, kind, cloud named in the listing)
 PRICES = (
     ("securePrice", "secureCloud", GpuPriceKind.ON_DEMAND, "secure"),
@@ -73,7 +74,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     paths = ReadPaths()
     for index, entry in enumerate(types):
         found = _offers(entry, index, sid)
-        _record_paths(entry, paths)
+        paths.found_keys(TYPE, entry, TYPE_KEYS)
         if not found:
             unpriced.append(_text(entry, "displayName", f"gpuTypes[{index}]", sid))
         for offer in found:
@@ -85,14 +86,6 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
         offers.extend(found)
     return GpuBatch(source_id=sid, parser_version=PARSER_VERSION, provider=source.options.get("provider", "RunPod"),
                     offers=offers, unpriced=unpriced, shape=paths.fingerprint)
-
-
-def _record_paths(entry: dict[str, Any], paths: ReadPaths) -> None:
-    """Called once `_offers` has checked the entry, so it is an object with every required key."""
-    paths.found_keys(TYPE, entry, (*REQUIRED, LOWEST))
-    lowest = entry.get(LOWEST)
-    if isinstance(lowest, dict):
-        paths.found_keys(f"{TYPE}{LOWEST}.", lowest, (STOCK_STATUS,))
 
 
 def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:

@@ -29,9 +29,7 @@ PARSER_VERSION = "gpu_vastai/1.0"
 
 OFFER = "offers[]."
 REQUIRED = ("id", "gpu_name", "num_gpus", "dph_total", "rentable")
-OPTIONAL = ("gpu_ram",)
-# Every key path read: the shape fingerprint is the sorted set of those found.
-KEY_PATHS = tuple(OFFER + key for key in (*REQUIRED, *OPTIONAL))
+OPTIONAL = ("gpu_ram",)  # the shape fingerprint is the sorted set of these and REQUIRED found, under OFFER
 MB_PER_GB = Decimal(1024)  # Vast's gpu_ram is MiB-based: 24576 for a 24 GB card
 PRICE_QUANTUM = Decimal("0.000001")
 

@@ -22,8 +22,9 @@ class ReadPaths:
         self._found.add(path)
 
     def found_keys(self, prefix: str, mapping: Mapping[str, object], keys: Iterable[str]) -> None:
-        """Record `prefix + key` for each of `keys` that `mapping` has (its value may be null: the key is there)."""
-        self._found.update(prefix + key for key in keys if key in mapping)
+        """Record `prefix + key` for each dotted key (`lowestPrice.stockStatus`) that `mapping` has, through
+        nested objects; a key whose value is null is there all the same."""
+        self._found.update(prefix + key for key in keys if _has(mapping, key.split(".")))
 
     @property
     def paths(self) -> list[str]:
@@ -32,3 +33,12 @@ class ReadPaths:
     @property
     def fingerprint(self) -> str:
         return shape_fingerprint(self.paths)
+
+
+def _has(mapping: object, keys: list[str]) -> bool:
+    """Whether the nested objects hold the keys in turn: a.b.c present in {"a": {"b": {"c": null}}}."""
+    for key in keys:
+        if not isinstance(mapping, Mapping) or key not in mapping:
+            return False
+        mapping = mapping[key]
+    return True
