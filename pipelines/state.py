@@ -50,10 +50,12 @@ class WarehouseState:
         params = {"source_id": source_id}
         before = {**params, "before": self._before[0] if self._before else NO_FETCH_YET}
         with self._connection() as con:
-            last = con.execute(LAST_SHAPE, before).fetchone()
-            shape = last[0] if last else None
+            # fetchall, never fetchone: DuckDB 2.0 refuses further work (reparse lands on this connection) while
+            # a result is left unread.
+            last = con.execute(LAST_SHAPE, before).fetchall()
+            shape = last[0][0] if last else None
             if kind not in CURRENT_PRICES:
                 return Baseline(prices={}, shape=shape)
             prices = con.execute(CURRENT_PRICES[kind], params).fetchall()
-            (rows,) = con.execute(CURRENT_ROWS[kind], params).fetchone()
+            ((rows,),) = con.execute(CURRENT_ROWS[kind], params).fetchall()
         return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape, rows=rows)
