@@ -79,6 +79,7 @@ KINDS = {
                 aws_snapshots, _aws_prices, lambda b: len(b.specs) + len(b.prices)),
     "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots, _gpu_prices,
                 lambda b: len(b.listings)),
-    # Rates are facts by date, not versions of one another: no drift rule applies.
+    # Rates are facts by date, not versions of one another: no row or price rule applies, only the shape rule
+    # (the batch's shape, compared with the last one landed).
     "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots, lambda b: {}, lambda b: 0),
 }

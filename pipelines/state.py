@@ -44,14 +44,18 @@ class WarehouseState:
         with self._connection() as con:
             return FxTable.of(load_fx_rates(con, self._before[1] if self._before else None))
 
-    def baseline(self, kind: str, source_id: str) -> Baseline | None:
-        if kind not in CURRENT_PRICES:
-            return None
+    def baseline(self, kind: str, source_id: str) -> Baseline:
+        """Open prices and rows where the kind keeps versions (not FX: rates are facts by date); the last shape
+        landed or confirmed, for every kind."""
         params = {"source_id": source_id}
         before = {**params, "before": self._before[0] if self._before else NO_FETCH_YET}
         with self._connection() as con:
+            # fetchall, never fetchone: DuckDB 2.0 refuses further work (reparse lands on this connection) while
+            # a result is left unread.
+            last = con.execute(LAST_SHAPE, before).fetchall()
+            shape = last[0][0] if last else None
+            if kind not in CURRENT_PRICES:
+                return Baseline(prices={}, shape=shape)
             prices = con.execute(CURRENT_PRICES[kind], params).fetchall()
-            (rows,) = con.execute(CURRENT_ROWS[kind], params).fetchone()
-            shape = con.execute(LAST_SHAPE, before).fetchall()
-        return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape[0][0] if shape else None,
-                        rows=rows)
+            ((rows,),) = con.execute(CURRENT_ROWS[kind], params).fetchall()
+        return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape, rows=rows)

@@ -104,6 +104,23 @@ def test_an_identical_repeated_rate_is_kept_once() -> None:
     assert len(batch.rates) == 1
 
 
+def test_shape_is_the_paths_read_not_attribute_order_or_unread_parts() -> None:
+    shape = fx_ecb.parse(SAMPLE, SPEC).shape
+    assert shape and len(shape) == 16
+    ninety_days = envelope({"2026-09-28": [("USD", "1.1840")], "2026-09-25": [("USD", "1.1795")]})
+    assert fx_ecb.parse(ninety_days, SPEC).shape == shape
+    reordered = SAMPLE.replace(b"<Cube currency='USD' rate='1.1840'/>", b"<Cube rate='1.1840' currency='USD' src='x'/>")
+    unread = reordered.replace(b"<gesmes:subject>", b"<gesmes:note>new</gesmes:note><gesmes:subject>")
+    assert unread != SAMPLE and fx_ecb.parse(unread, SPEC).shape == shape
+
+
+def test_shape_changes_when_the_dated_element_is_renamed() -> None:
+    renamed = SAMPLE.replace(b"<Cube time='2026-09-28'>", b"<Day time='2026-09-28'>").replace(b"</Cube>", b"</Day>", 1)
+    batch = fx_ecb.parse(renamed, SPEC)
+    assert by_key(batch) == by_key(fx_ecb.parse(SAMPLE, SPEC))  # rates are still found by meaning
+    assert batch.shape != fx_ecb.parse(SAMPLE, SPEC).shape
+
+
 # -- broken input -------------------------------------------------------------------------------------------
 
 

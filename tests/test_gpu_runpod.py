@@ -5,6 +5,7 @@ ParseErrors naming the source."""
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -13,19 +14,11 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_runpod_graphql as runpod
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec, sample_path
+from pipelines.sources import load_sources, sample_path
 
 D = Decimal
 SOURCE_ID = "gpu_runpod"
-QUERY = (
-    "{ gpuTypes { id displayName memoryInGb secureCloud communityCloud securePrice communityPrice secureSpotPrice "
-    "lowestPrice(input: {gpuCount: 1}) { uninterruptablePrice stockStatus } } }"
-)
-SPEC = SourceSpec(
-    id="gpu_runpod", adapter="gpu_runpod_graphql", url="https://api.runpod.io/graphql",
-    sample="gpu/runpod_graphql.json", options={"provider": "RunPod"}, method="POST",
-    request_body=json.dumps({"query": QUERY}), request_content_type="application/json",
-)
+SPEC = next(s for s in load_sources() if s.id == SOURCE_ID)  # as declared in pipelines/sources.toml
 BODY = sample_path(SPEC).read_bytes()
 
 OD, COM, SPOT = "on_demand", "community", "spot"
@@ -80,9 +73,40 @@ def with_type(index: int, **fields) -> dict:
     return doc
 
 
-def test_query_is_the_documented_one() -> None:
-    assert runpod.GRAPHQL_QUERY == QUERY
-    assert json.loads(runpod.REQUEST_BODY) == {"query": QUERY}
+def selected_paths(query: str) -> set[str]:
+    """Dotted paths of the fields a GraphQL query selects, arguments left out: {"gpuTypes", "gpuTypes.id", ...}."""
+    tokens = re.findall(r"[A-Za-z_]\w*|[{}]", re.sub(r"\([^()]*\)", "", query))
+    paths: set[str] = set()
+    parents: list[str] = []
+    field = ""  # the field a "{" opens a selection of ("" for the query's own braces)
+    for token in tokens:
+        if token == "{":
+            parents.append(field)
+        elif token == "}":
+            parents.pop()
+        else:
+            paths.add(".".join([*filter(None, parents), token]))
+        field = token if token not in "{}" else ""
+    return paths
+
+
+def graphql_path(key_path: str) -> str:
+    """data.gpuTypes[].lowestPrice.stockStatus -> gpuTypes.lowestPrice.stockStatus (the query's field path)."""
+    return key_path.removeprefix("data.").replace("[]", "")
+
+
+def test_the_query_posted_selects_every_key_the_adapter_reads() -> None:
+    assert (SPEC.method, SPEC.request_content_type) == ("POST", "application/json")
+    query = json.loads(SPEC.request_body)["query"]
+    wanted = {graphql_path(p) for p in runpod.KEY_PATHS}
+    assert "gpuTypes.lowestPrice.stockStatus" in wanted and len(wanted) == len(runpod.KEY_PATHS)
+    assert wanted <= selected_paths(query), wanted - selected_paths(query)
+
+
+def test_a_query_missing_a_read_key_is_caught() -> None:
+    query = json.loads(SPEC.request_body)["query"]
+    assert "gpuTypes.lowestPrice.stockStatus" not in selected_paths(query.replace(" stockStatus", ""))
+    assert "gpuTypes.securePrice" not in selected_paths(query.replace(" securePrice", ""))
 
 
 def test_sample_yields_exact_offers() -> None:
@@ -149,6 +173,35 @@ def test_reordered_keys_and_types_parse_the_same() -> None:
     assert sorted(parse({"extensions": {"cost": 3}, **shuffled}).unpriced) == ["MI300X"]
 
 
+def test_missing_lowest_price_is_unknown_stock() -> None:
+    doc = document()
+    del doc["data"]["gpuTypes"][0]["lowestPrice"]
+    assert {o.stock_status.value for o in parse(doc).offers[:3]} == {UNK}
+
+
+def renamed_everywhere(old: str, new: str) -> dict:
+    doc = document()
+    doc["data"]["gpuTypes"] = [{new if k == old else k: v for k, v in t.items()} for t in doc["data"]["gpuTypes"]]
+    return doc
+
+
+def test_shape_is_the_key_paths_read_not_their_order_or_unread_keys() -> None:
+    shape = runpod.parse(BODY, SPEC).shape
+    assert shape and len(shape) == 16
+    doc = document()
+    types = [dict(reversed(list(t.items()))) for t in reversed(doc["data"]["gpuTypes"])]
+    for t in types:
+        t["maxGpuCount"] = 8  # a key the adapter does not read
+    assert parse({"extensions": {"cost": 3}, "data": {"gpuTypes": types}}).shape == shape
+
+
+def test_shape_changes_when_a_read_key_is_renamed() -> None:
+    shape = runpod.parse(BODY, SPEC).shape
+    renamed = parse(renamed_everywhere("lowestPrice", "lowestPriceV2"))
+    assert {o.stock_status.value for o in renamed.offers} == {UNK}  # still lands, stock unknown
+    assert renamed.shape != shape
+
+
 @pytest.mark.parametrize("key", runpod.REQUIRED)
 def test_missing_key_names_source_and_key(key) -> None:
     doc = document()
@@ -201,7 +254,8 @@ JSON_VALUES = st.recursive(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(index=st.integers(0, 7), key=st.sampled_from(runpod.REQUIRED + ("uninterruptablePrice",)), value=JSON_VALUES)
+@given(index=st.integers(0, 7), key=st.sampled_from((*runpod.REQUIRED, runpod.LOWEST, "uninterruptablePrice")),
+       value=JSON_VALUES)
 def test_any_value_in_any_field_parses_or_raises_parse_error(index, key, value) -> None:
     doc = document()
     target = doc["data"]["gpuTypes"][index]

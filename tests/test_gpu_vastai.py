@@ -101,8 +101,23 @@ def test_all_non_rentable_is_one_sold_out_listing() -> None:
         ("A40", 1, D("0.40"), "sold_out", 2), ("L4", 1, D("0.60"), "in_stock", 1)]
 
 
-def test_null_gpu_ram_leaves_memory_unknown() -> None:
+def test_null_or_absent_gpu_ram_leaves_memory_unknown() -> None:
     assert parse([{**offer(1, "L4", 1, "0.5"), "gpu_ram": None}]).offers[0].gpu_memory_gb_printed is None
+    without = {k: v for k, v in offer(1, "L4", 1, "0.5").items() if k != "gpu_ram"}
+    assert parse([without]).offers[0].gpu_memory_gb_printed is None
+
+
+def test_shape_is_the_key_paths_read_not_their_order_or_unread_keys() -> None:
+    shape = vast.parse(BODY, SPEC).shape
+    assert shape and len(shape) == 16
+    shuffled = [{**dict(reversed(list(o.items()))), "cuda_max_good": D("12.4")} for o in reversed(offers())]
+    assert vast.parse(dumps({"extra": [1], "offers": shuffled}).encode(), SPEC).shape == shape
+
+
+def test_shape_changes_when_a_read_key_is_renamed() -> None:
+    renamed = parse([{("gpu_ram_mb" if k == "gpu_ram" else k): v for k, v in o.items()} for o in offers()])
+    assert [o.gpu_memory_gb_printed for o in renamed.offers] == [None] * len(EXPECTED)  # lands, memory unknown
+    assert renamed.shape != vast.parse(BODY, SPEC).shape
 
 
 @pytest.mark.parametrize("key", vast.REQUIRED)
@@ -183,7 +198,7 @@ def test_per_gpu_price_ignores_offer_order_and_offer_splitting(specs, data) -> N
 
 
 @settings(max_examples=100, deadline=None)
-@given(index=st.integers(0, 13), key=st.sampled_from(vast.REQUIRED + ("geolocation",)),
+@given(index=st.integers(0, 13), key=st.sampled_from((*vast.REQUIRED, *vast.OPTIONAL, "geolocation")),
        value=st.none() | st.booleans() | st.integers() | st.text(max_size=6)
        | st.decimals(allow_nan=False, allow_infinity=False, places=5) | st.lists(st.integers(), max_size=2))
 def test_any_value_in_any_field_parses_or_raises_parse_error(index, key, value) -> None:

@@ -6,6 +6,10 @@ rate says how many units of the currency one euro buys. Rates are kept as Decima
 
 The XML is parsed without network access or entity resolution, and a document carrying a DOCTYPE (which the
 ECB file never does, and which could only declare entities) is refused, so nothing outside the body is read.
+
+Rates are found wherever a `Cube` carries a currency, however deep; the batch's shape is the element paths of the
+attributes read (`Envelope/Cube/Cube/Cube@rate`, `Envelope/Cube/Cube@time`), so a restructured file still parses
+and the drift rule reports it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from decimal import Decimal
 from lxml import etree
 from pydantic import ValidationError
 
+from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
 from schemas.gpu import FxBatch, FxRate
@@ -46,6 +51,7 @@ def parse(body: bytes, source: SourceSpec) -> FxBatch:
 
     rates: list[FxRate] = []
     seen: dict[tuple[date, str], Decimal] = {}
+    paths = ReadPaths()
     for cube in root.iter():
         if not isinstance(cube.tag, str) or etree.QName(cube).localname != "Cube" or "currency" not in cube.attrib:
             continue
@@ -57,6 +63,7 @@ def parse(body: bytes, source: SourceSpec) -> FxBatch:
         if not _RATE.fullmatch(printed) or Decimal(printed) <= 0:
             raise ParseError(source.id, f"{currency} rate on {rate_date} is {printed!r}, not a positive number")
         amount = Decimal(printed)
+        _record_paths(cube, paths)
         key = (rate_date, currency)
         if key in seen:
             if seen[key] != amount:
@@ -69,7 +76,15 @@ def parse(body: bytes, source: SourceSpec) -> FxBatch:
             raise ParseError(source.id, f"{currency} on {rate_date}: {exc}") from exc
     if not rates:
         raise ParseError(source.id, "no <Cube currency=... rate=...> rates in the document")
-    return FxBatch(source_id=source.id, parser_version=PARSER_VERSION, rates=rates)
+    return FxBatch(source_id=source.id, parser_version=PARSER_VERSION, rates=rates, shape=paths.fingerprint)
+
+
+def _record_paths(cube: etree._Element, paths: ReadPaths) -> None:
+    """The rate Cube's path by local names (the parser ignores namespaces), its attributes and its parent's date."""
+    path = "/".join(etree.QName(e).localname for e in reversed([cube, *cube.iterancestors()]))
+    paths.found(f"{path}@currency")
+    paths.found(f"{path}@rate")
+    paths.found(f"{path.rsplit('/', 1)[0]}@time")
 
 
 def _date_of(cube: etree._Element, currency: str, source_id: str) -> date:

@@ -7,29 +7,25 @@ The answer is `{"data": {"gpuTypes": [{"id": "NVIDIA H100 80GB HBM3", "displayNa
 - `communityPrice: 0.5` is a placeholder on types with `communityCloud: false`: ignored;
 - `securePrice: 0` (or null) means the type is not offered on secure cloud (nor, then, its spot price);
 - prices are binary floats printed with noise (`1.9679999999999997`);
-- `id` is the more specific name (gpu_name); `displayName` names the listing, with the cloud appended.
-A type with no price on either cloud is reported in `unpriced`.
+- `id` is the more specific name (gpu_name); `displayName` names the listing, with the cloud appended;
+- `lowestPrice` (only read for its stock status) may be null: stock unknown. It may also be absent: stock
+  unknown too, and the batch's shape (the key paths found) changes, so the drift rule reports it.
+A type with no price on either cloud is reported in `unpriced`. The query POSTed is the `gpu_runpod` request_body
+in sources.toml; tests check that it selects every path in KEY_PATHS.
 """
 
 from __future__ import annotations
 
-import json
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from pipelines.adapters.json_body import load_json
+from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
 from schemas.gpu import GpuBatch, GpuOffer, GpuPriceKind, StockStatus
 
 PARSER_VERSION = "gpu_runpod_graphql/1.0"
-
-GRAPHQL_QUERY = (
-    "{ gpuTypes { id displayName memoryInGb secureCloud communityCloud securePrice communityPrice "
-    "secureSpotPrice lowestPrice(input: {gpuCount: 1}) { uninterruptablePrice stockStatus } } }"
-)
-# What the source POSTs (content type application/json).
-REQUEST_BODY = json.dumps({"query": GRAPHQL_QUERY})
 
 # RunPod sets its prices in cents and sub-cents per GPU-hour ($0.39, $2.69), never finer than 4 decimals;
 # the API serves them as binary floats (2.6899999999999995). Rounding half-up to 4 dp restores the price as set
@@ -40,8 +36,14 @@ STOCK = {
     "high": StockStatus.IN_STOCK, "medium": StockStatus.IN_STOCK, "low": StockStatus.IN_STOCK,
     "none": StockStatus.SOLD_OUT, "unavailable": StockStatus.SOLD_OUT, "": StockStatus.UNKNOWN,
 }
+TYPE = "data.gpuTypes[]."
 REQUIRED = ("id", "displayName", "memoryInGb", "secureCloud", "communityCloud",
-            "securePrice", "communityPrice", "secureSpotPrice", "lowestPrice")
+            "securePrice", "communityPrice", "secureSpotPrice")
+LOWEST = "lowestPrice"  # optional
+STOCK_STATUS = "stockStatus"
+TYPE_KEYS = (*REQUIRED, LOWEST, f"{LOWEST}.{STOCK_STATUS}")
+# Every key path read: the shape fingerprint is the sorted set of those found.
+KEY_PATHS = tuple(TYPE + key for key in TYPE_KEYS)
 # (price key, flag saying the cloud offers it, kind, cloud named in the listing)
 PRICES = (
     ("securePrice", "secureCloud", GpuPriceKind.ON_DEMAND, "secure"),
@@ -69,8 +71,10 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
     seen: dict[tuple[str, str], str] = {}
+    paths = ReadPaths()
     for index, entry in enumerate(types):
         found = _offers(entry, index, sid)
+        paths.found_keys(TYPE, entry, TYPE_KEYS)
         if not found:
             unpriced.append(_text(entry, "displayName", f"gpuTypes[{index}]", sid))
         for offer in found:
@@ -81,7 +85,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
             seen[key] = offer.gpu_name
         offers.extend(found)
     return GpuBatch(source_id=sid, parser_version=PARSER_VERSION, provider=source.options.get("provider", "RunPod"),
-                    offers=offers, unpriced=unpriced)
+                    offers=offers, unpriced=unpriced, shape=paths.fingerprint)
 
 
 def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
@@ -95,7 +99,7 @@ def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
     where = f"gpuTypes[{index}] ({gpu_name!r})"
     display = _text(entry, "displayName", where, sid)
     memory = _number(entry["memoryInGb"], f"{where}.memoryInGb", sid)
-    stock = _stock(entry["lowestPrice"], where, sid)
+    stock = _stock(entry.get(LOWEST), where, sid)
     offers = []
     for price_key, flag_key, kind, cloud in PRICES:
         flag = entry[flag_key]
@@ -140,9 +144,9 @@ def _number(value: Any, where: str, sid: str) -> Decimal | None:
 def _stock(lowest: Any, where: str, sid: str) -> StockStatus:
     if lowest is None:
         return StockStatus.UNKNOWN
-    if not isinstance(lowest, dict) or "stockStatus" not in lowest:
-        raise ParseError(sid, f"{where}.lowestPrice lacks key stockStatus")
-    status = lowest["stockStatus"]
+    if not isinstance(lowest, dict) or STOCK_STATUS not in lowest:
+        raise ParseError(sid, f"{where}.{LOWEST} lacks key {STOCK_STATUS}")
+    status = lowest[STOCK_STATUS]
     if status is None:
         return StockStatus.UNKNOWN
     if not isinstance(status, str) or status.strip().lower() not in STOCK:

@@ -8,7 +8,8 @@ Hundreds of offers are folded into one listing per printed `gpu_name`, keeping h
 its price is the rentable offer with the lowest price per GPU (dph_total / num_gpus; ties: lowest id),
 stated as Vast states it (per instance-hour, gpu_count = that offer's GPUs); offer_count = rentable offers.
 A name whose offers are all non-rentable still yields one listing, sold out, priced from its cheapest offer.
-Offers span locations, so region is None.
+Offers span locations, so region is None. `gpu_ram` may be null or absent (memory not stated); an absent one
+changes the batch's shape (the key paths found), which the drift rule reports.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from fractions import Fraction
 from typing import Any
 
 from pipelines.adapters.json_body import load_json
+from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
 from schemas.gpu import GpuBatch, GpuOffer, StockStatus
 
 PARSER_VERSION = "gpu_vastai/1.0"
 
-REQUIRED = ("id", "gpu_name", "num_gpus", "gpu_ram", "dph_total", "rentable")
+OFFER = "offers[]."
+REQUIRED = ("id", "gpu_name", "num_gpus", "dph_total", "rentable")
+OPTIONAL = ("gpu_ram",)  # the shape fingerprint is the sorted set of these and REQUIRED found, under OFFER
 MB_PER_GB = Decimal(1024)  # Vast's gpu_ram is MiB-based: 24576 for a 24 GB card
 PRICE_QUANTUM = Decimal("0.000001")
 
@@ -54,12 +58,14 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
     if not entries:
         raise ParseError(sid, "offers is empty")
     groups: dict[str, list[_Offer]] = {}
+    paths = ReadPaths()
     for index, entry in enumerate(entries):
         offer = _offer(entry, index, sid)
+        paths.found_keys(OFFER, entry, (*REQUIRED, *OPTIONAL))  # entry is an object: _offer checked it
         groups.setdefault(offer.gpu_name, []).append(offer)
     offers = [_listing(name, group) for name, group in sorted(groups.items())]
     return GpuBatch(source_id=sid, parser_version=PARSER_VERSION, provider=source.options.get("provider", "Vast.ai"),
-                    offers=offers)
+                    offers=offers, shape=paths.fingerprint)
 
 
 def _listing(gpu_name: str, group: list[_Offer]) -> GpuOffer:
@@ -101,7 +107,7 @@ def _offer(entry: Any, index: int, sid: str) -> _Offer:
         raise ParseError(sid, f"{where}: dph_total {price} is out of range") from exc
     if price <= 0 or price.adjusted() >= 12:
         raise ParseError(sid, f"{where}: dph_total {price} is not a plausible USD per hour")
-    ram = entry["gpu_ram"]
+    ram = entry.get("gpu_ram")
     if ram is not None and (isinstance(ram, bool) or not isinstance(ram, (int, Decimal)) or ram < 0):
         raise ParseError(sid, f"{where}: gpu_ram {ram!r} is not a memory size in MB")
     rentable = entry["rentable"]
