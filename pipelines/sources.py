@@ -15,6 +15,8 @@ from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, field_validator
 
+from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
 SAMPLES_DIR = PACKAGE_DIR / "samples"
@@ -40,6 +42,17 @@ class DriftRules(BaseModel):
     on_shape_change: Literal["quarantine", "warn"] = "warn"
 
 
+class FxSettings(BaseModel):
+    """How FX conversion treats old rates. Defaults in a top-level `[fx]` table; a source may override with
+    its own `fx = { ... }`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # A price converted with an ECB rate more than this many days before its fetch date still lands, flagged
+    # fx_rate_stale (the ECB publishes on working days, so a long weekend with holidays stays within 7).
+    max_rate_age_days: int = Field(DEFAULT_MAX_FX_RATE_AGE_DAYS, ge=0, le=3660)
+
+
 class SourceSpec(BaseModel):
     # Inputs stay out of error messages: a URL refused for carrying a credential must not print it.
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
@@ -58,6 +71,7 @@ class SourceSpec(BaseModel):
     request_body: str | None = None
     request_content_type: str | None = None
     drift: DriftRules = DriftRules()
+    fx: FxSettings = FxSettings()
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)
@@ -89,6 +103,7 @@ class SourcesFile(BaseModel):
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # as SourceSpec: no URL in errors
 
     drift: DriftRules = DriftRules()
+    fx: FxSettings = FxSettings()
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)
@@ -108,9 +123,10 @@ def load_sources(path: Path | str | None = None) -> list[SourceSpec]:
     path = Path(path) if path else DEFAULT_SOURCES_FILE
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    defaults = data.get("drift", {})
-    for source in data.get("sources", []):  # a source's own drift settings override the file's defaults
-        source["drift"] = {**defaults, **source.get("drift", {})}
+    for table in ("drift", "fx"):  # a source's own settings override the file's defaults, key by key
+        defaults = data.get(table, {})
+        for source in data.get("sources", []):
+            source[table] = {**defaults, **source.get(table, {})}
     return SourcesFile.model_validate(data).sources
 
 
