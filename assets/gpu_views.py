@@ -1,5 +1,7 @@
 """GPU views as downstream assets: the cheapest in-stock on-demand GPU per model, and the AWS-vs-GPU view."""
 
+from typing import Any
+
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
@@ -51,7 +53,7 @@ def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefini
     return [gpu_cheapest, accelerator_hour_prices]
 
 
-def read_rows(warehouse: WarehouseResource, query: str) -> list[dict]:
+def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
     with connect(warehouse.db_path, read_only=True) as con:
         return rows_as_dicts(con, query)
 
