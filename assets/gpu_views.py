@@ -1,5 +1,7 @@
 """GPU views as downstream assets: the cheapest in-stock on-demand GPU per model, and the AWS-vs-GPU view."""
 
+from typing import Any
+
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
@@ -12,10 +14,15 @@ from warehouse.queries import GPU_CHEAPEST, rows_as_dicts
 GPU_CHEAPEST_KEY = dg.AssetKey("gpu_cheapest")
 COMPARISON_KEY = dg.AssetKey("accelerator_hour_prices")
 CHECK_GPU_NAMES_RECOGNISED = "gpu_names_recognised"
+CHECK_FX_RATES_FRESH = "gpu_fx_rates_fresh"
 
 UNKNOWN_GPU_NAMES = """
 SELECT provider, gpu_name, count(*) AS listings FROM gpu_listings
 WHERE gpu_model IS NULL GROUP BY provider, gpu_name ORDER BY provider, gpu_name
+"""
+STALE_FX_RATES = """
+SELECT provider, original_currency AS currency, fx_rate_date, count(*) AS listings FROM gpu_listings
+WHERE fx_rate_stale GROUP BY provider, original_currency, fx_rate_date ORDER BY fx_rate_date, provider, currency
 """
 COMPARISON_SUMMARY = """
 SELECT source_family, count(*) AS rows, count(DISTINCT accelerator_model) AS models
@@ -46,14 +53,31 @@ def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefini
     return [gpu_cheapest, accelerator_hour_prices]
 
 
+def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
+    with connect(warehouse.db_path, read_only=True) as con:
+        return rows_as_dicts(con, query)
+
+
 @dg.asset_check(asset=GPU_CHEAPEST_KEY, name=CHECK_GPU_NAMES_RECOGNISED, pool=WRITER_POOL,
                 description="Every current GPU listing maps to a canonical model; unknown names are kept and "
                             "listed here, never dropped.")
 def gpu_names_recognised(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    with connect(warehouse.db_path, read_only=True) as con:
-        rows = rows_as_dicts(con, UNKNOWN_GPU_NAMES)
+    rows = read_rows(warehouse, UNKNOWN_GPU_NAMES)
     return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN,
                                metadata={"unknown_names": dg.MetadataValue.md(preview_markdown(rows))})
 
 
-GPU_VIEW_CHECKS = [gpu_names_recognised]
+@dg.asset_check(asset=GPU_CHEAPEST_KEY, name=CHECK_FX_RATES_FRESH, pool=WRITER_POOL,
+                description="No current GPU listing converts with an ECB rate older than the sources file's "
+                            "[fx] max_rate_age_days at its fetch date; such listings land flagged fx_rate_stale.")
+def gpu_fx_rates_fresh(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    rows = read_rows(warehouse, STALE_FX_RATES)
+    oldest = min((r["fx_rate_date"] for r in rows), default=None)
+    return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN, metadata={
+        "stale_listings": dg.MetadataValue.int(sum(r["listings"] for r in rows)),
+        "oldest_rate_date": dg.MetadataValue.text(oldest.isoformat() if oldest else ""),
+        "stale_rates": dg.MetadataValue.md(preview_markdown(rows)),
+    })
+
+
+GPU_VIEW_CHECKS = [gpu_names_recognised, gpu_fx_rates_fresh]

@@ -2,7 +2,7 @@
 
 - aws: instance specs and prices -> aws_instance_spec_history / aws_instance_price_history.
 - gpu: provider offers, normalised (canonical names, FX to USD) -> gpu_listing_history.
-- fx:  ECB reference rates -> fx_rates (append-only).
+- fx:  ECB reference rates -> fx_rates (facts by date; a correction is a new version).
 Each kind says how to prepare a parsed batch for validation, which suites validate it, which snapshots land
 it, and what to count in its metadata.
 """
@@ -16,9 +16,10 @@ from decimal import Decimal
 from typing import Any
 
 from pipelines.errors import ValidationFailed
-from pipelines.gpu.normalise import FxTable, MissingFxRate, normalise
+from pipelines.gpu.normalise import FxTable, MissingFxRate, StaleRate, normalise
 from pipelines.sources import SourceSpec
 from schemas.expectations import ValidationReport, validate_batch
+from schemas.gpu import GpuBatch
 from schemas.gpu_expectations import validate_fx, validate_listings
 from warehouse.gpu_landing import fx_snapshots, gpu_snapshots
 from warehouse.landing import Snapshot, aws_snapshots
@@ -49,17 +50,25 @@ def _prepare_aws(batch, _source, _on, _fx) -> Prepared:
     return Prepared(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
 
 
-def _prepare_gpu(batch, source, on, fx) -> Prepared:
+def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
+    return (f"[{source.id}] {stale.currency} converted at the ECB rate of {stale.rate_date.isoformat()}, "
+            f"{stale.age_days} days before the fetch date {on.isoformat()} (limit {source.fx.max_rate_age_days}): "
+            f"{stale.listings} listing(s) landed with fx_rate_stale")
+
+
+def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) -> Prepared:
     try:
-        normalised = normalise(batch, fx(), on)
+        normalised = normalise(batch, fx(), on, source.fx.max_rate_age_days)
     except MissingFxRate as exc:  # refused, never guessed
         raise ValidationFailed(source.id, [f"fx: {exc}"]) from exc
     warnings = [f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL"
                 for name in normalised.unknown_names]
     warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
+    warnings += [_stale_rate_warning(source, on, stale) for stale in normalised.stale_rates]
     return Prepared(normalised, warnings, {"listing_rows": len(normalised.listings),
                                            "unpriced_rows": len(normalised.unpriced),
-                                           "unknown_gpu_names": len(normalised.unknown_names)})
+                                           "unknown_gpu_names": len(normalised.unknown_names),
+                                           "stale_fx_rate_rows": sum(s.listings for s in normalised.stale_rates)})
 
 
 def _prepare_fx(batch, _source, _on, _fx) -> Prepared:

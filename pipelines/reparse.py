@@ -23,7 +23,7 @@ from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.queries import rows_as_dicts
 
-# The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are append-only facts without
+# The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are facts by date without
 # a source_id: the rows this source's fetches appended are removed and replayed (REPLAYED_FX_RATES).
 HISTORY_TABLES = {"aws": (PRICES.name, SPECS.name), "gpu": (GPU_LISTINGS.name,), "fx": ()}
 

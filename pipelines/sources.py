@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, fie
 
 from pipelines import sources_errors
 
+from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
 SAMPLES_DIR = PACKAGE_DIR / "samples"
@@ -42,6 +44,17 @@ class DriftRules(BaseModel):
     on_shape_change: Literal["quarantine", "warn"] = "warn"
 
 
+class FxSettings(BaseModel):
+    """How FX conversion treats old rates. Defaults in a top-level `[fx]` table; a source may override with
+    its own `fx = { ... }`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # A price converted with an ECB rate more than this many days before its fetch date still lands, flagged
+    # fx_rate_stale (the ECB publishes on working days, so a long weekend with holidays stays within 7).
+    max_rate_age_days: int = Field(DEFAULT_MAX_FX_RATE_AGE_DAYS, ge=0, le=3660)
+
+
 class SourceSpec(BaseModel):
     # Inputs stay out of error messages: a URL refused for carrying a credential must not print it.
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
@@ -60,6 +73,7 @@ class SourceSpec(BaseModel):
     request_body: str | None = None
     request_content_type: str | None = None
     drift: DriftRules = DriftRules()
+    fx: FxSettings = FxSettings()
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)
@@ -91,6 +105,7 @@ class SourcesFile(BaseModel):
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # as SourceSpec: no URL in errors
 
     drift: DriftRules = DriftRules()
+    fx: FxSettings = FxSettings()
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)
@@ -117,21 +132,26 @@ def load_sources(path: Path | str | None = None) -> list[SourceSpec]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise sources_errors.toml_syntax(path, text, exc) from exc
-    with_drift_defaults(data)
+    with_source_defaults(data)
     try:
         return SourcesFile.model_validate(data).sources
     except ValidationError as exc:
         raise sources_errors.invalid_fields(path, text, data, exc) from exc
 
 
-def with_drift_defaults(data: dict[str, Any]) -> None:
-    """A source's own drift settings override the file's defaults (ill-typed tables are left to pydantic)."""
-    defaults, entries = data.get("drift", {}), data.get("sources", [])
-    if not isinstance(defaults, dict) or not isinstance(entries, list):
+def with_source_defaults(data: dict[str, Any]) -> None:
+    """A source's own drift and fx settings override the file's defaults, key by key (ill-typed tables are left
+    to pydantic, which names them)."""
+    entries = data.get("sources", [])
+    if not isinstance(entries, list):
         return
-    for source in entries:
-        if isinstance(source, dict) and isinstance(source.get("drift", {}), dict):
-            source["drift"] = {**defaults, **source.get("drift", {})}
+    for table in ("drift", "fx"):
+        defaults = data.get(table, {})
+        if not isinstance(defaults, dict):
+            continue
+        for source in entries:
+            if isinstance(source, dict) and isinstance(source.get(table, {}), dict):
+                source[table] = {**defaults, **source.get(table, {})}
 
 
 def sample_path(source: SourceSpec) -> Path:

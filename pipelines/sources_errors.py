@@ -61,10 +61,10 @@ def invalid_fields(path: Path, text: str, data: dict[str, Any], exc: ValidationE
 
 
 def without_copied_defaults(errors: list[Any]) -> list[Any]:
-    """A bad top-level `[drift]` value is copied into every source: report it once, at the top level."""
-    top = {(tuple(e["loc"][1:]), e["msg"]) for e in errors if e["loc"][:1] == ("drift",)}
-    return [e for e in errors if not (e["loc"][:1] == ("sources",) and e["loc"][2:3] == ("drift",)
-                                      and (tuple(e["loc"][3:]), e["msg"]) in top)]
+    """A bad top-level `[drift]` or `[fx]` value is copied into every source: report it once, at the top level."""
+    top = {(e["loc"][0], tuple(e["loc"][1:]), e["msg"]) for e in errors if e["loc"][:1] in (("drift",), ("fx",))}
+    return [e for e in errors if not (e["loc"][:1] == ("sources",) and len(e["loc"]) > 2
+                                      and (e["loc"][2], tuple(e["loc"][3:]), e["msg"]) in top)]
 
 
 def source_name(data: dict[str, Any], index: int) -> str:

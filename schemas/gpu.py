@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 FULL_PRECISION = Decimal("1e-18")
 FOUR_DP = Decimal("0.0001")
+# A rate more than this many days older than the fetch date marks a conversion stale (sources file: [fx]).
+DEFAULT_MAX_FX_RATE_AGE_DAYS = 7
 
 
 class GpuPriceKind(StrEnum):
@@ -121,6 +123,8 @@ class GpuListing(_Record):
     period: BillingPeriod
     usd_per_currency_unit: Decimal = Field(gt=0)  # 1 for USD
     fx_rate_date: date | None  # None for USD
+    # True when fx_rate_date is more than the allowed age before the fetch date; None for USD (no rate used).
+    fx_rate_stale: bool | None
     stock_status: StockStatus
     region: str | None
     offer_count: int = Field(ge=1)

@@ -22,7 +22,7 @@ def test_asset_checks():
     checks = sorted(f"{k.asset_key.to_user_string()}:{k.name}"
                     for k in defs.resolve_asset_graph().asset_check_keys)
     expected = ["aws_instance_prices:capacity_block_rate_matches_printed", "aws_instance_prices:every_price_has_spec",
-                "gpu_cheapest:gpu_names_recognised", "sources/fx_ecb:ge_fx_rates"]
+                "gpu_cheapest:gpu_fx_rates_fresh", "gpu_cheapest:gpu_names_recognised", "sources/fx_ecb:ge_fx_rates"]
     expected += [f"sources/{s}:{c}" for s in SOURCE_IDS for c in ("ge_instance_prices", "ge_instance_specs")]
     expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
     assert checks == sorted(expected)

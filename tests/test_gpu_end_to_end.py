@@ -3,12 +3,13 @@ Dagster into a temporary DuckDB file; the articles' table must come out of gpu_c
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
 from localserver import Reply
 from test_end_to_end import check_outcomes, failures_by_step, query, run_refresh
+from test_fx_ecb import envelope
 
 from pipelines.sources import sample_path
 
@@ -63,6 +64,36 @@ def test_unknown_names_are_kept_and_flagged(landed, db_path):
                                 WHERE gpu_model IS NULL AND NOT gpu_name_recognised ORDER BY 1, 2""")
     assert ("Crusoe", "AMD MI300X 192GB") in unknown and ("Vast.ai", "RTX PRO 6000 S") in unknown
     assert check_outcomes(landed)[("gpu_cheapest", "gpu_names_recognised")] is False  # a WARN check
+
+
+def check_metadata(result, check_name: str) -> dict:
+    (event,) = [e for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"
+                and e.event_specific_data.check_name == check_name]
+    return {name: value.value for name, value in event.event_specific_data.metadata.items()}
+
+
+def test_the_demo_converts_with_the_samples_old_ecb_rate_and_says_so(landed, db_path):
+    # The bundled ECB file is dated 28 September 2026: today's LeaderGPU prices convert with it, flagged.
+    assert check_outcomes(landed)[("gpu_cheapest", "gpu_fx_rates_fresh")] is False  # a WARN check
+    metadata = check_metadata(landed, "gpu_fx_rates_fresh")
+    (stale,) = query(db_path, "SELECT count(*) FROM gpu_listings WHERE fx_rate_stale")[0]
+    assert metadata["stale_listings"] == stale > 0 and metadata["oldest_rate_date"] == "2026-09-28"
+    assert query(db_path, "SELECT DISTINCT provider FROM gpu_listings WHERE fx_rate_stale") == [("LeaderGPU",)]
+    assert query(db_path, "SELECT count(*) FROM gpu_listings WHERE fx_rate_stale IS NULL "
+                          "AND original_currency <> 'USD'") == [(0,)]
+
+
+def test_todays_ecb_rates_pass_the_fx_age_check(sources_file, db_path, site):
+    today = datetime.now(UTC).date().isoformat()
+    site.set("/fx/eurofxref-daily.xml", Reply(body=envelope({today: [("USD", "1.1840")]}), content_type="text/xml"))
+
+    result = run_refresh(sources_file, db_path)
+
+    assert result.success, failures_by_step(result)
+    assert check_outcomes(result)[("gpu_cheapest", "gpu_fx_rates_fresh")] is True
+    assert check_metadata(result, "gpu_fx_rates_fresh")["stale_listings"] == 0
+    assert query(db_path, "SELECT DISTINCT fx_rate_date, fx_rate_stale FROM gpu_listings "
+                          "WHERE provider = 'LeaderGPU'") == [(date.fromisoformat(today), False)]
 
 
 def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed, db_path):

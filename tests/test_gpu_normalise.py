@@ -6,7 +6,7 @@ it (per GPU or per node, per minute or per month, in USD or EUR), comes out as t
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -85,6 +85,49 @@ def test_normalise_keeps_unknown_names_and_reports_them():
     result = normalise(batch, FX, DAY)
     assert [item.gpu_model for item in result.listings] == ["H100", None]
     assert result.unknown_names == ["AMD MI300X 192GB"] and result.unpriced == ["GB200 NVL72"]
+
+
+# -- rate age: DAY's rate, converted some days later --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("days_later", "stale"), [(0, False), (7, False), (8, True), (64, True)])
+def test_a_rate_older_than_seven_days_is_flagged_stale_and_still_converts(days_later, stale):
+    converted = listing("P", offer("7.50", currency="EUR"), FX, DAY + timedelta(days=days_later))
+    assert converted.fx_rate_stale is stale
+    assert (converted.usd_per_currency_unit, converted.fx_rate_date) == (Decimal("1.1840"), DAY)
+
+
+@pytest.mark.parametrize(("max_age", "days_later", "stale"), [(0, 0, False), (0, 1, True), (30, 30, False),
+                                                              (30, 31, True)])
+def test_the_configured_age_limit_is_honoured(max_age, days_later, stale):
+    on = DAY + timedelta(days=days_later)
+    assert listing("P", offer("1", currency="GBP"), FX, on, max_age).fx_rate_stale is stale
+
+
+def test_usd_uses_no_rate_so_it_is_never_stale():
+    usd = listing("P", offer("2.50"), FX, DAY + timedelta(days=400))
+    assert (usd.fx_rate_date, usd.fx_rate_stale) == (None, None)
+
+
+def test_a_cross_rate_is_aged_by_its_own_fixing():
+    # JPY's latest fixing is the 25th, the USD one the 28th: the JPY conversion is three days older.
+    on = DAY + timedelta(days=5)
+    assert listing("P", offer("100", currency="JPY"), FX, on).fx_rate_stale is True
+    assert listing("P", offer("1", currency="GBP"), FX, on).fx_rate_stale is False
+
+
+def test_normalise_reports_each_stale_rate_once_with_its_age():
+    batch = GpuBatch(source_id="gpu_test", parser_version="t/1", provider="P",
+                     offers=[offer("2.5"), offer("1", currency="EUR"), offer("2", currency="EUR", name="H200 SXM"),
+                             offer("100", currency="JPY")])
+    result = normalise(batch, FX, DAY + timedelta(days=9), max_rate_age_days=10)
+    assert [(s.currency, s.rate_date, s.age_days, s.listings) for s in result.stale_rates] == [
+        ("JPY", date(2026, 9, 25), 12, 1)]
+    assert [item.fx_rate_stale for item in result.listings] == [None, False, False, True]
+    default_limit = normalise(batch, FX, DAY + timedelta(days=9))
+    assert [s.model_dump() for s in default_limit.stale_rates] == [
+        {"currency": "EUR", "rate_date": DAY, "age_days": 9, "listings": 2},
+        {"currency": "JPY", "rate_date": date(2026, 9, 25), "age_days": 12, "listings": 1}]
 
 
 @pytest.mark.parametrize(("name", "expected"), [

@@ -55,6 +55,9 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         return
     for name in SCHEMA_FILES:
         con.execute(sql(name))
+    from warehouse.gpu_landing import upgrade_gpu_history  # late: gpu_landing imports this module
+
+    upgrade_gpu_history(con)  # data a new column needs in rows landed before it existed
     con.execute(RECORD_SCHEMA, {"sha": wanted})
     con.execute(COMMENT_SCHEMA)
 

@@ -1,4 +1,5 @@
-"""The GPU listings table (versioned) and the FX rates table (append-only), and reading rates back."""
+"""The GPU listings table (versioned) and the FX rates table (facts, corrections versioned), reading rates back,
+and bringing listings landed before the stale-rate flag existed up to date."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from datetime import UTC, datetime
 import duckdb
 import pyarrow as pa
 
-from schemas.gpu import FxBatch, FxRate
+from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate
 from warehouse.landing import MONEY, Snapshot
-from warehouse.versioning import AppendOnlyTable, VersionedTable
+from warehouse.versioning import FactTable, VersionedTable, rehash
 
 GPU_LISTINGS = VersionedTable(
     name="gpu_listing_history",
@@ -30,6 +31,7 @@ GPU_LISTINGS = VersionedTable(
         pa.field("period", pa.string()),
         pa.field("usd_per_currency_unit", pa.decimal128(20, 10)),
         pa.field("fx_rate_date", pa.date32()),
+        pa.field("fx_rate_stale", pa.bool_()),
         pa.field("usd_per_gpu_hour", pa.decimal128(38, 18)),
         pa.field("usd_per_gpu_hour_4dp", pa.decimal128(18, 4)),
         pa.field("stock_status", pa.string()),
@@ -38,16 +40,27 @@ GPU_LISTINGS = VersionedTable(
     ),
 )
 
-FX_RATES = AppendOnlyTable(
+# An ECB correction of a landed rate closes the old row and adds the new one (FactTable).
+FX_RATES = FactTable(
     name="fx_rates",
     key_columns=("currency", "rate_date"),
     fields=(pa.field("currency", pa.string()), pa.field("rate_date", pa.date32()),
             pa.field("units_per_eur", MONEY)),
 )
 
-# Rates known at `as_of`: a replayed fetch converts with the rates it could have seen, not later ones.
+# Rates known at `as_of`: a replayed fetch converts with the rates it could have seen (a correction fetched
+# later is not yet visible, the value it replaced still is); without as_of, the current ones.
 FX_RATES_KNOWN_AT = """
-SELECT currency, rate_date, units_per_eur FROM fx_rates WHERE fetched_at <= $as_of ORDER BY rate_date, currency
+SELECT currency, rate_date, units_per_eur FROM fx_rates
+WHERE fetched_at <= $as_of AND (valid_to IS NULL OR valid_to > $as_of)
+ORDER BY rate_date, currency
+"""
+
+# Listings landed before fx_rate_stale existed: judged against the default limit at their own fetch date.
+BACKFILL_FX_RATE_STALE = """
+UPDATE gpu_listing_history
+SET fx_rate_stale = date_diff('day', fx_rate_date, CAST(timezone('UTC', fetched_at) AS DATE)) > $max_age_days
+WHERE fx_rate_stale IS NULL AND fx_rate_date IS NOT NULL
 """
 
 
@@ -63,6 +76,13 @@ def gpu_snapshots(batch) -> list[Snapshot]:
 
 def fx_snapshots(batch: FxBatch) -> list[Snapshot]:
     return [Snapshot(FX_RATES, [r.model_dump(mode="python") for r in batch.rates])]
+
+
+def upgrade_gpu_history(con: duckdb.DuckDBPyConnection) -> None:
+    """After the schema files ran: fill fx_rate_stale on older rows, then rehash them with it, so an upgraded
+    file's next refresh finds its unchanged listings unchanged."""
+    con.execute(BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
+    rehash(con, GPU_LISTINGS)
 
 
 def load_fx_rates(con: duckdb.DuckDBPyConnection, as_of: datetime | None = None) -> list[FxRate]:

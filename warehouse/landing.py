@@ -11,7 +11,7 @@ import pyarrow as pa
 from schemas.records import SourceBatch
 from warehouse.db import transaction
 from warehouse.failpoints import failpoint
-from warehouse.versioning import (AppendOnlyTable, LandCounts, Lineage, VersionedTable, append_new, land_snapshot,
+from warehouse.versioning import (FactTable, LandCounts, Lineage, VersionedTable, land_facts, land_snapshot,
                                   snapshot_table)
 
 MONEY = pa.decimal128(18, 6)
@@ -108,9 +108,9 @@ def log_fetch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, *, outcome: st
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Rows for one table from one fetch: versioned (type-2) or append-only."""
+    """Rows for one table from one fetch: versioned (type-2) or facts (added or corrected, never removed)."""
 
-    table: VersionedTable | AppendOnlyTable
+    table: VersionedTable | FactTable
     rows: list[dict]
 
 
@@ -137,8 +137,8 @@ def land_in_transaction(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetc
     lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
     for snapshot in snapshots:
-        if isinstance(snapshot.table, AppendOnlyTable):
-            counts = append_new(con, snapshot.table, snapshot.rows, lineage)
+        if isinstance(snapshot.table, FactTable):
+            counts = land_facts(con, snapshot.table, snapshot.rows, lineage)
         else:
             arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage)
             counts: LandCounts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at)

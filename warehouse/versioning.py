@@ -113,26 +113,64 @@ def land_snapshot(
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)
 
 
+def rehash(con: duckdb.DuckDBPyConnection, table: VersionedTable) -> int:
+    """Recompute stored attribute hashes from the stored attributes; returns how many changed.
+
+    Run after an attribute column is added (and backfilled): rows hashed without it would otherwise all look
+    changed at the next fetch and be re-versioned with identical figures.
+    """
+    result = con.execute(f"SELECT rowid AS row_id, * FROM {table.name}")
+    names = [d[0] for d in result.description]
+    rows = [dict(zip(names, values)) for values in result.fetchall()]
+    hashes = pa.table({"row_id": pa.array([r["row_id"] for r in rows], pa.int64()),
+                       "attributes_hash": pa.array([attributes_hash(r, table.attribute_columns) for r in rows],
+                                                   pa.string())})
+    con.register("_rehashed", hashes)
+    (changed,) = con.execute(
+        f"""UPDATE {table.name} AS h SET attributes_hash = r.attributes_hash FROM _rehashed AS r
+            WHERE h.rowid = r.row_id AND h.attributes_hash <> r.attributes_hash"""
+    ).fetchone()
+    con.unregister("_rehashed")
+    return changed
+
+
 @dataclass(frozen=True)
-class AppendOnlyTable:
-    """Facts that are never superseded, only added (an FX rate for a date): the first row of a key is kept."""
+class FactTable:
+    """Facts by key that a later snapshot adds to or corrects but never removes (an FX rate for a date).
+
+    A new key is added; the same value again adds nothing; a different value for a present key is a correction:
+    the current row is closed (valid_to = the correcting fetch's time) and the new one added, so history keeps
+    both, `valid_to IS NULL` is the current value, and `fetched_at <= t < valid_to` what was known at t.
+    """
 
     name: str
     key_columns: tuple[str, ...]
     fields: tuple[pa.Field, ...]
 
+    @property
+    def value_columns(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if f.name not in self.key_columns)
 
-def append_new(con: duckdb.DuckDBPyConnection, table: AppendOnlyTable, rows: list[dict[str, Any]],
+
+def land_facts(con: duckdb.DuckDBPyConnection, table: FactTable, rows: list[dict[str, Any]],
                lineage: Lineage) -> LandCounts:
     n = len(rows)
     columns = {f.name: pa.array([r[f.name] for r in rows], f.type) for f in table.fields}
     for field in LINEAGE_FIELDS:
         columns[field.name] = pa.array([getattr(lineage, field.name)] * n, field.type)
     con.register("_new_rows", pa.table(columns))
-    match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)
+    match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)  # same key
+    same_version = " AND ".join([match] + [f"t.{k} IS NOT DISTINCT FROM n.{k}" for k in table.value_columns])
+    (closed,) = con.execute(
+        f"""UPDATE {table.name} AS t SET valid_to = $observed_at
+            WHERE t.valid_to IS NULL AND EXISTS (SELECT 1 FROM _new_rows AS n WHERE {match})
+              AND NOT EXISTS (SELECT 1 FROM _new_rows AS n WHERE {same_version})""",
+        {"observed_at": lineage.fetched_at},
+    ).fetchone()
     (inserted,) = con.execute(
         f"""INSERT INTO {table.name} BY NAME
-            SELECT * FROM _new_rows AS n WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE {match})"""
+            SELECT * FROM _new_rows AS n
+            WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE t.valid_to IS NULL AND {same_version})"""
     ).fetchone()
     con.unregister("_new_rows")
-    return LandCounts(inserted=inserted, closed=0, unchanged=n - inserted)
+    return LandCounts(inserted=inserted, closed=closed, unchanged=n - inserted)

@@ -2,13 +2,16 @@
 
 FX follows the ECB reference rates: a price in currency C converts with the rate of its fetch date, or the
 latest earlier one, as USD per C = (USD per EUR) / (C per EUR) on that date. A currency with no such rate is
-refused: the batch does not land, and the error names the currency and the date.
+refused: the batch does not land, and the error names the currency and the date. A rate more than
+`max_rate_age_days` before the fetch date still converts, but the listing is flagged `fx_rate_stale` and the
+batch reports it (the ECB feed stopped, or the FX source failed for days): an old rate is a fact to show,
+not a reason to hide today's prices.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -16,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pydantic import BaseModel
 
 from pipelines.gpu.catalog import canonical
-from schemas.gpu import FxRate, GpuBatch, GpuListing, GpuOffer
+from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxRate, GpuBatch, GpuListing, GpuOffer
 
 CROSS_RATE_PRECISION = Decimal("1e-10")
 MEMORY_PRECISION = Decimal("0.000001")
@@ -63,6 +66,15 @@ class FxTable:
         return (usd_per_eur / cur_per_eur).quantize(CROSS_RATE_PRECISION, rounding=ROUND_HALF_UP), cur_date
 
 
+class StaleRate(BaseModel):
+    """One old rate a batch converted with: which currency, the rate's date, its age at the fetch date."""
+
+    currency: str
+    rate_date: date
+    age_days: int
+    listings: int
+
+
 class NormalisedBatch(BaseModel):
     source_id: str
     parser_version: str
@@ -70,9 +82,18 @@ class NormalisedBatch(BaseModel):
     listings: list[GpuListing]
     unpriced: list[str]
     unknown_names: list[str]
+    stale_rates: list[StaleRate]
 
 
-def listing(provider: str, offer: GpuOffer, fx: FxTable, on: date) -> GpuListing:
+def rate_is_stale(rate_date: date | None, on: date, max_rate_age_days: int) -> bool | None:
+    """None when no rate was used (USD); exactly `max_rate_age_days` old is still fresh."""
+    if rate_date is None:
+        return None
+    return (on - rate_date).days > max_rate_age_days
+
+
+def listing(provider: str, offer: GpuOffer, fx: FxTable, on: date,
+            max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS) -> GpuListing:
     usd_per_unit, rate_date = fx.usd_per_unit(offer.currency, on)
     known = canonical(offer.gpu_name)
     memory = known.memory_gib if known and known.memory_gib is not None else offer.gpu_memory_gb_printed
@@ -84,14 +105,24 @@ def listing(provider: str, offer: GpuOffer, fx: FxTable, on: date) -> GpuListing
         gpu_memory_gib=memory, gpu_count=offer.gpu_count, price_kind=offer.price_kind,
         original_amount=offer.amount, original_currency=offer.currency, original_unit=offer.original_unit,
         price_per=offer.price_per, period=offer.period, usd_per_currency_unit=usd_per_unit,
-        fx_rate_date=rate_date, stock_status=offer.stock_status, region=offer.region,
+        fx_rate_date=rate_date, fx_rate_stale=rate_is_stale(rate_date, on, max_rate_age_days),
+        stock_status=offer.stock_status, region=offer.region,
         offer_count=offer.offer_count,
     )
 
 
-def normalise(batch: GpuBatch, fx: FxTable, on: date) -> NormalisedBatch:
+def stale_rates(listings: list[GpuListing], on: date) -> list[StaleRate]:
+    used = Counter((item.original_currency, item.fx_rate_date) for item in listings
+                   if item.fx_rate_stale and item.fx_rate_date is not None)
+    return [StaleRate(currency=currency, rate_date=rate_date, age_days=(on - rate_date).days, listings=count)
+            for (currency, rate_date), count in sorted(used.items())]
+
+
+def normalise(batch: GpuBatch, fx: FxTable, on: date,
+              max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS) -> NormalisedBatch:
     """Raises MissingFxRate when any offer's currency has no rate: such a batch is refused whole."""
-    listings = [listing(batch.provider, offer, fx, on) for offer in batch.offers]
+    listings = [listing(batch.provider, offer, fx, on, max_rate_age_days) for offer in batch.offers]
     unknown = sorted({item.gpu_name for item in listings if item.gpu_model is None})
     return NormalisedBatch(source_id=batch.source_id, parser_version=batch.parser_version, provider=batch.provider,
-                           listings=listings, unpriced=batch.unpriced, unknown_names=unknown)
+                           listings=listings, unpriced=batch.unpriced, unknown_names=unknown,
+                           stale_rates=stale_rates(listings, on))

@@ -15,6 +15,7 @@ COMMENT ON COLUMN gpu_listing_history.price_per IS 'gpu: the price is per GPU; i
 COMMENT ON COLUMN gpu_listing_history.period IS 'Billing period of original_amount.';
 COMMENT ON COLUMN gpu_listing_history.usd_per_currency_unit IS 'USD per one unit of original_currency used for conversion: 1 for USD; else the ECB reference rate of the fetch date or the latest earlier one (cross rate via EUR).';
 COMMENT ON COLUMN gpu_listing_history.fx_rate_date IS 'Date of the ECB rate used; NULL for USD prices.';
+COMMENT ON COLUMN gpu_listing_history.fx_rate_stale IS 'True when fx_rate_date was more than the allowed age (sources file [fx] max_rate_age_days, default 7) before the fetch date: the price converted with an old rate. False for a fresh rate; NULL for USD prices (no rate used). Rows landed before this column existed were judged against the default 7 days.';
 COMMENT ON COLUMN gpu_listing_history.usd_per_gpu_hour IS 'Derived USD per GPU-hour, excluding tax: original_amount x usd_per_currency_unit, / gpu_count for per-instance prices, per minute x 60, per day / 24, per week / 168, per month / 730 (hours per month = 8760 / 12). Exact, rounded half-up at 18 decimals only when the quotient does not terminate.';
 COMMENT ON COLUMN gpu_listing_history.usd_per_gpu_hour_4dp IS 'usd_per_gpu_hour rounded half-up to 4 decimals.';
 COMMENT ON COLUMN gpu_listing_history.stock_status IS 'in_stock, sold_out or unknown (the source gave no signal), as of the fetch; versioned like prices.';
@@ -29,10 +30,11 @@ COMMENT ON COLUMN gpu_listing_history.fetched_at IS 'When the producing fetch ha
 COMMENT ON COLUMN gpu_listing_history.sha256 IS 'SHA-256 of the archived body this version was parsed from.';
 COMMENT ON COLUMN gpu_listing_history.parser_version IS 'Adapter and version that parsed it.';
 
-COMMENT ON TABLE fx_rates IS 'ECB euro foreign exchange reference rates, one row per currency and rate date, kept as published; the first fetch of a (currency, date) is kept.';
+COMMENT ON TABLE fx_rates IS 'ECB euro foreign exchange reference rates as published, by currency and rate date. A later fetch with a different value for a landed (currency, rate date) is an ECB correction: the old row is closed (valid_to) and the new one added, so exactly one row per (currency, rate date) has valid_to NULL and conversions use it; the same value again adds nothing.';
 COMMENT ON COLUMN fx_rates.currency IS 'ISO 4217 currency.';
 COMMENT ON COLUMN fx_rates.rate_date IS 'Date of the ECB reference rate.';
 COMMENT ON COLUMN fx_rates.units_per_eur IS 'Units of currency per 1 EUR, as published by the ECB.';
+COMMENT ON COLUMN fx_rates.valid_to IS 'Fetch time of the correction that replaced this value; NULL while current. The value was known from fetched_at until valid_to.';
 COMMENT ON COLUMN fx_rates.fetch_id IS 'fetch_log row that produced the rate.';
 COMMENT ON COLUMN fx_rates.source_url IS 'URL the rate was fetched from.';
 COMMENT ON COLUMN fx_rates.fetched_at IS 'When it was fetched (UTC).';

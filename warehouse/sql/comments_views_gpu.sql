@@ -16,6 +16,7 @@ COMMENT ON COLUMN gpu_listings.price_per IS 'gpu or instance.';
 COMMENT ON COLUMN gpu_listings.period IS 'Billing period of original_amount.';
 COMMENT ON COLUMN gpu_listings.usd_per_currency_unit IS 'USD per unit of original_currency used (ECB rate of the fetch date or the latest earlier; 1 for USD).';
 COMMENT ON COLUMN gpu_listings.fx_rate_date IS 'Date of the ECB rate used; NULL for USD.';
+COMMENT ON COLUMN gpu_listings.fx_rate_stale IS 'True when the ECB rate used was more than max_rate_age_days (default 7) older than the fetch date: the USD figure rests on an old rate. False for a fresh rate; NULL for USD prices.';
 COMMENT ON COLUMN gpu_listings.usd_per_gpu_hour IS 'Derived USD per GPU-hour excluding tax: per-node price / GPU count; per minute x 60, per day / 24, per week / 168, per month / 730.';
 COMMENT ON COLUMN gpu_listings.usd_per_gpu_hour_4dp IS 'usd_per_gpu_hour rounded half-up to 4 decimals.';
 COMMENT ON COLUMN gpu_listings.stock_status IS 'in_stock, sold_out or unknown, as of the fetch.';

@@ -17,6 +17,7 @@ CREATE TABLE IF NOT EXISTS gpu_listing_history (
     period                  VARCHAR NOT NULL CHECK (period IN ('minute', 'hour', 'day', 'week', 'month')),
     usd_per_currency_unit   DECIMAL(20, 10) NOT NULL CHECK (usd_per_currency_unit > 0),
     fx_rate_date            DATE,
+    fx_rate_stale           BOOLEAN,
     usd_per_gpu_hour        DECIMAL(38, 18) NOT NULL CHECK (usd_per_gpu_hour > 0),
     usd_per_gpu_hour_4dp    DECIMAL(18, 4) NOT NULL,
     stock_status            VARCHAR NOT NULL CHECK (stock_status IN ('in_stock', 'sold_out', 'unknown')),
@@ -36,9 +37,15 @@ CREATE TABLE IF NOT EXISTS fx_rates (
     currency        VARCHAR NOT NULL,
     rate_date       DATE NOT NULL,
     units_per_eur   DECIMAL(18, 6) NOT NULL CHECK (units_per_eur > 0),
+    valid_to        TIMESTAMPTZ,
     fetch_id        BIGINT NOT NULL,
     source_url      VARCHAR NOT NULL,
     fetched_at      TIMESTAMPTZ NOT NULL,
     sha256          VARCHAR NOT NULL,
     parser_version  VARCHAR NOT NULL
 );
+
+-- Files made before these columns existed (CREATE TABLE IF NOT EXISTS leaves them as they were). Their rows'
+-- fx_rate_stale is filled in by warehouse.gpu_landing.upgrade_gpu_history; every old FX rate is current.
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS fx_rate_stale BOOLEAN;
+ALTER TABLE fx_rates ADD COLUMN IF NOT EXISTS valid_to TIMESTAMPTZ;

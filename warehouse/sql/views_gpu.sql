@@ -3,7 +3,7 @@
 CREATE OR REPLACE MACRO gpu_listings_as_of(ts) AS TABLE
 SELECT provider, listing, gpu_name, gpu_model, gpu_variant, gpu_memory_gib, gpu_count, price_kind,
        original_amount, original_currency, original_unit, price_per, period,
-       usd_per_currency_unit, fx_rate_date,
+       usd_per_currency_unit, fx_rate_date, fx_rate_stale,
        usd_per_gpu_hour, usd_per_gpu_hour_4dp,
        stock_status, region, offer_count,
        gpu_model IS NOT NULL AS gpu_name_recognised,
