@@ -17,7 +17,7 @@ from pipelines.sources import SAMPLES_DIR
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def do_POST(self) -> None:  # APIs such as RunPod's GraphQL are POSTed to: answer with the sample
@@ -37,4 +37,3 @@ def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
