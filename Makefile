@@ -6,11 +6,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DB     ?= warehouse/prices.duckdb
+# What ruff lints and format-checks; mypy's packages are set in pyproject.toml.
+LINT_PATHS := pipelines assets schemas warehouse tests bench
 export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1
 
-.PHONY: demo test reliability dev bench lock show clean
+.PHONY: demo test check reliability dev bench lock show clean
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +29,14 @@ demo: $(STAMP)
 ## test: the whole suite
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+## check: ruff lint, ruff format check and mypy; runs all three and fails if any failed (CI runs it before test)
+check: $(STAMP)
+	@status=0; \
+	echo "== ruff check"; $(BIN)/ruff check $(LINT_PATHS) || status=1; \
+	echo "== ruff format --check"; $(BIN)/ruff format --check $(LINT_PATHS) || status=1; \
+	echo "== mypy"; $(BIN)/mypy || status=1; \
+	exit $$status
 
 ## reliability: the fault matrix alone, with its report (one line per scenario, then the totals)
 reliability: $(STAMP)
@@ -47,7 +57,7 @@ bench: $(STAMP)
 
 ## lock: re-resolve requirements.lock from pyproject.toml (hashes, no index URLs)
 lock: $(STAMP)
-	$(BIN)/uv pip compile pyproject.toml --extra test --generate-hashes --python-version 3.11 --no-header -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra dev --generate-hashes --python-version 3.11 --no-header -o requirements.lock
 
 clean:
-	rm -rf $(VENV) .pytest_cache .dagster
+	rm -rf $(VENV) .pytest_cache .dagster .mypy_cache .ruff_cache

@@ -8,11 +8,11 @@ from pathlib import Path
 import dagster as dg
 
 from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
+from assets.publish import published_snapshot
 from assets.sources import FETCH_RETRY_POLICY, build_source_asset, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.adapters import adapter_kind
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from assets.publish import published_snapshot
 from pipelines.schedules import daily_schedule, fx_job, fx_schedule, publish_after_refresh, publish_job, refresh_job
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
 from warehouse.db import DEFAULT_DB_PATH
@@ -37,11 +37,18 @@ def build_definitions(
     by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in ("aws", "gpu", "fx")}
     # GPU prices convert with the FX rates landed first in the same run.
     fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
-    source_assets = [build_source_asset(s, fetch_retry_policy, deps=fx_keys if kind == "gpu" else None)
-                     for kind, group in by_kind.items() for s in group]
+    source_assets = [
+        build_source_asset(s, fetch_retry_policy, deps=fx_keys if kind == "gpu" else None)
+        for kind, group in by_kind.items()
+        for s in group
+    ]
     return dg.Definitions(
-        assets=(source_assets + [build_views_asset(by_kind["aws"])] + build_gpu_view_assets(by_kind["gpu"])
-                + [published_snapshot]),
+        assets=[
+            *source_assets,
+            build_views_asset(by_kind["aws"]),
+            *build_gpu_view_assets(by_kind["gpu"]),
+            published_snapshot,
+        ],
         asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
         jobs=[fx_job, refresh_job, publish_job],
         schedules=[fx_schedule, daily_schedule],
@@ -49,8 +56,9 @@ def build_definitions(
         resources={
             "warehouse": WarehouseResource(db_path=db_path),
             "fetcher": fetcher or FetcherResource(),
-            "sources": SourcesResource(sources_file=sources_file,
-                                       offline_base_url=offline_base_url or os.environ.get(OFFLINE_ENV, "")),
+            "sources": SourcesResource(
+                sources_file=sources_file, offline_base_url=offline_base_url or os.environ.get(OFFLINE_ENV, "")
+            ),
         },
     )
 

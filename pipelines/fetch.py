@@ -12,7 +12,7 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import pydantic
@@ -26,7 +26,11 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5
 # Transport failures that a later attempt may well not hit; anything else from httpx is final.
 TRANSIENT_ERRORS = (
-    httpx.ConnectError, httpx.ConnectTimeout, httpx.ReadTimeout, httpx.RemoteProtocolError, httpx.ReadError
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.ReadTimeout,
+    httpx.RemoteProtocolError,
+    httpx.ReadError,
 )
 
 
@@ -112,9 +116,17 @@ class Fetcher:
     def close(self) -> None:
         self._client.close()
 
-    def fetch(self, source_id: str, url: str, *, allowed_hosts: frozenset[str] | None = None,
-              method: str = "GET", body: bytes | None = None, content_type: str | None = None,
-              headers: dict[str, str] | None = None) -> FetchResult:
+    def fetch(
+        self,
+        source_id: str,
+        url: str,
+        *,
+        allowed_hosts: frozenset[str] | None = None,
+        method: str = "GET",
+        body: bytes | None = None,
+        content_type: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> FetchResult:
         """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured."""
         try:
             parsed = httpx.URL(url)
@@ -136,8 +148,9 @@ class Fetcher:
         try:
             for attempt in retrying:
                 with attempt:
-                    page = self._attempt(source_id, parsed, hosts_ok,
-                                         _Request(method, body, content_type, headers or {}))
+                    page = self._attempt(
+                        source_id, parsed, hosts_ok, _Request(method, body, content_type, headers or {})
+                    )
         except tenacity.RetryError as exc:
             last = exc.last_attempt
             failure = last.exception()
@@ -173,7 +186,7 @@ class Fetcher:
 
     def _attempt(self, source_id: str, url: httpx.URL, hosts_ok: frozenset[str], request: _Request) -> _Page:
         """One try: follow redirects by hand, check the status, read the body under the size cap."""
-        fetched_at = datetime.now(timezone.utc)
+        fetched_at = datetime.now(UTC)
         for _hop in range(MAX_REDIRECTS + 1):
             try:
                 # Hold the host's slot for the request and its body, never while backing off.
@@ -270,5 +283,5 @@ def _retry_after_s(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())

@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from pipelines.sources import SAMPLES_DIR, SourceSpec
+from pipelines.sources import SAMPLES_DIR
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def do_POST(self) -> None:  # APIs such as RunPod's GraphQL are POSTed to: answer with the sample
@@ -37,14 +37,3 @@ def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:
-    """The same sources with each URL replaced by its sample's URL under base_url."""
-    return [SourceSpec.model_validate({**s.model_dump(), "url": f"{base_url}/{s.sample}"}) for s in sources]
-
-
-@contextmanager
-def offline_sources(sources: list[SourceSpec], root: Path = SAMPLES_DIR) -> Iterator[list[SourceSpec]]:
-    with serve_directory(root) as base_url:
-        yield pointed_at(sources, base_url)

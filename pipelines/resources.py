@@ -14,7 +14,8 @@ from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
 from warehouse.db import DEFAULT_DB_PATH
 
 
-class WarehouseResource(dg.ConfigurableResource):
+# Each resource is its own value (none overrides create_resource), hence ConfigurableResource["<the class>"].
+class WarehouseResource(dg.ConfigurableResource["WarehouseResource"]):
     """The DuckDB file and the archive of fetched bodies beside it."""
 
     db_path: str = str(DEFAULT_DB_PATH)
@@ -24,7 +25,7 @@ class WarehouseResource(dg.ConfigurableResource):
         return Archive(self.archive_dir or Path(self.db_path).parent / "archive")
 
 
-class FetcherResource(dg.ConfigurableResource):
+class FetcherResource(dg.ConfigurableResource["FetcherResource"]):
     connect_timeout_s: float = 10.0
     read_timeout_s: float = 30.0
     max_attempts: int = 4
@@ -34,14 +35,17 @@ class FetcherResource(dg.ConfigurableResource):
     @contextmanager
     def fetcher(self) -> Iterator[Fetcher]:
         settings = FetchSettings(
-            connect_timeout_s=self.connect_timeout_s, read_timeout_s=self.read_timeout_s,
-            max_attempts=self.max_attempts, backoff_initial_s=self.backoff_initial_s, max_bytes=self.max_bytes,
+            connect_timeout_s=self.connect_timeout_s,
+            read_timeout_s=self.read_timeout_s,
+            max_attempts=self.max_attempts,
+            backoff_initial_s=self.backoff_initial_s,
+            max_bytes=self.max_bytes,
         )
         with Fetcher(settings) as fetcher:
             yield fetcher
 
 
-class SourcesResource(dg.ConfigurableResource):
+class SourcesResource(dg.ConfigurableResource["SourcesResource"]):
     """Which file declares the sources; `offline_base_url` points every source at its bundled sample."""
 
     sources_file: str = str(DEFAULT_SOURCES_FILE)

@@ -29,35 +29,51 @@ PUBLISH_GROUPS = ("views", "publish")
 # would only add a Dagster + Great Expectations import (~10 s) to each source. Measured on the samples:
 # multiprocess 75 s, in-process ~10 s for the same run.
 refresh_job = dg.define_asset_job(
-    name=REFRESH_JOB, selection=dg.AssetSelection.groups(*SOURCE_GROUPS), executor_def=dg.in_process_executor,
-    tags=WAREHOUSE_TAG, description="Fetch every price source, validate, and land versioned rows.",
+    name=REFRESH_JOB,
+    selection=dg.AssetSelection.groups(*SOURCE_GROUPS),
+    executor_def=dg.in_process_executor,
+    tags=WAREHOUSE_TAG,
+    description="Fetch every price source, validate, and land versioned rows.",
 )
 fx_job = dg.define_asset_job(
-    name=FX_JOB, selection=dg.AssetSelection.groups(FX_GROUP), executor_def=dg.in_process_executor,
-    tags=WAREHOUSE_TAG, description="Fetch and land the ECB euro reference rates for non-USD GPU prices.",
+    name=FX_JOB,
+    selection=dg.AssetSelection.groups(FX_GROUP),
+    executor_def=dg.in_process_executor,
+    tags=WAREHOUSE_TAG,
+    description="Fetch and land the ECB euro reference rates for non-USD GPU prices.",
 )
 publish_job = dg.define_asset_job(
-    name=PUBLISH_JOB, selection=dg.AssetSelection.groups(*PUBLISH_GROUPS), executor_def=dg.in_process_executor,
-    tags=WAREHOUSE_TAG, description="Refresh the public views and publish the read-only snapshot.",
+    name=PUBLISH_JOB,
+    selection=dg.AssetSelection.groups(*PUBLISH_GROUPS),
+    executor_def=dg.in_process_executor,
+    tags=WAREHOUSE_TAG,
+    description="Refresh the public views and publish the read-only snapshot.",
 )
 
 # The ECB publishes around 16:00 CET; 05:45 UTC picks up the previous day's fixing before the price run.
 fx_schedule = dg.ScheduleDefinition(
-    name=FX_SCHEDULE, job=fx_job, cron_schedule="45 5 * * *", execution_timezone="UTC",
+    name=FX_SCHEDULE,
+    job=fx_job,
+    cron_schedule="45 5 * * *",
+    execution_timezone="UTC",
     default_status=dg.DefaultScheduleStatus.RUNNING,
 )
 # 06:00 UTC: after AWS's overnight price-list publication, before European working hours.
 daily_schedule = dg.ScheduleDefinition(
-    name=DAILY_SCHEDULE, job=refresh_job, cron_schedule="0 6 * * *", execution_timezone="UTC",
+    name=DAILY_SCHEDULE,
+    job=refresh_job,
+    cron_schedule="0 6 * * *",
+    execution_timezone="UTC",
     default_status=dg.DefaultScheduleStatus.RUNNING,
 )
 
 FINISHED = [dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE]
 
 
-@dg.sensor(name=PUBLISH_SENSOR, job=publish_job, minimum_interval_seconds=30,
-           default_status=dg.DefaultSensorStatus.RUNNING)
-def publish_after_refresh(context: dg.SensorEvaluationContext):
+@dg.sensor(
+    name=PUBLISH_SENSOR, job=publish_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING
+)
+def publish_after_refresh(context: dg.SensorEvaluationContext) -> dg.SkipReason | dg.RunRequest:
     """One publish per finished price refresh (success or failure), keyed by that run's id."""
     runs = context.instance.get_runs(filters=dg.RunsFilter(job_name=REFRESH_JOB, statuses=FINISHED), limit=1)
     if not runs or runs[0].run_id == context.cursor:

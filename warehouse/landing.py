@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -11,8 +12,16 @@ import pyarrow as pa
 from schemas.records import SourceBatch
 from warehouse.db import transaction
 from warehouse.failpoints import failpoint
-from warehouse.versioning import (FactTable, LandCounts, Lineage, VersionedTable, land_facts, land_snapshot,
-                                  snapshot_table)
+from warehouse.queries import one_row
+from warehouse.versioning import (
+    FactTable,
+    LandCounts,
+    Lineage,
+    VersionedTable,
+    land_facts,
+    land_snapshot,
+    snapshot_table,
+)
 
 MONEY = pa.decimal128(18, 6)
 
@@ -98,12 +107,18 @@ class LandResult:
     unchanged: int
 
 
-def log_fetch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, *, outcome: str,
-              parser_version: str | None = None, error: str | None = None) -> int:
+def log_fetch(
+    con: duckdb.DuckDBPyConnection,
+    fetch: FetchRecord,
+    *,
+    outcome: str,
+    parser_version: str | None = None,
+    error: str | None = None,
+) -> int:
     params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
     params["warnings"] = list(fetch.warnings)
-    (fetch_id,) = con.execute(INSERT_FETCH, params).fetchone()
-    return fetch_id
+    (fetch_id,) = one_row(con, INSERT_FETCH, params)
+    return int(fetch_id)
 
 
 @dataclass(frozen=True)
@@ -111,16 +126,24 @@ class Snapshot:
     """Rows for one table from one fetch: versioned (type-2) or facts (added or corrected, never removed)."""
 
     table: VersionedTable | FactTable
-    rows: list[dict]
+    rows: list[dict[str, Any]]
 
 
 def aws_snapshots(batch: SourceBatch) -> list[Snapshot]:
-    return [Snapshot(SPECS, [r.model_dump(mode="python") for r in batch.specs]),
-            Snapshot(PRICES, [r.model_dump(mode="python") for r in batch.prices])]
+    return [
+        Snapshot(SPECS, [r.model_dump(mode="python") for r in batch.specs]),
+        Snapshot(PRICES, [r.model_dump(mode="python") for r in batch.prices]),
+    ]
 
 
-def land_batch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, parser_version: str,
-               snapshots: list[Snapshot], *, fetch_id: int | None = None) -> LandResult:
+def land_batch(
+    con: duckdb.DuckDBPyConnection,
+    fetch: FetchRecord,
+    parser_version: str,
+    snapshots: list[Snapshot],
+    *,
+    fetch_id: int | None = None,
+) -> LandResult:
     """All tables of one fetch, with its fetch-log row, in a single transaction.
 
     `fetch_id` reuses an existing log row (reparse) instead of logging a new fetch.
@@ -131,36 +154,61 @@ def land_batch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, parser_versio
         return land_in_transaction(con, fetch, fetch_id, parser_version, snapshots)
 
 
-def land_in_transaction(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetch_id: int, parser_version: str,
-                        snapshots: list[Snapshot]) -> LandResult:
+def land_in_transaction(
+    con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetch_id: int, parser_version: str, snapshots: list[Snapshot]
+) -> LandResult:
     """The landing itself; the caller holds the transaction (reparse replays many fetches in one)."""
     lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
     for snapshot in snapshots:
+        counts: LandCounts
         if isinstance(snapshot.table, FactTable):
             counts = land_facts(con, snapshot.table, snapshot.rows, lineage)
         else:
             arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage)
-            counts: LandCounts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at)
-        inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed,
-                                       unchanged + counts.unchanged)
+            counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at)
+        inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed, unchanged + counts.unchanged)
         failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"
-    con.execute(SET_FETCH_OUTCOME, {"outcome": outcome, "inserted": inserted, "closed": closed,
-                                    "fetch_id": fetch_id, "parser_version": parser_version,
-                                    "shape_fingerprint": fetch.shape_fingerprint, "warnings": list(fetch.warnings)})
+    con.execute(
+        SET_FETCH_OUTCOME,
+        {
+            "outcome": outcome,
+            "inserted": inserted,
+            "closed": closed,
+            "fetch_id": fetch_id,
+            "parser_version": parser_version,
+            "shape_fingerprint": fetch.shape_fingerprint,
+            "warnings": list(fetch.warnings),
+        },
+    )
     return LandResult(fetch_id, outcome, inserted, closed, unchanged)
 
 
-def quarantine_batch(con: duckdb.DuckDBPyConnection, fetch: FetchRecord, body: bytes, *, stage: str,
-                     reasons: list[str], parser_version: str | None) -> int:
+def quarantine_batch(
+    con: duckdb.DuckDBPyConnection,
+    fetch: FetchRecord,
+    body: bytes,
+    *,
+    stage: str,
+    reasons: list[str],
+    parser_version: str | None,
+) -> int:
     """Log the fetch as quarantined and keep its body and reasons; nothing reaches a history table."""
     with transaction(con):
-        fetch_id = log_fetch(con, fetch, outcome="quarantined", parser_version=parser_version,
-                             error="; ".join(reasons))
-        con.execute(INSERT_QUARANTINE, {
-            "source_id": fetch.source_id, "fetch_id": fetch_id, "url": fetch.url, "fetched_at": fetch.fetched_at,
-            "sha256": fetch.sha256, "parser_version": parser_version, "stage": stage, "reasons": reasons,
-            "raw_body": body,
-        })
+        fetch_id = log_fetch(con, fetch, outcome="quarantined", parser_version=parser_version, error="; ".join(reasons))
+        con.execute(
+            INSERT_QUARANTINE,
+            {
+                "source_id": fetch.source_id,
+                "fetch_id": fetch_id,
+                "url": fetch.url,
+                "fetched_at": fetch.fetched_at,
+                "sha256": fetch.sha256,
+                "parser_version": parser_version,
+                "stage": stage,
+                "reasons": reasons,
+                "raw_body": body,
+            },
+        )
     return fetch_id

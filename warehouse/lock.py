@@ -54,8 +54,9 @@ def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-                    raise RefreshLocked(f"another refresh of {db_path} is running ({holder}); "
-                                        f"waited {wait_s:g} s for {path}") from None
+                    raise RefreshLocked(
+                        f"another refresh of {db_path} is running ({holder}); waited {wait_s:g} s for {path}"
+                    ) from None
                 time.sleep(poll_s)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC\n".encode(), 0)

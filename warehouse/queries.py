@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 import duckdb
 
@@ -38,8 +40,10 @@ CURRENT_PRICES = {
               WHERE source_id = $source_id AND valid_to IS NULL""",
 }
 CURRENT_ROWS = {
-    "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history WHERE source_id = $source_id AND valid_to IS NULL)
-                   + (SELECT count(*) FROM aws_instance_price_history WHERE source_id = $source_id AND valid_to IS NULL)""",
+    "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history
+                      WHERE source_id = $source_id AND valid_to IS NULL)
+                   + (SELECT count(*) FROM aws_instance_price_history
+                      WHERE source_id = $source_id AND valid_to IS NULL)""",
     "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
 }
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
@@ -80,19 +84,31 @@ FROM source_freshness ORDER BY source_id
 VIEW_ROW_COUNT = "SELECT count(*) FROM aws_instance_prices"
 
 
-def rows_as_dicts(con: duckdb.DuckDBPyConnection, query: str, params: dict | None = None) -> list[dict]:
+def rows_as_dicts(
+    con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, object] | None = None
+) -> list[dict[str, Any]]:
     cursor = con.execute(query, params or {})
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
+def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, object] | None = None) -> tuple[Any, ...]:
+    """The single row of a query that always returns one (an aggregate, INSERT ... RETURNING)."""
+    row = con.execute(query, params or {}).fetchone()
+    if row is None:  # DuckDB types fetchone() as optional; for these queries no row is a bug, not data
+        raise LookupError(f"query returned no row: {query.strip().splitlines()[0]}")
+    return row
+
+
 CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES}
 
 
-def changes_for(con: duckdb.DuckDBPyConnection, kind: str, source_id: str, fetch_id: int,
-                observed_at: datetime) -> list[dict]:
+def changes_for(
+    con: duckdb.DuckDBPyConnection, kind: str, source_id: str, fetch_id: int, observed_at: datetime
+) -> list[dict[str, Any]]:
     """Rows a fetch opened or closed, for the materialisation's "what changed" table."""
     if kind not in CHANGES_BY_KIND:
         return []
-    return rows_as_dicts(con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id,
-                                                      "observed_at": observed_at})
+    return rows_as_dicts(
+        con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id, "observed_at": observed_at}
+    )

@@ -28,8 +28,14 @@ class _Rule:
     default_variant: str | None = None
 
 
-def _rule(pattern: str, model: str, memory_gib: int | None, variants=(), default_variant=None) -> _Rule:
-    return _Rule(re.compile(pattern), model, memory_gib, tuple(variants), default_variant)
+def _rule(
+    pattern: str,
+    model: str,
+    memory_gib: int | None,
+    variants: tuple[tuple[str, str], ...] = (),
+    default_variant: str | None = None,
+) -> _Rule:
+    return _Rule(re.compile(pattern), model, memory_gib, variants, default_variant)
 
 
 _FORM = ((r"PCIE", "PCIe"), (r"\bNVL\b|NVL\d", "NVL"), (r"SXM|HBM3|HGX|NVLINK", "SXM"))
