@@ -20,6 +20,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from warehouse.queries import one_row
+
 LINEAGE_FIELDS = [
     pa.field("fetch_id", pa.int64()),
     pa.field("source_url", pa.string()),
@@ -96,19 +98,19 @@ def land_snapshot(
     con.register("_snapshot", snapshot)
     key = ("source_id",) + table.key_columns
     same_version = f"{_key_match('s', 'h', key)} AND s.attributes_hash = h.attributes_hash"
-    (closed,) = con.execute(
+    (closed,) = one_row(con, 
         f"""UPDATE {table.name} AS h SET valid_to = $observed_at
             WHERE h.source_id = $source_id AND h.valid_to IS NULL
               AND NOT EXISTS (SELECT 1 FROM _snapshot AS s WHERE {same_version})""",
         {"observed_at": observed_at, "source_id": source_id},
-    ).fetchone()
-    (inserted,) = con.execute(
+    )
+    (inserted,) = one_row(con, 
         f"""INSERT INTO {table.name} BY NAME
             SELECT * FROM _snapshot AS s
             WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS h
                               WHERE h.source_id = $source_id AND h.valid_to IS NULL AND {same_version})""",
         {"source_id": source_id},
-    ).fetchone()
+    )
     con.unregister("_snapshot")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)
 
@@ -126,10 +128,10 @@ def rehash(con: duckdb.DuckDBPyConnection, table: VersionedTable) -> int:
                        "attributes_hash": pa.array([attributes_hash(r, table.attribute_columns) for r in rows],
                                                    pa.string())})
     con.register("_rehashed", hashes)
-    (changed,) = con.execute(
+    (changed,) = one_row(con, 
         f"""UPDATE {table.name} AS h SET attributes_hash = r.attributes_hash FROM _rehashed AS r
             WHERE h.rowid = r.row_id AND h.attributes_hash <> r.attributes_hash"""
-    ).fetchone()
+    )
     con.unregister("_rehashed")
     return changed
 
@@ -161,16 +163,16 @@ def land_facts(con: duckdb.DuckDBPyConnection, table: FactTable, rows: list[dict
     con.register("_new_rows", pa.table(columns))
     match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)  # same key
     same_version = " AND ".join([match] + [f"t.{k} IS NOT DISTINCT FROM n.{k}" for k in table.value_columns])
-    (closed,) = con.execute(
+    (closed,) = one_row(con, 
         f"""UPDATE {table.name} AS t SET valid_to = $observed_at
             WHERE t.valid_to IS NULL AND EXISTS (SELECT 1 FROM _new_rows AS n WHERE {match})
               AND NOT EXISTS (SELECT 1 FROM _new_rows AS n WHERE {same_version})""",
         {"observed_at": lineage.fetched_at},
-    ).fetchone()
-    (inserted,) = con.execute(
+    )
+    (inserted,) = one_row(con, 
         f"""INSERT INTO {table.name} BY NAME
             SELECT * FROM _new_rows AS n
             WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE t.valid_to IS NULL AND {same_version})"""
-    ).fetchone()
+    )
     con.unregister("_new_rows")
     return LandCounts(inserted=inserted, closed=closed, unchanged=n - inserted)
