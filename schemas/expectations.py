@@ -12,10 +12,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-import pandas as pd
-
 from schemas.gx_runner import (ExpectationOutcome, ValidationReport, ephemeral_context, frame, import_gx,
-                               record_row, run_suite)
+                               micro_units, record_row, run_suite)
 from schemas.records import BYTES_PER_UNIT, InstancePrice, InstanceSpec, PriceKind, SourceBatch
 
 SPECS_SUITE = "aws_instance_specs"
@@ -24,11 +22,12 @@ REGION_NOT_STATED = "<not stated>"
 
 SPEC_COLUMNS = [*InstanceSpec.model_fields, *InstanceSpec.model_computed_fields]
 PRICE_COLUMNS = [*InstancePrice.model_fields, *InstancePrice.model_computed_fields, "business_key"]
-# Decimal (and int) columns handed to GE as float64: its numeric comparisons need a numeric dtype.
-SPEC_NUMERIC = ["accelerator_count", "accelerator_memory_value", "accelerator_memory_gib", "vcpus",
+# Columns GE compares, handed to it as exact Decimal objects (money in micro-dollars; see gx_runner).
+SPEC_NUMBERS = ["accelerator_count", "accelerator_memory_value", "accelerator_memory_gib", "vcpus",
                 "host_memory_gib"]
-PRICE_NUMERIC = ["usd_per_instance_hour", "accelerator_count", "printed_usd_per_accelerator_hour",
-                 "usd_per_accelerator_hour", "usd_per_accelerator_hour_4dp"]
+PRICE_NUMBERS = ["accelerator_count"]
+PRICE_MONEY = ["usd_per_instance_hour", "printed_usd_per_accelerator_hour", "usd_per_accelerator_hour",
+               "usd_per_accelerator_hour_4dp"]
 
 
 def _spec_rows(batch: SourceBatch) -> list[dict[str, Any]]:
@@ -36,7 +35,7 @@ def _spec_rows(batch: SourceBatch) -> list[dict[str, Any]]:
 
 
 def _price_rows(batch: SourceBatch) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for price in batch.prices:
         row = record_row(price)
         kind = row.get("price_kind")
@@ -45,16 +44,6 @@ def _price_rows(batch: SourceBatch) -> list[dict[str, Any]]:
         row["business_key"] = f"{row.get('instance_type')}|{row['price_kind']}|{region}"
         rows.append(row)
     return rows
-
-
-def specs_frame(batch: SourceBatch) -> pd.DataFrame:
-    """One row per spec, for validation only (Decimal columns become float)."""
-    return frame(_spec_rows(batch), SPEC_COLUMNS, SPEC_NUMERIC)
-
-
-def prices_frame(batch: SourceBatch) -> pd.DataFrame:
-    """One row per price plus business_key (instance_type|price_kind|region), for validation only."""
-    return frame(_price_rows(batch), PRICE_COLUMNS, PRICE_NUMERIC)
 
 
 def _specs_expectations(gxe: Any) -> list:
@@ -83,10 +72,11 @@ def _prices_expectations(
         gxe.ExpectTableRowCountToBeBetween(min_value=1 if expects_prices else 0),
         *(gxe.ExpectColumnValuesToNotBeNull(column=column) for column in required),
         gxe.ExpectColumnValuesToBeBetween(
-            column="usd_per_instance_hour", min_value=0, max_value=float(max_instance), strict_min=True
+            column="usd_per_instance_hour", min_value=0, max_value=micro_units(max_instance), strict_min=True
         ),
         gxe.ExpectColumnValuesToBeBetween(
-            column="usd_per_accelerator_hour", min_value=0, max_value=float(max_accelerator), strict_min=True
+            column="usd_per_accelerator_hour", min_value=0, max_value=micro_units(max_accelerator),
+            strict_min=True
         ),
         gxe.ExpectColumnValuesToBeBetween(column="accelerator_count", min_value=1),
         gxe.ExpectColumnValuesToBeInSet(column="price_kind", value_set=[kind.value for kind in PriceKind]),
@@ -110,7 +100,8 @@ def validate_batch(
     prices_suite = _prices_expectations(gxe, expects_prices=expects_prices, known_types=known_types,
                                         max_instance=max_usd_per_instance_hour,
                                         max_accelerator=max_usd_per_accelerator_hour)
-    specs, prices = frame(spec_rows, SPEC_COLUMNS, SPEC_NUMERIC), frame(price_rows, PRICE_COLUMNS, PRICE_NUMERIC)
+    specs = frame(spec_rows, SPEC_COLUMNS, numbers=SPEC_NUMBERS)
+    prices = frame(price_rows, PRICE_COLUMNS, numbers=PRICE_NUMBERS, money=PRICE_MONEY)
     ctx = ephemeral_context(gx)
     return [
         run_suite(ctx, gx, SPECS_SUITE, _specs_expectations(gxe), specs, spec_rows),
@@ -118,5 +109,4 @@ def validate_batch(
     ]
 
 
-__all__ = ["ExpectationOutcome", "ValidationReport", "PRICES_SUITE", "SPECS_SUITE", "prices_frame", "specs_frame",
-           "validate_batch"]
+__all__ = ["ExpectationOutcome", "ValidationReport", "PRICES_SUITE", "SPECS_SUITE", "validate_batch"]

@@ -7,15 +7,18 @@ from enum import Enum
 from typing import Any
 
 from schemas.gpu import FxBatch, FxRate, GpuListing, GpuPriceKind, StockStatus
-from schemas.gx_runner import ValidationReport, ephemeral_context, frame, import_gx, record_row, run_suite
+from schemas.gx_runner import (ValidationReport, ephemeral_context, frame, import_gx, micro_units, record_row,
+                               run_suite)
 
 LISTINGS_SUITE = "gpu_listings"
 FX_SUITE = "fx_rates"
 REGION_NOT_STATED = "<not stated>"
 LISTING_COLUMNS = [*GpuListing.model_fields, *GpuListing.model_computed_fields, "business_key"]
-LISTING_NUMERIC = ["gpu_count", "original_amount", "usd_per_currency_unit", "usd_per_gpu_hour",
-                   "usd_per_gpu_hour_4dp", "offer_count", "gpu_memory_gib"]
+# Columns GE compares, handed to it as exact Decimal objects (money in micro-units; see gx_runner).
+LISTING_NUMBERS = ["gpu_count", "usd_per_currency_unit", "offer_count", "gpu_memory_gib"]
+LISTING_MONEY = ["original_amount", "usd_per_gpu_hour", "usd_per_gpu_hour_4dp"]
 FX_COLUMNS = [*FxRate.model_fields, "business_key"]
+FX_NUMBERS = ["units_per_eur"]
 
 
 def _plain(value: Any) -> Any:
@@ -23,7 +26,7 @@ def _plain(value: Any) -> Any:
 
 
 def listing_rows(listings: list[GpuListing]) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for listing in listings:
         row = {k: _plain(v) for k, v in record_row(listing).items()}
         region = REGION_NOT_STATED if row.get("region") is None else row["region"]
@@ -39,8 +42,8 @@ def _listing_expectations(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list:
         gxe.ExpectTableRowCountToBeBetween(min_value=1),
         *(gxe.ExpectColumnValuesToNotBeNull(column=column) for column in required),
         # A figure outside this band is a unit or currency mistake, not a bargain.
-        gxe.ExpectColumnValuesToBeBetween(column="usd_per_gpu_hour", min_value=float(min_usd),
-                                          max_value=float(max_usd)),
+        gxe.ExpectColumnValuesToBeBetween(column="usd_per_gpu_hour", min_value=micro_units(min_usd),
+                                          max_value=micro_units(max_usd)),
         gxe.ExpectColumnValuesToBeBetween(column="original_amount", min_value=0, strict_min=True),
         gxe.ExpectColumnValuesToBeBetween(column="gpu_count", min_value=1, max_value=1024),
         gxe.ExpectColumnValuesToBeInSet(column="price_kind", value_set=[k.value for k in GpuPriceKind]),
@@ -55,7 +58,7 @@ def validate_listings(listings: list[GpuListing], *, min_usd_per_gpu_hour: Decim
     gx, gxe = import_gx()
     rows = listing_rows(listings)
     ctx = ephemeral_context(gx)
-    data = frame(rows, LISTING_COLUMNS, LISTING_NUMERIC)
+    data = frame(rows, LISTING_COLUMNS, numbers=LISTING_NUMBERS, money=LISTING_MONEY)
     suite = _listing_expectations(gxe, min_usd_per_gpu_hour, max_usd_per_gpu_hour)
     return [run_suite(ctx, gx, LISTINGS_SUITE, suite, data, rows)]
 
@@ -67,6 +70,7 @@ def validate_fx(batch: FxBatch) -> list[ValidationReport]:
         gxe.ExpectTableRowCountToBeBetween(min_value=1),
         gxe.ExpectColumnValuesToNotBeNull(column="currency"),
         gxe.ExpectColumnValuesToNotBeNull(column="rate_date"),
+        gxe.ExpectColumnValuesToNotBeNull(column="units_per_eur"),  # the range check below skips what is missing
         gxe.ExpectColumnValuesToMatchRegex(column="currency", regex=r"^[A-Z]{3}$"),
         gxe.ExpectColumnValuesToBeBetween(column="units_per_eur", min_value=0, strict_min=True),
         gxe.ExpectColumnValuesToBeUnique(column="business_key"),
@@ -74,4 +78,4 @@ def validate_fx(batch: FxBatch) -> list[ValidationReport]:
         gxe.ExpectColumnDistinctValuesToContainSet(column="currency", value_set=["USD"]),
     ]
     ctx = ephemeral_context(gx)
-    return [run_suite(ctx, gx, FX_SUITE, suite, frame(rows, FX_COLUMNS, ["units_per_eur"]), rows)]
+    return [run_suite(ctx, gx, FX_SUITE, suite, frame(rows, FX_COLUMNS, numbers=FX_NUMBERS), rows)]

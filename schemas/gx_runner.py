@@ -2,14 +2,23 @@
 
 great_expectations is imported lazily (it costs seconds); each run uses a fresh ephemeral context with
 nothing on disk, no analytics and no progress bars. Reports quote offending values from the records
-themselves (exact Decimal strings), not the floats GE compared.
+themselves (exact Decimal strings), not what GE compared.
+
+No float is involved in a comparison. GE 1.x types every between-bound as float (a Decimal bound becomes the
+nearest float: 0.01 turns into 0.01000000000000000020816...), but compares the column's own objects with it, and
+Python compares Decimal with float exactly. So numbers reach GE as Decimal objects (object dtype), money in
+millionths of its unit, and every bound is a whole number (whole micro-units for money) that a float holds
+exactly.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from enum import Enum
 from typing import Any
 
@@ -18,6 +27,8 @@ from pydantic import BaseModel
 
 _SHOWN_VALUES = 5  # offending values quoted by describe()
 _EXPECTED_KWARGS = ("value_set", "min_value", "max_value")  # quoted when a table-level expectation fails
+MICRO_PLACES = 6  # money reaches GE in micro-units (millionths of a dollar, of a euro, ...)
+_FLOAT_EXACT_INTS = 2**53  # every int up to this magnitude is exactly a float
 
 
 @dataclass(frozen=True)
@@ -66,20 +77,60 @@ def record_row(record: BaseModel) -> dict[str, Any]:
         return row
 
 
-def _as_float(value: Any) -> float:
-    if value is None:
-        return math.nan
+def exact_number(value: Any) -> Decimal | None:
+    """The value as a finite Decimal (exactly, even from a float), or None when it is no number at all."""
+    if isinstance(value, bool) or not isinstance(value, (Decimal, int, float, str)):
+        return None  # shows up as missing, which the not-null checks report
     try:
-        return float(value)
-    except (TypeError, ValueError):
-        return math.nan  # not a number at all: shows up as missing, which the not-null checks catch
+        number = Decimal(value)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
 
 
-def frame(rows: list[dict[str, Any]], columns: list[str], numeric: list[str]) -> pd.DataFrame:
-    frame = pd.DataFrame.from_records(rows, columns=columns)  # zero rows still gives every column
-    for column in numeric:
-        frame[column] = pd.Series([_as_float(v) for v in frame[column]], index=frame.index, dtype="float64")
-    return frame
+def shifted(number: Decimal, places: int) -> Decimal:
+    """number * 10**places, exactly: only the exponent moves, so no context precision can round it."""
+    sign, digits, exponent = number.as_tuple()
+    if not isinstance(exponent, int):  # NaN or infinity: nothing to shift
+        return number
+    return Decimal((sign, digits, exponent + places))
+
+
+def micro_units(amount: Decimal | int) -> int:
+    """A money bound in micro-units, as an int that GE's float-typed bound holds exactly."""
+    scaled = shifted(Decimal(amount), MICRO_PLACES)
+    if scaled != scaled.to_integral_value() or abs(scaled) > _FLOAT_EXACT_INTS:
+        raise ValueError(f"money bound {amount} is not a whole number of micro-units that a float holds exactly")
+    return int(scaled)
+
+
+def _decimal_column(rows: list[dict[str, Any]], column: str, places: int) -> list[Decimal | None]:
+    numbers = (exact_number(row.get(column)) for row in rows)
+    return [None if number is None else shifted(number, places) for number in numbers]
+
+
+def frame(rows: list[dict[str, Any]], columns: list[str], *, numbers: Sequence[str] = (),
+          money: Sequence[str] = ()) -> pd.DataFrame:
+    """The rows as GE sees them: `numbers` and `money` columns as Decimal objects, money in micro-units."""
+    data = pd.DataFrame.from_records(rows, columns=columns)  # zero rows still gives every column
+    for column, places in [*((c, 0) for c in numbers), *((c, MICRO_PLACES) for c in money)]:
+        # Read from the rows, not the frame: pandas would already have turned ints next to a None into floats.
+        data[column] = pd.Series(_decimal_column(rows, column, places), index=data.index, dtype=object)
+    return data
+
+
+class _DropLossyDecimalNotice(logging.Filter):
+    """GE warns when it turns an unexpected Decimal into a float for its own result JSON. The reports here quote
+    the record's exact value instead, so the warning (in micro-units) would only mislead the logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Using lossy conversion for decimal")
+
+
+def _quiet_lossy_decimal_notices() -> None:
+    logger = logging.getLogger("great_expectations.util")
+    if not any(isinstance(f, _DropLossyDecimalNotice) for f in logger.filters):
+        logger.addFilter(_DropLossyDecimalNotice())
 
 
 def import_gx() -> tuple[Any, Any]:
@@ -87,6 +138,7 @@ def import_gx() -> tuple[Any, Any]:
     import great_expectations as gx
     import great_expectations.expectations as gxe
 
+    _quiet_lossy_decimal_notices()
     return gx, gxe
 
 
@@ -150,7 +202,18 @@ def _outcome(result: Any, rows: list[dict[str, Any]]) -> ExpectationOutcome:
     )
 
 
+def float_columns(data: pd.DataFrame) -> list[str]:
+    return [str(column) for column in data.columns if pd.api.types.is_float_dtype(data[column])]
+
+
+def _refuse_float_columns(name: str, data: pd.DataFrame) -> None:
+    floats = float_columns(data)
+    if floats:  # a float column would be compared inexactly: list it in frame()'s numbers or money instead
+        raise TypeError(f"{name}: float columns handed to Great Expectations: {', '.join(floats)}")
+
+
 def run_suite(ctx: Any, gx: Any, name: str, expectations: list, frame: pd.DataFrame, rows: list) -> ValidationReport:
+    _refuse_float_columns(name, frame)
     # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
     asset = ctx.data_sources.add_pandas(name).add_dataframe_asset(name)
     data = asset.add_batch_definition_whole_dataframe(name)

@@ -5,23 +5,22 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
+import pandas as pd
 import pytest
 
-from schemas.expectations import (
-    PRICES_SUITE,
-    SPECS_SUITE,
-    ExpectationOutcome,
-    ValidationReport,
-    prices_frame,
-    specs_frame,
-    validate_batch,
-)
+from ge_frames import spy_on_frames
+from schemas import expectations
+from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ExpectationOutcome, ValidationReport, validate_batch
+from schemas.gx_runner import ephemeral_context, float_columns, import_gx, run_suite, shifted
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 
 BETWEEN = "expect_column_values_to_be_between"
 UNIQUE = "expect_column_values_to_be_unique"
 IN_SET = "expect_column_values_to_be_in_set"
 ROW_COUNT = "expect_table_row_count_to_be_between"
+NOT_NULL = "expect_column_values_to_not_be_null"
+MONEY = ["usd_per_instance_hour", "printed_usd_per_accelerator_hour", "usd_per_accelerator_hour",
+         "usd_per_accelerator_hour_4dp"]
 
 
 def spec(instance_type: str = "trn1.2xlarge", accelerator_count: int = 1, **overrides) -> InstanceSpec:
@@ -91,33 +90,105 @@ def failed_names(reports: list[ValidationReport]) -> set[tuple[str, str, str | N
     return {(r.suite, o.expectation, o.column) for r in reports for o in r.outcomes if not o.success}
 
 
-# --- frames (no GE involved) ----------------------------------------------------------------------------
+@pytest.fixture
+def frames_to_ge(monkeypatch: pytest.MonkeyPatch) -> dict[str, pd.DataFrame]:
+    return spy_on_frames(monkeypatch, expectations)
 
 
-def test_prices_frame_has_business_key_and_float_money():
-    frame = prices_frame(good_batch())
-    assert list(frame["business_key"][:3]) == [
+# --- what GE is handed ----------------------------------------------------------------------------------
+
+
+def test_ge_gets_money_as_exact_decimal_micro_dollars_and_no_float(frames_to_ge: dict[str, pd.DataFrame]) -> None:
+    assert all(r.success for r in validate_batch(good_batch()))
+    prices, specs = frames_to_ge[PRICES_SUITE], frames_to_ge[SPECS_SUITE]
+    assert list(prices["business_key"][:3]) == [
         "trn1.2xlarge|on_demand|us-east-1",
         "trn1.2xlarge|on_demand|us-west-2",
         "trn1.2xlarge|on_demand|<not stated>",
     ]
-    assert frame["usd_per_instance_hour"].dtype == "float64"
-    assert frame["usd_per_accelerator_hour"].iloc[4] == pytest.approx(21.5 / 16)
-    assert {"region_stated", "usd_per_accelerator_hour_4dp", "printed_usd_per_accelerator_hour"} <= set(frame)
+    for column in [*MONEY, "accelerator_count"]:
+        assert prices[column].dtype == object
+        assert all(isinstance(v, Decimal) for v in prices[column] if v is not None)
+    assert list(prices["usd_per_instance_hour"]) == [Decimal("1343750")] * 3 + [Decimal("1000000"),
+                                                                                 Decimal("21500000")]
+    assert prices["usd_per_accelerator_hour"].iloc[4] == Decimal("1343750")  # 21.5 / 16, in micro-dollars
+    assert list(specs["vcpus"]) == [Decimal(8), Decimal(8)] and specs["vcpus"].dtype == object
+    for frame in (prices, specs):
+        assert float_columns(frame) == []
 
 
-def test_empty_lists_give_typed_frames_with_zero_rows():
-    empty = batch(specs=[], prices=[])
-    assert len(prices_frame(empty)) == 0 and "business_key" in prices_frame(empty)
-    frame = specs_frame(empty)
-    assert len(frame) == 0
-    assert {"instance_type", "family", "accelerator_memory_gib", "vcpus"} <= set(frame)
+def test_empty_lists_give_frames_with_every_column_and_zero_rows(frames_to_ge: dict[str, pd.DataFrame]) -> None:
+    validate_batch(batch(specs=[], prices=[]))
+    prices, specs = frames_to_ge[PRICES_SUITE], frames_to_ge[SPECS_SUITE]
+    assert len(prices) == 0 and {"business_key", *MONEY} <= set(prices)
+    assert len(specs) == 0 and {"instance_type", "family", "accelerator_memory_gib", "vcpus"} <= set(specs)
 
 
-def test_record_whose_computed_field_cannot_be_computed_still_gets_a_row():
-    frame = prices_frame(batch(prices=[unchecked_price("8", accelerator_count=0)]))
-    assert frame["accelerator_count"].iloc[0] == 0
-    assert frame["usd_per_accelerator_hour"].isna().all()
+def test_run_suite_refuses_a_float_column() -> None:
+    gx, _ = import_gx()
+    with pytest.raises(TypeError, match="float columns handed to Great Expectations: usd"):
+        run_suite(ephemeral_context(gx), gx, "s", [], pd.DataFrame({"usd": [1.5], "name": ["a"]}), [])
+
+
+def test_shifting_into_micro_units_never_rounds() -> None:
+    long = Decimal("1234567890.123456789012345678901234567890")  # 40 digits: more than the context's 28
+    assert shifted(long, 6) == Decimal("1234567890123456.789012345678901234567890")
+
+
+# --- exact money bounds ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("usd", ["2000", "2000.000000", "1999.999999999999999999", "0.000000000000000032"])
+def test_price_up_to_the_bound_passes_exactly(usd: str) -> None:
+    # The smallest case is 1e-18 per accelerator-hour: still above the strict zero bound.
+    reports = validate_batch(batch(specs=[spec("p9.big", 32)], prices=[unchecked_price(usd, instance_type="p9.big",
+                                                                                         accelerator_count=32)]))
+    assert failed_names(reports) == set()
+
+
+@pytest.mark.parametrize("usd", ["2000.000001", "2000.000000000000000001"])
+def test_price_a_hair_over_the_bound_fails_and_is_quoted_exactly(usd: str, caplog: pytest.LogCaptureFixture) -> None:
+    if len(usd) > 12:  # the trap: float64 rounds it onto the bound, so a float comparison would let it pass
+        assert float(Decimal(usd)) == 2000.0
+    reports = validate_batch(batch(specs=[spec("p9.big", 32)], prices=[unchecked_price(usd, instance_type="p9.big",
+                                                                                         accelerator_count=32)]))
+    assert failed_names(reports) == {(PRICES_SUITE, BETWEEN, "usd_per_instance_hour")}
+    assert failed(reports, PRICES_SUITE, BETWEEN, "usd_per_instance_hour").partial_unexpected == [usd]
+    assert "lossy conversion" not in caplog.text  # GE's float copy of the value, in micro-dollars, stays quiet
+
+
+def test_per_accelerator_bound_compares_all_18_decimals() -> None:
+    # 200.000000000000000016 per accelerator-hour (18 decimals) is over the 200 bound; as a float it is 200.0.
+    usd = "1600.000000000000000128"
+    assert float(Decimal(usd) / 8) == 200.0
+    reports = validate_batch(batch(specs=[spec("p9.big", 8)], prices=[unchecked_price(usd, instance_type="p9.big",
+                                                                                        accelerator_count=8)]))
+    assert failed_names(reports) == {(PRICES_SUITE, BETWEEN, "usd_per_accelerator_hour")}
+    assert failed(reports, PRICES_SUITE, BETWEEN, "usd_per_accelerator_hour").partial_unexpected == [
+        "200.000000000000000016"]
+
+
+def test_bound_finer_than_a_micro_dollar_is_refused() -> None:
+    with pytest.raises(ValueError, match="micro-units"):
+        validate_batch(good_batch(), max_usd_per_instance_hour=Decimal("2000.0000001"))
+
+
+@pytest.mark.parametrize("usd", ["abc", None])
+def test_non_numeric_price_is_reported_by_the_not_null_check(usd: str | None) -> None:
+    fields = stored_fields(price()) | {"usd_per_instance_hour": usd, "region": "eu-west-1"}
+    reports = validate_batch(batch(prices=[price(), InstancePrice.model_construct(**fields)]))
+    assert failed_names(reports) == {(PRICES_SUITE, NOT_NULL, "usd_per_instance_hour"),
+                                     (PRICES_SUITE, NOT_NULL, "usd_per_accelerator_hour")}
+    assert failed(reports, PRICES_SUITE, NOT_NULL, "usd_per_instance_hour").partial_unexpected == [usd]
+
+
+def test_record_whose_computed_field_cannot_be_computed_is_reported() -> None:
+    reports = validate_batch(batch(prices=[unchecked_price("8", accelerator_count=0)]))
+    assert failed(reports, PRICES_SUITE, NOT_NULL, "usd_per_accelerator_hour").partial_unexpected == [None]
+    assert failed(reports, PRICES_SUITE, BETWEEN, "accelerator_count").partial_unexpected == [0]
+
+
+# --- validation -----------------------------------------------------------------------------------------
 
 
 def test_describe_quotes_exact_values():
@@ -125,9 +196,6 @@ def test_describe_quotes_exact_values():
     assert outcome.describe() == (
         "expect_column_values_to_be_between(usd_per_instance_hour): 2 unexpected, e.g. ['0', '-1.5']"
     )
-
-
-# --- validation -----------------------------------------------------------------------------------------
 
 
 def test_good_batch_passes_both_suites():

@@ -1,0 +1,25 @@
+"""Helper the GE gate tests share: see the frames a gate hands to Great Expectations."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from schemas.gx_runner import ValidationReport, run_suite
+
+
+def spy_on_frames(monkeypatch: pytest.MonkeyPatch, gate: ModuleType) -> dict[str, pd.DataFrame]:
+    """Record, by suite name, each frame `gate` hands to run_suite; the real run_suite still runs."""
+    seen: dict[str, pd.DataFrame] = {}
+
+    def spying_run_suite(ctx: Any, gx: Any, name: str, expectations: list, frame: pd.DataFrame,
+                         rows: list) -> ValidationReport:
+        seen[name] = frame
+        return run_suite(ctx, gx, name, expectations, frame, rows)
+
+    monkeypatch.setattr(gate, "run_suite", spying_run_suite)
+    return seen
+

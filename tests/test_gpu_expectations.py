@@ -1,0 +1,98 @@
+"""The GPU listings and FX gates compare money exactly: Decimal objects against whole micro-unit bounds."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pandas as pd
+import pytest
+
+from ge_frames import spy_on_frames
+from schemas import gpu_expectations
+from schemas.gpu import BillingPeriod, FxBatch, FxRate, GpuListing, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE, validate_fx, validate_listings
+from schemas.gx_runner import ValidationReport, float_columns
+
+BETWEEN = "expect_column_values_to_be_between"
+NOT_NULL = "expect_column_values_to_not_be_null"
+DAY = date(2026, 12, 1)
+
+
+def listing_fields(usd: str, name: str = "1x H100") -> dict:
+    return dict(provider="P", listing=name, gpu_name="H100 80GB", gpu_model="H100", gpu_variant=None,
+                gpu_memory_gib=Decimal("80"), gpu_count=1, price_kind=GpuPriceKind.ON_DEMAND,
+                original_amount=Decimal(usd), original_currency="USD", original_unit="per GPU-hour",
+                price_per=PricePer.GPU, period=BillingPeriod.HOUR, usd_per_currency_unit=Decimal(1),
+                fx_rate_date=None, stock_status=StockStatus.IN_STOCK, region=None, offer_count=1)
+
+
+def listings(*usd: str) -> list[GpuListing]:
+    return [GpuListing(**listing_fields(amount, f"{i}x H100")) for i, amount in enumerate(usd, start=1)]
+
+
+def failures(reports: list[ValidationReport]) -> dict[tuple[str, str | None], list]:
+    return {(o.expectation, o.column): o.partial_unexpected for r in reports for o in r.outcomes if not o.success}
+
+
+@pytest.fixture
+def frames_to_ge(monkeypatch: pytest.MonkeyPatch) -> dict[str, pd.DataFrame]:
+    return spy_on_frames(monkeypatch, gpu_expectations)
+
+
+def test_ge_gets_listing_money_as_decimal_micro_units(frames_to_ge: dict[str, pd.DataFrame]) -> None:
+    assert all(r.success for r in validate_listings(listings("0.01", "2.5")))
+    data = frames_to_ge[LISTINGS_SUITE]
+    assert list(data["usd_per_gpu_hour"]) == [Decimal("10000"), Decimal("2500000")]
+    assert list(data["original_amount"]) == [Decimal("10000"), Decimal("2500000")]
+    assert list(data["gpu_count"]) == [Decimal(1)] * 2 and list(data["usd_per_currency_unit"]) == [Decimal(1)] * 2
+    assert all(data[c].dtype == object for c in ("usd_per_gpu_hour", "usd_per_gpu_hour_4dp", "gpu_memory_gib"))
+    assert float_columns(data) == []
+
+
+def test_listing_exactly_at_either_bound_passes() -> None:
+    # The trap a float bound sets: GE would hold 0.01 as a float, which is slightly above Decimal 0.01.
+    assert not Decimal("0.01") >= 0.01
+    assert failures(validate_listings(listings("0.01", "100", "100.000000000000000000"))) == {}
+
+
+@pytest.mark.parametrize("usd", ["0.009999", "0.009999999999999999", "100.000001", "100.000000000000000001"])
+def test_listing_a_hair_outside_the_band_fails_and_is_quoted_exactly(usd: str) -> None:
+    assert float(Decimal("100.000000000000000001")) == 100.0  # a float comparison would let the last one pass
+    found = failures(validate_listings(listings("2.5", usd)))
+    assert list(found) == [(BETWEEN, "usd_per_gpu_hour")]
+    (quoted,) = found[(BETWEEN, "usd_per_gpu_hour")]
+    assert quoted == str(listings(usd)[0].usd_per_gpu_hour) and Decimal(quoted) == Decimal(usd)  # 18 decimals
+
+
+def test_band_bounds_that_no_float_holds_compare_exactly() -> None:
+    assert Decimal(0.3) != Decimal("0.3") and float(Decimal("0.299999999999999999")) == 0.3
+    reports = validate_listings(listings("0.3", "0.299999999999999999"), min_usd_per_gpu_hour=Decimal("0.3"))
+    assert failures(reports) == {(BETWEEN, "usd_per_gpu_hour"): ["0.299999999999999999"]}
+
+
+@pytest.mark.parametrize("amount", ["abc", None])
+def test_non_numeric_amount_is_reported_by_the_not_null_checks(amount: str | None) -> None:
+    broken = GpuListing.model_construct(**listing_fields("1", "broken") | {"original_amount": amount})
+    reports = validate_listings([*listings("2.5"), broken])
+    assert failures(reports) == {(NOT_NULL, "original_amount"): [amount], (NOT_NULL, "usd_per_gpu_hour"): [None]}
+
+
+def rates(*units_per_eur: object) -> FxBatch:
+    rows = [FxRate.model_construct(currency=c, rate_date=DAY, units_per_eur=u)
+            for c, u in zip(["USD", "JPY", "GBP"], units_per_eur)]
+    return FxBatch(source_id="fx_ecb", parser_version="test", rates=rows)
+
+
+def test_ge_gets_fx_rates_as_decimal_and_tiny_rates_pass(frames_to_ge: dict[str, pd.DataFrame]) -> None:
+    assert all(r.success for r in validate_fx(rates(Decimal("1.1840"), Decimal("0.000000000000000001"))))
+    assert list(frames_to_ge[FX_SUITE]["units_per_eur"]) == [Decimal("1.1840"), Decimal("1E-18")]
+
+
+@pytest.mark.parametrize(("bad", "expected"), [
+    (Decimal("0"), {(BETWEEN, "units_per_eur"): ["0"]}),
+    ("abc", {(NOT_NULL, "units_per_eur"): ["abc"]}),
+    (None, {(NOT_NULL, "units_per_eur"): [None]}),
+])
+def test_bad_fx_rate_is_reported(bad: object, expected: dict) -> None:
+    assert failures(validate_fx(rates(Decimal("1.1840"), bad))) == expected
