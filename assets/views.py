@@ -12,7 +12,7 @@ from assets.sources import WRITER_POOL, source_asset_key
 from pipelines.resources import WarehouseResource
 from pipelines.sources import SourceSpec
 from warehouse.db import connect
-from warehouse.queries import HEADLINE_PRICES, VIEW_ROW_COUNT, rows_as_dicts
+from warehouse.queries import HEADLINE_PRICES, VIEW_ROW_COUNT, one_row, rows_as_dicts
 
 VIEWS_KEY = dg.AssetKey("aws_instance_prices")
 VIEWS_GROUP = "views"
@@ -50,7 +50,7 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
     )
     def aws_instance_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
         with connect(warehouse.db_path) as con:  # the views already exist: connect() applied the schema
-            (count,) = con.execute(VIEW_ROW_COUNT).fetchone()
+            (count,) = one_row(con, VIEW_ROW_COUNT)
             headline = rows_as_dicts(con, HEADLINE_PRICES)
         return dg.MaterializeResult(metadata={
             "row_count": dg.MetadataValue.int(count),

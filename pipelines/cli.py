@@ -70,7 +70,8 @@ def report(exc: Exception, errors: Console) -> int:
 class ReportingGroup(TyperGroup):
     """The one place errors become output: without --debug no traceback ever reaches the user."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    # Any: the base class types ctx with typer's private vendored click Context, which is not ours to import.
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.TyperException, typer.Exit, typer.Abort):

@@ -67,6 +67,7 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
         for row in fetches:
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
+            assert fetch.sha256 is not None  # REPLAYABLE_FETCHES selects archived fetches only
             body = archive.get(fetch.sha256)
             # The state as it was before this fetch: the history rebuilt so far, the FX rates known then, the
             # shape of the fetch before it. The fetch date is the UTC date, as when it was first landed.

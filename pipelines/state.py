@@ -36,9 +36,11 @@ class WarehouseState:
     def _connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
         if self._con is not None:
             yield self._con
-        else:
-            with connect(self._db_path) as con:
-                yield con
+            return
+        if self._db_path is None:
+            raise ValueError("WarehouseState needs a warehouse path or an open connection")
+        with connect(self._db_path) as con:
+            yield con
 
     def fx(self) -> FxTable:
         with self._connection() as con:

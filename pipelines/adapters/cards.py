@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
-from bs4 import BeautifulSoup, NavigableString, Tag
-from bs4.element import CData
+from bs4 import BeautifulSoup, Tag
+from bs4.element import CData, NavigableString, PageElement
 
 from pipelines.values import CURRENCY_MARKS, clean
 from schemas.gpu import BillingPeriod, StockStatus
@@ -80,6 +81,10 @@ class CardPage:
     stray_prices: list[str]  # price texts that sit in no card
 
 
+def _is_content(node: PageElement) -> TypeGuard[Node]:
+    return isinstance(node, Tag) or type(node) in _TEXT_TYPES
+
+
 def text_of(node: Node) -> str:
     if isinstance(node, NavigableString):
         return clean(str(node))
@@ -103,7 +108,7 @@ def printed_currencies(amount: str) -> set[str]:
 
 def innermost(root: Tag, reads_as: Callable[[str], bool]) -> list[tuple[str, Node]]:
     """Texts that read as wanted in full, each from the smallest element or bare string saying it, in page order."""
-    nodes: list[Node] = [root, *(n for n in root.descendants if isinstance(n, Tag) or type(n) in _TEXT_TYPES)]
+    nodes: list[Node] = [root, *(n for n in root.descendants if _is_content(n))]
     texts = {id(n): text_of(n) for n in nodes}
     matching = [n for n in nodes if texts[id(n)] and reads_as(texts[id(n)])]
     enclosing = {id(parent) for n in matching for parent in n.parents}
@@ -197,7 +202,7 @@ def _in_prose(node: Node) -> bool:
             for sibling in siblings:
                 if isinstance(sibling, Tag) and sibling.name not in _INLINE:
                     break
-                if re.search(r"[^\W\d_]", text_of(sibling)):
+                if _is_content(sibling) and re.search(r"[^\W\d_]", text_of(sibling)):
                     return True
         parent = current.parent
         current = parent if parent is not None and parent.name in _INLINE else None  # the line goes on outside it
@@ -210,7 +215,8 @@ def _with_following_siblings(element: Tag, holding: dict[int, int], title_ids: s
     for sibling in element.next_siblings:
         if id(sibling) in title_ids or holding.get(id(sibling)):
             break
-        run.append(sibling)
+        if _is_content(sibling):
+            run.append(sibling)
     if not run:
         return element
     wrapper = BeautifulSoup("", "html.parser").new_tag("div")

@@ -127,6 +127,8 @@ def _offer(row: Row, table: HeaderTable, source: SourceSpec, opts: Options, list
     count = opts.gpu_count
     if "gpu_count" in table.columns:
         count = read_cell(row, table, "gpu_count", source.id, lambda t: parse_accelerators(t)[0])
+    if count is None:  # a blank count cell: never guess one
+        raise CellError(source.id, row.label, table.header_of("gpu_count"), "no GPU count")
     memory = None
     if "memory" in table.columns:
         unit = unit_in_header(table.header_of("memory"))

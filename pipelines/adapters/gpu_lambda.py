@@ -42,7 +42,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
     read_any = False
-    for panel in soup.find_all(attrs={"role": "tabpanel"}):
+    for panel in soup.find_all(True, attrs={"role": "tabpanel"}):
         label = _label(soup, panel)
         tables = _tables(panel, source)
         if not tables:

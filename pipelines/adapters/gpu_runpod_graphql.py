@@ -23,7 +23,7 @@ from pipelines.adapters.json_body import load_json
 from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
-from schemas.gpu import GpuBatch, GpuOffer, GpuPriceKind, StockStatus
+from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_runpod_graphql/1.0"
 
@@ -116,7 +116,7 @@ def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
             raise ParseError(sid, f"{where}.{price_key} {amount} rounds to zero")
         offers.append(GpuOffer(
             listing=f"{display} ({cloud})", gpu_name=gpu_name, gpu_count=1, price_kind=kind, amount=rounded,
-            currency="USD", price_per="gpu", period="hour", stock_status=stock, region=None,
+            currency="USD", price_per=PricePer.GPU, period=BillingPeriod.HOUR, stock_status=stock, region=None,
             gpu_memory_gb_printed=memory or None, offer_count=1,
         ))
     return offers

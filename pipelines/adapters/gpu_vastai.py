@@ -23,7 +23,7 @@ from pipelines.adapters.json_body import load_json
 from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec
-from schemas.gpu import GpuBatch, GpuOffer, StockStatus
+from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_vastai/1.0"
 
@@ -73,8 +73,8 @@ def _listing(gpu_name: str, group: list[_Offer]) -> GpuOffer:
     pool = rentable or group
     best = min(pool, key=lambda o: o.sort_key)
     return GpuOffer(
-        listing=gpu_name, gpu_name=gpu_name, gpu_count=best.num_gpus, price_kind="on_demand",
-        amount=best.dph_total, currency="USD", price_per="instance", period="hour",
+        listing=gpu_name, gpu_name=gpu_name, gpu_count=best.num_gpus, price_kind=GpuPriceKind.ON_DEMAND,
+        amount=best.dph_total, currency="USD", price_per=PricePer.INSTANCE, period=BillingPeriod.HOUR,
         stock_status=StockStatus.IN_STOCK if rentable else StockStatus.SOLD_OUT, region=None,
         gpu_memory_gb_printed=best.gpu_ram_mb / MB_PER_GB if best.gpu_ram_mb else None, offer_count=len(pool),
     )

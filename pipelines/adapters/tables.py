@@ -125,7 +125,7 @@ def grid(table: Tag) -> tuple[list[list[str]], list[bool]]:
 def _header_index(table: Tag, rows: list[list[str]]) -> int:
     # Only this table's own rows, as grid() counts them: a table nested in a header must not shift the index.
     own = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
-    in_head = [i for i, tr in enumerate(own) if tr.find_parent(["thead", "table"]).name == "thead"]
+    in_head = [i for i, tr in enumerate(own) if getattr(tr.find_parent(["thead", "table"]), "name", None) == "thead"]
     if in_head:
         return in_head[-1]
     for index, tr in enumerate(own):
