@@ -31,24 +31,41 @@ FROM accelerator_hour_prices GROUP BY source_family ORDER BY source_family
 
 
 def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefinition]:
-    @dg.asset(key=GPU_CHEAPEST_KEY, group_name="views", kinds={"duckdb"}, pool=WRITER_POOL,
-              deps=[source_asset_key(s.id) for s in gpu_sources],
-              description="Cheapest in-stock on-demand USD per GPU-hour per GPU model (views gpu_listings, "
-                          "gpu_cheapest).")
+    @dg.asset(
+        key=GPU_CHEAPEST_KEY,
+        group_name="views",
+        kinds={"duckdb"},
+        pool=WRITER_POOL,
+        deps=[source_asset_key(s.id) for s in gpu_sources],
+        description="Cheapest in-stock on-demand USD per GPU-hour per GPU model (views gpu_listings, gpu_cheapest).",
+    )
     def gpu_cheapest(warehouse: WarehouseResource) -> dg.MaterializeResult:
         with connect(warehouse.db_path) as con:
             rows = rows_as_dicts(con, GPU_CHEAPEST)
-        return dg.MaterializeResult(metadata={"row_count": dg.MetadataValue.int(len(rows)),
-                                              "preview": dg.MetadataValue.md(preview_markdown(rows))})
+        return dg.MaterializeResult(
+            metadata={
+                "row_count": dg.MetadataValue.int(len(rows)),
+                "preview": dg.MetadataValue.md(preview_markdown(rows)),
+            }
+        )
 
-    @dg.asset(key=COMPARISON_KEY, group_name="views", kinds={"duckdb"}, pool=WRITER_POOL,
-              deps=[VIEWS_KEY, GPU_CHEAPEST_KEY],
-              description="AWS per-accelerator-hour and GPU per-GPU-hour prices in one comparable view.")
+    @dg.asset(
+        key=COMPARISON_KEY,
+        group_name="views",
+        kinds={"duckdb"},
+        pool=WRITER_POOL,
+        deps=[VIEWS_KEY, GPU_CHEAPEST_KEY],
+        description="AWS per-accelerator-hour and GPU per-GPU-hour prices in one comparable view.",
+    )
     def accelerator_hour_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
         with connect(warehouse.db_path) as con:
             summary = rows_as_dicts(con, COMPARISON_SUMMARY)
-        return dg.MaterializeResult(metadata={"row_count": dg.MetadataValue.int(sum(r["rows"] for r in summary)),
-                                              "by_family": dg.MetadataValue.md(preview_markdown(summary))})
+        return dg.MaterializeResult(
+            metadata={
+                "row_count": dg.MetadataValue.int(sum(r["rows"] for r in summary)),
+                "by_family": dg.MetadataValue.md(preview_markdown(summary)),
+            }
+        )
 
     return [gpu_cheapest, accelerator_hour_prices]
 
@@ -58,26 +75,41 @@ def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
         return rows_as_dicts(con, query)
 
 
-@dg.asset_check(asset=GPU_CHEAPEST_KEY, name=CHECK_GPU_NAMES_RECOGNISED, pool=WRITER_POOL,
-                description="Every current GPU listing maps to a canonical model; unknown names are kept and "
-                            "listed here, never dropped.")
+@dg.asset_check(
+    asset=GPU_CHEAPEST_KEY,
+    name=CHECK_GPU_NAMES_RECOGNISED,
+    pool=WRITER_POOL,
+    description="Every current GPU listing maps to a canonical model; unknown names are kept and "
+    "listed here, never dropped.",
+)
 def gpu_names_recognised(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     rows = read_rows(warehouse, UNKNOWN_GPU_NAMES)
-    return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN,
-                               metadata={"unknown_names": dg.MetadataValue.md(preview_markdown(rows))})
+    return dg.AssetCheckResult(
+        passed=not rows,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"unknown_names": dg.MetadataValue.md(preview_markdown(rows))},
+    )
 
 
-@dg.asset_check(asset=GPU_CHEAPEST_KEY, name=CHECK_FX_RATES_FRESH, pool=WRITER_POOL,
-                description="No current GPU listing converts with an ECB rate older than the sources file's "
-                            "[fx] max_rate_age_days at its fetch date; such listings land flagged fx_rate_stale.")
+@dg.asset_check(
+    asset=GPU_CHEAPEST_KEY,
+    name=CHECK_FX_RATES_FRESH,
+    pool=WRITER_POOL,
+    description="No current GPU listing converts with an ECB rate older than the sources file's "
+    "[fx] max_rate_age_days at its fetch date; such listings land flagged fx_rate_stale.",
+)
 def gpu_fx_rates_fresh(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     rows = read_rows(warehouse, STALE_FX_RATES)
     oldest = min((r["fx_rate_date"] for r in rows), default=None)
-    return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN, metadata={
-        "stale_listings": dg.MetadataValue.int(sum(r["listings"] for r in rows)),
-        "oldest_rate_date": dg.MetadataValue.text(oldest.isoformat() if oldest else ""),
-        "stale_rates": dg.MetadataValue.md(preview_markdown(rows)),
-    })
+    return dg.AssetCheckResult(
+        passed=not rows,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "stale_listings": dg.MetadataValue.int(sum(r["listings"] for r in rows)),
+            "oldest_rate_date": dg.MetadataValue.text(oldest.isoformat() if oldest else ""),
+            "stale_rates": dg.MetadataValue.md(preview_markdown(rows)),
+        },
+    )
 
 
 GPU_VIEW_CHECKS = [gpu_names_recognised, gpu_fx_rates_fresh]

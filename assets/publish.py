@@ -15,12 +15,18 @@ SNAPSHOT_KEY = dg.AssetKey("published_snapshot")
 LOCK_WAIT_S = 600.0
 
 
-@dg.asset(key=SNAPSHOT_KEY, group_name="publish", kinds={"duckdb"}, pool=WRITER_POOL,
-          deps=[VIEWS_KEY, GPU_CHEAPEST_KEY, COMPARISON_KEY],
-          description="prices.snapshot.duckdb: a checkpointed copy of the warehouse, renamed into place "
-                      "atomically, that SQL clients open read-only without ever blocking a refresh.")
+@dg.asset(
+    key=SNAPSHOT_KEY,
+    group_name="publish",
+    kinds={"duckdb"},
+    pool=WRITER_POOL,
+    deps=[VIEWS_KEY, GPU_CHEAPEST_KEY, COMPARISON_KEY],
+    description="prices.snapshot.duckdb: a checkpointed copy of the warehouse, renamed into place "
+    "atomically, that SQL clients open read-only without ever blocking a refresh.",
+)
 def published_snapshot(warehouse: WarehouseResource) -> dg.MaterializeResult:
     with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S):
         path = publish_snapshot(warehouse.db_path)
-    return dg.MaterializeResult(metadata={"path": dg.MetadataValue.path(str(path)),
-                                          "bytes": dg.MetadataValue.int(os.path.getsize(path))})
+    return dg.MaterializeResult(
+        metadata={"path": dg.MetadataValue.path(str(path)), "bytes": dg.MetadataValue.int(os.path.getsize(path))}
+    )

@@ -5,7 +5,6 @@ asset checks (with statistics as metadata) so the UI shows why a batch was refus
 the FX source, so a run lands today's rates before converting any non-USD price.
 """
 
-
 import dagster as dg
 import duckdb
 
@@ -22,8 +21,12 @@ from warehouse.lock import RefreshLocked, exclusive_refresh
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
 GROUP_FOR_KIND = {"aws": "aws_sources", "gpu": "gpu_sources", "fx": "fx_sources"}
-CHECK_FOR_SUITE = {SPECS_SUITE: "ge_instance_specs", PRICES_SUITE: "ge_instance_prices",
-                   LISTINGS_SUITE: "ge_gpu_listings", FX_SUITE: "ge_fx_rates"}
+CHECK_FOR_SUITE = {
+    SPECS_SUITE: "ge_instance_specs",
+    PRICES_SUITE: "ge_instance_prices",
+    LISTINGS_SUITE: "ge_gpu_listings",
+    FX_SUITE: "ge_fx_rates",
+}
 SUITES_FOR_KIND = {"aws": (SPECS_SUITE, PRICES_SUITE), "gpu": (LISTINGS_SUITE,), "fx": (FX_SUITE,)}
 
 # Transport trouble is worth another go a minute later; parse and validation failures are not.
@@ -73,8 +76,9 @@ def outcome_metadata(outcome: SourceOutcome) -> dict:
     }
 
 
-def build_source_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY,
-                       deps: list[dg.AssetKey] | None = None) -> dg.AssetsDefinition:
+def build_source_asset(
+    source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY, deps: list[dg.AssetKey] | None = None
+) -> dg.AssetsDefinition:
     key = source_asset_key(source.id)
     kind = adapter_kind(source.adapter)
 
@@ -89,26 +93,31 @@ def build_source_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_
         check_specs=[dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[kind]],
         metadata={"source_id": source.id, "adapter": source.adapter},
     )
-    def _source_asset(context: dg.AssetExecutionContext, warehouse: WarehouseResource,
-                      fetcher: FetcherResource, sources: SourcesResource):
+    def _source_asset(
+        context: dg.AssetExecutionContext,
+        warehouse: WarehouseResource,
+        fetcher: FetcherResource,
+        sources: SourcesResource,
+    ):
         spec = sources.get(source.id)
         try:
             with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S), fetcher.fetcher() as client:
-                outcome = refresh_source(spec, fetcher=client, db_path=warehouse.db_path,
-                                         archive=warehouse.archive())
+                outcome = refresh_source(spec, fetcher=client, db_path=warehouse.db_path, archive=warehouse.archive())
         except (duckdb.IOException, WarehouseBusy, RefreshLocked):
             raise  # another process holds the file or the refresh lock: worth the retry policy
         except Exception as exc:  # a bug or a refused write: retrying the same bytes would fail the same way
-            raise dg.Failure(description=f"[{source.id}] land: {type(exc).__name__}: {exc}",
-                             allow_retries=False) from exc
+            raise dg.Failure(
+                description=f"[{source.id}] land: {type(exc).__name__}: {exc}", allow_retries=False
+            ) from exc
         for report in outcome.reports:
             yield check_result(key, report)
         for warning in outcome.warnings:
             context.log.warning(warning)
         if outcome.error is not None:
             retryable = isinstance(outcome.error, FetchError) and outcome.error.retryable
-            raise dg.Failure(description=str(outcome.error), metadata=outcome_metadata(outcome),
-                             allow_retries=retryable)
+            raise dg.Failure(
+                description=str(outcome.error), metadata=outcome_metadata(outcome), allow_retries=retryable
+            )
         context.log.info(f"{source.id}: {outcome.status}, +{outcome.inserted} / -{outcome.closed} rows")
         yield dg.MaterializeResult(metadata=outcome_metadata(outcome))
 

@@ -5,7 +5,6 @@ source lands (`warehouse.db.connect` applies the schema, views included, only wh
 asset counts the view's rows and records a preview for the Dagster UI.
 """
 
-
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
@@ -52,26 +51,39 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
         with connect(warehouse.db_path) as con:  # the views already exist: connect() applied the schema
             (count,) = one_row(con, VIEW_ROW_COUNT)
             headline = rows_as_dicts(con, HEADLINE_PRICES)
-        return dg.MaterializeResult(metadata={
-            "row_count": dg.MetadataValue.int(count),
-            "preview": dg.MetadataValue.md(preview_markdown(headline)),
-        })
+        return dg.MaterializeResult(
+            metadata={
+                "row_count": dg.MetadataValue.int(count),
+                "preview": dg.MetadataValue.md(preview_markdown(headline)),
+            }
+        )
 
     return aws_instance_prices
 
 
 # Checks read the file, so they queue in the writers' pool too: DuckDB refuses a reader while a writer holds it.
-@dg.asset_check(asset=VIEWS_KEY, name=CHECK_RATE_MATCHES_PRINTED, pool=WRITER_POOL,
-                description="Derived accelerator rate agrees with the rate the page printed, to its rounding.")
+@dg.asset_check(
+    asset=VIEWS_KEY,
+    name=CHECK_RATE_MATCHES_PRINTED,
+    pool=WRITER_POOL,
+    description="Derived accelerator rate agrees with the rate the page printed, to its rounding.",
+)
 def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     with connect(warehouse.db_path, read_only=True) as con:
         rows = rows_as_dicts(con, RATE_MISMATCHES)
-    return dg.AssetCheckResult(passed=not rows, severity=dg.AssetCheckSeverity.WARN,
-                               metadata={"mismatches": dg.MetadataValue.md(preview_markdown(rows))})
+    return dg.AssetCheckResult(
+        passed=not rows,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"mismatches": dg.MetadataValue.md(preview_markdown(rows))},
+    )
 
 
-@dg.asset_check(asset=VIEWS_KEY, name=CHECK_EVERY_PRICE_HAS_SPEC, pool=WRITER_POOL,
-                description="Every current price joins to the instance spec of the same source.")
+@dg.asset_check(
+    asset=VIEWS_KEY,
+    name=CHECK_EVERY_PRICE_HAS_SPEC,
+    pool=WRITER_POOL,
+    description="Every current price joins to the instance spec of the same source.",
+)
 def every_price_has_spec(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     with connect(warehouse.db_path, read_only=True) as con:
         rows = rows_as_dicts(con, PRICES_WITHOUT_SPEC)

@@ -34,8 +34,10 @@ How to read this
 
 def _environment() -> str:
     packages = ", ".join(f"{name} {version(name)}" for name in ("duckdb", "pyarrow", "beautifulsoup4", "lxml"))
-    return (f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
-            f"{os.cpu_count()} CPUs; {packages}; temp dir {tempfile.gettempdir()}")
+    return (
+        f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; {packages}; temp dir {tempfile.gettempdir()}"
+    )
 
 
 def main(argv: list[str]) -> int:

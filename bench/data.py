@@ -20,10 +20,33 @@ from warehouse.landing import PRICES
 
 PRICE_KINDS = ("on_demand", "reserved_1y", "reserved_3y", "capacity_block")
 # Index 0 is "no region stated" (NULL): the key compares NULL-safely, so the bench exercises that path.
-REGIONS = (None, "us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "sa-east-1",
-           "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-central-2", "eu-north-1", "eu-south-1",
-           "eu-south-2", "ap-south-1", "ap-south-2", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3",
-           "ap-southeast-1", "ap-southeast-2", "ap-southeast-3", "ap-east-1", "me-central-1")
+REGIONS = (
+    None,
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "ca-central-1",
+    "sa-east-1",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-west-3",
+    "eu-central-1",
+    "eu-central-2",
+    "eu-north-1",
+    "eu-south-1",
+    "eu-south-2",
+    "ap-south-1",
+    "ap-south-2",
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-northeast-3",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+    "ap-east-1",
+    "me-central-1",
+)
 ACCELERATOR_COUNTS = (1, 2, 4, 8, 16)  # 10^4 and 10^12 divide by each: the per-accelerator rate is exact
 KEYS_PER_TYPE = len(PRICE_KINDS) * len(REGIONS)  # 100
 PRINTED_3DP = Decimal("0.001")
@@ -42,8 +65,9 @@ def decimal_array(unscaled: np.ndarray, precision: int, scale: int, mask: np.nda
     if mask is not None:  # mask True = NULL
         validity = pa.py_buffer(np.packbits(~mask, bitorder="little").tobytes())
         null_count = int(mask.sum())
-    arr = pa.Array.from_buffers(pa.decimal128(precision, scale), len(unscaled),
-                                [validity, pa.py_buffer(words.tobytes())], null_count=null_count)
+    arr = pa.Array.from_buffers(
+        pa.decimal128(precision, scale), len(unscaled), [validity, pa.py_buffer(words.tobytes())], null_count=null_count
+    )
     arr.validate(full=True)
     return arr
 
@@ -66,8 +90,9 @@ def random_price_micro(rng: np.random.Generator, n: int) -> np.ndarray:
     return rng.integers(1_000, 10_000_000, size=n, dtype=np.int64) * 100
 
 
-def price_attributes(type_idx: np.ndarray, kind_idx: np.ndarray, region_idx: np.ndarray,
-                     price_micro: np.ndarray, type_names: list[str]) -> dict[str, pa.Array]:
+def price_attributes(
+    type_idx: np.ndarray, kind_idx: np.ndarray, region_idx: np.ndarray, price_micro: np.ndarray, type_names: list[str]
+) -> dict[str, pa.Array]:
     """The nine PRICES attribute columns, typed exactly as PRICES.attribute_fields."""
     count = np.asarray(ACCELERATOR_COUNTS, dtype=np.int64)[type_idx % len(ACCELERATOR_COUNTS)]
     # price / count at scale 10 is an integer: micro-dollars * (10^4 / count)
@@ -95,8 +120,9 @@ def snapshot_rows(n_types: int, seed: int) -> list[dict[str, Any]]:
     """One source's full snapshot as the dicts land_batch hands to snapshot_table (Decimals, not floats)."""
     rng = np.random.default_rng(seed)
     type_idx, kind_idx, region_idx = key_indices(n_types)
-    cols = price_attributes(type_idx, kind_idx, region_idx, random_price_micro(rng, len(type_idx)),
-                            instance_type_names(n_types))
+    cols = price_attributes(
+        type_idx, kind_idx, region_idx, random_price_micro(rng, len(type_idx)), instance_type_names(n_types)
+    )
     return pa.table(cols, schema=ATTRIBUTE_SCHEMA).to_pylist()
 
 
@@ -109,8 +135,9 @@ def reprice(row: dict[str, Any], new_price: Decimal) -> dict[str, Any]:
         "usd_per_instance_hour": new_price,
         "usd_per_accelerator_hour": per_acc,
         "usd_per_accelerator_hour_4dp": half_up_4dp(per_acc),
-        "printed_usd_per_accelerator_hour": (per_acc.quantize(PRINTED_3DP, rounding=ROUND_HALF_UP)
-                                             if printed is not None else None),
+        "printed_usd_per_accelerator_hour": (
+            per_acc.quantize(PRINTED_3DP, rounding=ROUND_HALF_UP) if printed is not None else None
+        ),
     }
 
 
@@ -118,8 +145,7 @@ def check_against_records(rows: list[dict[str, Any]], limit: int = 2_000) -> Non
     """The generated derived columns equal what schemas.records computes (fail loudly otherwise)."""
     for row in rows[:limit]:
         expected = reprice(row, row["usd_per_instance_hour"])
-        for column in ("usd_per_accelerator_hour", "usd_per_accelerator_hour_4dp",
-                       "printed_usd_per_accelerator_hour"):
+        for column in ("usd_per_accelerator_hour", "usd_per_accelerator_hour_4dp", "printed_usd_per_accelerator_hour"):
             if expected[column] != row[column]:
                 raise AssertionError(f"generated {column} {row[column]} != records {expected[column]}")
         if not isinstance(row["usd_per_instance_hour"], Decimal):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -44,9 +44,9 @@ CHANGED_SHARE = 0.01
 REMOVED_SHARE = 0.005
 REPS = 5
 TARGET = 0
-BASE_TIME = datetime(2024, 1, 1, tzinfo=timezone.utc)
+BASE_TIME = datetime(2024, 1, 1, tzinfo=UTC)
 PARSER_VERSION = "aws_product_page/1.0"
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def source_id(s: int) -> str:
@@ -74,11 +74,14 @@ def build_history(rng: np.random.Generator) -> tuple[pa.Table, list[dict]]:
     keys_per_source = N_TYPES * data.KEYS_PER_TYPE
     n_keys = SOURCES * keys_per_source
     # Events in storage order: round by round, within a round by (source, key).
-    ev_key = np.concatenate([np.arange(n_keys, dtype=np.int64)]
-                            + [np.sort(rng.choice(n_keys, CHANGES_PER_ROUND, replace=False))
-                               for _ in range(ROUNDS)])
-    ev_round = np.concatenate([np.zeros(n_keys, dtype=np.int64)]
-                              + [np.full(CHANGES_PER_ROUND, r, dtype=np.int64) for r in range(1, ROUNDS + 1)])
+    ev_key = np.concatenate(
+        [np.arange(n_keys, dtype=np.int64)]
+        + [np.sort(rng.choice(n_keys, CHANGES_PER_ROUND, replace=False)) for _ in range(ROUNDS)]
+    )
+    ev_round = np.concatenate(
+        [np.zeros(n_keys, dtype=np.int64)]
+        + [np.full(CHANGES_PER_ROUND, r, dtype=np.int64) for r in range(1, ROUNDS + 1)]
+    )
     n = len(ev_key)
     # The next version of the same key closes this one.
     order = np.lexsort((ev_round, ev_key))
@@ -90,8 +93,13 @@ def build_history(rng: np.random.Generator) -> tuple[pa.Table, list[dict]]:
     src = ev_key // keys_per_source
     local = ev_key % keys_per_source
     type_idx, kind_idx, region_idx = data.key_indices(N_TYPES)
-    attrs = data.price_attributes(type_idx[local], kind_idx[local], region_idx[local],
-                                  data.random_price_micro(rng, n), data.instance_type_names(N_TYPES))
+    attrs = data.price_attributes(
+        type_idx[local],
+        kind_idx[local],
+        region_idx[local],
+        data.random_price_micro(rng, n),
+        data.instance_type_names(N_TYPES),
+    )
 
     day_us, minute_us = 86_400_000_000, 60_000_000
     base_us = (BASE_TIME - EPOCH) // timedelta(microseconds=1)
@@ -133,8 +141,10 @@ def changed_rows(rng: np.random.Generator, rows: list[dict]) -> tuple[list[dict]
         if i in removed:
             continue
         if i in changed:  # exact Decimal step of 1–100 cents
-            row = data.reprice(row, row["usd_per_instance_hour"] + Decimal("0.01") * int(rng.integers(1, 101)))
-        out.append(row)
+            step = Decimal("0.01") * int(rng.integers(1, 101))
+            out.append(data.reprice(row, row["usd_per_instance_hour"] + step))
+        else:
+            out.append(row)
     return out, n_changed, n_removed
 
 
@@ -156,8 +166,10 @@ def run() -> list[Result]:
     rows2, n_changed, n_removed = changed_rows(rng, open_rows)
     changed_snap = snapshot_table(PRICES, rows2, target, lineage)
 
-    with tempfile.TemporaryDirectory(prefix="ratecard-bench-history-") as tmp, \
-            connect(Path(tmp) / "history.duckdb") as con:
+    with (
+        tempfile.TemporaryDirectory(prefix="ratecard-bench-history-") as tmp,
+        connect(Path(tmp) / "history.duckdb") as con,
+    ):
         progress(f"{SCENARIO}: loading {n_history:,} history rows into DuckDB")
         t0 = time.perf_counter()
         con.register("_history", history)
@@ -174,8 +186,9 @@ def run() -> list[Result]:
             return row
 
         baseline = count()
-        target_open = con.execute(f"SELECT count(*) FROM {PRICES.name} WHERE source_id = ? AND valid_to IS NULL",
-                                  [target]).fetchall()[0][0]
+        target_open = con.execute(
+            f"SELECT count(*) FROM {PRICES.name} WHERE source_id = ? AND valid_to IS NULL", [target]
+        ).fetchall()[0][0]
         assert baseline[0] == n_history and target_open == len(open_rows), (baseline, target_open)
         added: dict[str, int] = {}
         counts_seen: dict[str, tuple[int, int]] = {}
@@ -190,10 +203,13 @@ def run() -> list[Result]:
                 added[label] = count()[0] - baseline[0]
                 with transaction(con):
                     con.execute(f"DELETE FROM {PRICES.name} WHERE source_id = ? AND fetch_id = ?", [target, new_fetch])
-                    con.execute(f"UPDATE {PRICES.name} SET valid_to = NULL WHERE source_id = ? AND valid_to = ?",
-                                [target, observed_at])
+                    con.execute(
+                        f"UPDATE {PRICES.name} SET valid_to = NULL WHERE source_id = ? AND valid_to = ?",
+                        [target, observed_at],
+                    )
                 con.execute("CHECKPOINT")
                 assert count() == baseline
+
             return fn, undo
 
         def naive(snap, label):
@@ -211,6 +227,7 @@ def run() -> list[Result]:
                     con.execute(f"DELETE FROM {PRICES.name} WHERE fetch_id = ?", [new_fetch])
                 con.execute("CHECKPOINT")
                 assert count() == baseline
+
             return fn, undo
 
         timings = {}
@@ -228,24 +245,49 @@ def run() -> list[Result]:
     n_snap, n_snap2 = unchanged_snap.num_rows, changed_snap.num_rows
     t2c, t2u = timings["type2_changed"], timings["type2_unchanged"]
     nvc, nvu = timings["naive_changed"], timings["naive_unchanged"]
-    history_note = (f"{SOURCES} sources x {(ROUNDS + 1)} fetches, {baseline[1]:,} open; "
-                    f"generated {fmt_seconds(t_generate)}, loaded {fmt_seconds(t_load)} (1 run each)")
+    history_note = (
+        f"{SOURCES} sources x {(ROUNDS + 1)} fetches, {baseline[1]:,} open; "
+        f"generated {fmt_seconds(t_generate)}, loaded {fmt_seconds(t_load)} (1 run each)"
+    )
     return [
         Result(SCENARIO, "history rows (setup)", value=f"{n_history:,}", note=history_note),
-        Result(SCENARIO, f"type-2 land_snapshot, changed ({n_snap2:,} rows)", t2c,
-               note=f"{n_changed} re-priced, {n_removed} removed -> +{added['type2_changed']} rows, "
-                    f"{n_changed + n_removed} closed"),
-        Result(SCENARIO, f"type-2 land_snapshot, unchanged ({n_snap:,})", t2u,
-               note=f"-> +{added['type2_unchanged']} rows, 0 closed"),
-        Result(SCENARIO, f"naive append, changed ({n_snap2:,} rows)", nvc,
-               note=f"-> +{added['naive_changed']:,} rows, nothing closed"),
-        Result(SCENARIO, f"naive append, unchanged ({n_snap:,})", nvu,
-               note=f"-> +{added['naive_unchanged']:,} rows"),
-        Result(SCENARIO, "RATIO type-2 ÷ naive, changed", value=fmt_ratio(ratio(t2c.median, nvc.median)),
-               note="time per refresh (type-2 is the slower one)"),
-        Result(SCENARIO, "RATIO type-2 ÷ naive, unchanged", value=fmt_ratio(ratio(t2u.median, nvu.median)),
-               note="time per refresh"),
-        Result(SCENARIO, "rows added per unchanged refresh", value=f"{added['type2_unchanged']} vs {added['naive_unchanged']:,}",
-               note=f"type-2 vs naive, measured; 365 daily = {365 * added['type2_unchanged']:,} vs "
-                    f"{365 * added['naive_unchanged']:,} rows (arithmetic)"),
+        Result(
+            SCENARIO,
+            f"type-2 land_snapshot, changed ({n_snap2:,} rows)",
+            t2c,
+            note=f"{n_changed} re-priced, {n_removed} removed -> +{added['type2_changed']} rows, "
+            f"{n_changed + n_removed} closed",
+        ),
+        Result(
+            SCENARIO,
+            f"type-2 land_snapshot, unchanged ({n_snap:,})",
+            t2u,
+            note=f"-> +{added['type2_unchanged']} rows, 0 closed",
+        ),
+        Result(
+            SCENARIO,
+            f"naive append, changed ({n_snap2:,} rows)",
+            nvc,
+            note=f"-> +{added['naive_changed']:,} rows, nothing closed",
+        ),
+        Result(SCENARIO, f"naive append, unchanged ({n_snap:,})", nvu, note=f"-> +{added['naive_unchanged']:,} rows"),
+        Result(
+            SCENARIO,
+            "RATIO type-2 ÷ naive, changed",
+            value=fmt_ratio(ratio(t2c.median, nvc.median)),
+            note="time per refresh (type-2 is the slower one)",
+        ),
+        Result(
+            SCENARIO,
+            "RATIO type-2 ÷ naive, unchanged",
+            value=fmt_ratio(ratio(t2u.median, nvu.median)),
+            note="time per refresh",
+        ),
+        Result(
+            SCENARIO,
+            "rows added per unchanged refresh",
+            value=f"{added['type2_unchanged']} vs {added['naive_unchanged']:,}",
+            note=f"type-2 vs naive, measured; 365 daily = {365 * added['type2_unchanged']:,} vs "
+            f"{365 * added['naive_unchanged']:,} rows (arithmetic)",
+        ),
     ]

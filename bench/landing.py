@@ -13,7 +13,7 @@ attributes_hash, so an end-to-end ratio including it is reported too.
 from __future__ import annotations
 
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow.compute as pc
@@ -30,7 +30,7 @@ EXEC_SAMPLE = 3_000
 REPS_FAST = 5
 REPS_EXECUTEMANY = 3
 SOURCE_ID = "bench_src"
-FETCHED_AT = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
+FETCHED_AT = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 LINEAGE = Lineage(1, "https://example.invalid/bench", FETCHED_AT, "0" * 64, "bench/1.0")
 
 
@@ -77,8 +77,7 @@ def run() -> list[Result]:
     columns = snapshot.column_names
     sample = snapshot.slice(0, EXEC_SAMPLE)
     sample_tuples = [tuple(r[c] for c in columns) for r in sample.to_pylist()]
-    insert_row = (f"INSERT INTO {PRICES.name} ({', '.join(columns)}) "
-                  f"VALUES ({', '.join('?' * len(columns))})")
+    insert_row = f"INSERT INTO {PRICES.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
     expected_sum = pc.sum(sample["usd_per_instance_hour"]).as_py()
 
     with tempfile.TemporaryDirectory(prefix="ratecard-bench-load-") as tmp:
@@ -101,8 +100,9 @@ def run() -> list[Result]:
         def row_by_row(state):
             _cm, con = state
             _in_transaction(con, lambda: con.executemany(insert_row, sample_tuples))
-            got_n, got_sum = con.execute(
-                f"SELECT count(*), sum(usd_per_instance_hour) FROM {PRICES.name}").fetchall()[0]
+            got_n, got_sum = con.execute(f"SELECT count(*), sum(usd_per_instance_hour) FROM {PRICES.name}").fetchall()[
+                0
+            ]
             assert got_n == EXEC_SAMPLE and got_sum == expected_sum, (got_n, got_sum, expected_sum)
 
         progress(f"{SCENARIO}: land_snapshot {n:,} rows x {REPS_FAST + 1}")
@@ -119,18 +119,38 @@ def run() -> list[Result]:
     e2e_arrow = 1 / build_rate + 1 / land_rate
     e2e_exec = 1 / build_rate + 1 / exec_rate
     return [
-        Result(SCENARIO, f"snapshot_table: {n:,} dicts -> Arrow", t_build, rows=n,
-               note="typing + sha256 per row in Python; both paths need it"),
-        Result(SCENARIO, f"land_snapshot (Arrow) {n:,} rows", t_land, rows=n,
-               note="fresh file, 1 committed txn"),
-        Result(SCENARIO, f"plain INSERT..SELECT Arrow {n:,} rows", t_append, rows=n,
-               note="floor: no type-2 anti-join"),
-        Result(SCENARIO, f"executemany {EXEC_SAMPLE:,}-row sample", t_exec, rows=EXEC_SAMPLE,
-               note=f"same rows, 1 txn; at this rate {n:,} rows ≈ {fmt_seconds(n / exec_rate)} (extrapolated)"),
-        Result(SCENARIO, "RATIO land_snapshot ÷ executemany", value=fmt_ratio(ratio(land_rate, exec_rate)),
-               note="rows/s, landing step only"),
-        Result(SCENARIO, "RATIO incl. snapshot_table", value=fmt_ratio(ratio(e2e_exec, e2e_arrow)),
-               note="rows/s, build + land, same run"),
-        Result(SCENARIO, "RATIO land_snapshot ÷ plain INSERT", value=f"{ratio(t_land.median, t_append.median):.2f}×",
-               note="time; cost of the type-2 checks on an empty table"),
+        Result(
+            SCENARIO,
+            f"snapshot_table: {n:,} dicts -> Arrow",
+            t_build,
+            rows=n,
+            note="typing + sha256 per row in Python; both paths need it",
+        ),
+        Result(SCENARIO, f"land_snapshot (Arrow) {n:,} rows", t_land, rows=n, note="fresh file, 1 committed txn"),
+        Result(SCENARIO, f"plain INSERT..SELECT Arrow {n:,} rows", t_append, rows=n, note="floor: no type-2 anti-join"),
+        Result(
+            SCENARIO,
+            f"executemany {EXEC_SAMPLE:,}-row sample",
+            t_exec,
+            rows=EXEC_SAMPLE,
+            note=f"same rows, 1 txn; at this rate {n:,} rows ≈ {fmt_seconds(n / exec_rate)} (extrapolated)",
+        ),
+        Result(
+            SCENARIO,
+            "RATIO land_snapshot ÷ executemany",
+            value=fmt_ratio(ratio(land_rate, exec_rate)),
+            note="rows/s, landing step only",
+        ),
+        Result(
+            SCENARIO,
+            "RATIO incl. snapshot_table",
+            value=fmt_ratio(ratio(e2e_exec, e2e_arrow)),
+            note="rows/s, build + land, same run",
+        ),
+        Result(
+            SCENARIO,
+            "RATIO land_snapshot ÷ plain INSERT",
+            value=f"{ratio(t_land.median, t_append.median):.2f}×",
+            note="time; cost of the type-2 checks on an empty table",
+        ),
     ]

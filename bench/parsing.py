@@ -41,8 +41,9 @@ def soup_parser(adapter: str, features: str):
 
 def summary(batch) -> str:
     """Row counts of any kind of batch (AWS specs/prices, GPU offers, FX rates)."""
-    parts = [f"{len(getattr(batch, name))} {name}" for name in ("specs", "prices", "offers", "rates")
-             if hasattr(batch, name)]
+    parts = [
+        f"{len(getattr(batch, name))} {name}" for name in ("specs", "prices", "offers", "rates") if hasattr(batch, name)
+    ]
     return ", ".join(parts)
 
 
@@ -53,11 +54,11 @@ def run() -> list[Result]:
     for src in sources:
         body, parse = bodies[src.id], parser_for(src.adapter)
         progress(f"{SCENARIO}: {src.sample} x {REPS_PAGE + 1}")
-        t_parse = measure(lambda _: parse(body, src), reps=REPS_PAGE)
+        t_parse = measure(lambda _, parse=parse, body=body, src=src: parse(body, src), reps=REPS_PAGE)
         batch = parse(body, src)
         note = summary(batch)
         if src.sample.endswith(".html"):
-            t_soup = measure(lambda _: BeautifulSoup(body, "lxml"), reps=REPS_PAGE)
+            t_soup = measure(lambda _, body=body: BeautifulSoup(body, "lxml"), reps=REPS_PAGE)
             note += f"; soup alone {t_soup.median * 1e3:.2f} ms ({t_soup.median / t_parse.median:.0%})"
         results.append(Result(SCENARIO, f"parse {src.sample} ({len(body):,} B)", t_parse, note=note))
 
@@ -77,14 +78,29 @@ def run() -> list[Result]:
     results += [
         Result(SCENARIO, f"BeautifulSoup lxml, {name}", t_lxml, note="soup construction only"),
         Result(SCENARIO, f"BeautifulSoup html.parser, {name}", t_html, note="soup construction only"),
-        Result(SCENARIO, "RATIO html.parser ÷ lxml, soup", value=fmt_ratio(ratio(t_html.median, t_lxml.median)),
-               note=">1 means lxml is faster"),
-        Result(SCENARIO, f"raw lxml.html.fromstring, {name}", t_raw,
-               note=f"context, not used by the project: bs4+lxml is {fmt_ratio(ratio(t_lxml.median, t_raw.median))} this"),
-        Result(SCENARIO, f"full parse with html.parser, {name}", t_full_html,
-               note=f"vs {t_full_lxml.median * 1e3:.2f} ms with lxml; same SourceBatch: {'yes' if same else 'NO'}"),
-        Result(SCENARIO, "RATIO html.parser ÷ lxml, full parse",
-               value=fmt_ratio(ratio(t_full_html.median, t_full_lxml.median)), note="whole adapter call"),
+        Result(
+            SCENARIO,
+            "RATIO html.parser ÷ lxml, soup",
+            value=fmt_ratio(ratio(t_html.median, t_lxml.median)),
+            note=">1 means lxml is faster",
+        ),
+        Result(
+            SCENARIO,
+            f"raw lxml.html.fromstring, {name}",
+            t_raw,
+            note=f"context, not used by the project: bs4+lxml is {fmt_ratio(ratio(t_lxml.median, t_raw.median))} this",
+        ),
+        Result(
+            SCENARIO,
+            f"full parse with html.parser, {name}",
+            t_full_html,
+            note=f"vs {t_full_lxml.median * 1e3:.2f} ms with lxml; same SourceBatch: {'yes' if same else 'NO'}",
+        ),
+        Result(
+            SCENARIO,
+            "RATIO html.parser ÷ lxml, full parse",
+            value=fmt_ratio(ratio(t_full_html.median, t_full_lxml.median)),
+            note="whole adapter call",
+        ),
     ]
     return results
-

@@ -93,6 +93,7 @@ def ratio(slow: float, fast: float) -> float:
 
 # ---- formatting ---------------------------------------------------------------------------------------
 
+
 def fmt_seconds(seconds: float) -> str:
     if seconds >= 1:
         return f"{seconds:.2f} s"
@@ -135,12 +136,12 @@ def render_table(results: list[Result]) -> str:
     right = {2, 3, 4, 5}  # numbers align right
 
     def line(cells: list[str]) -> str:
-        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
         return "  ".join(out).rstrip()
 
     lines = [line(HEADERS), line(["-" * w for w in widths])]
     previous = None
-    for r, cells in zip(results, rows):
+    for r, cells in zip(results, rows, strict=True):
         if previous is not None and r.scenario != previous:
             lines.append("")
         previous = r.scenario

@@ -22,8 +22,16 @@ from typer.core import TyperGroup
 from pipelines.errors import SourcesFileError
 from pipelines.show import wide_console
 from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
-from warehouse.db import (DEFAULT_DB_PATH, NewerDuckDBFile, NotADuckDBFile, WarehouseBusy, WarehouseMissing,
-                          WarehouseUnwritable, connect, writable_location)
+from warehouse.db import (
+    DEFAULT_DB_PATH,
+    NewerDuckDBFile,
+    NotADuckDBFile,
+    WarehouseBusy,
+    WarehouseMissing,
+    WarehouseUnwritable,
+    connect,
+    writable_location,
+)
 from warehouse.lock import RefreshLocked, exclusive_refresh
 
 if TYPE_CHECKING:
@@ -59,8 +67,10 @@ def report(exc: Exception, errors: Console) -> int:
     message = " ".join(str(exc).split())  # one line, whatever the message carried
     code, hint = next(((c, h) for kind, (c, h) in USER_ERRORS.items() if isinstance(exc, kind)), (EXIT_BUG, ""))
     if code == EXIT_BUG:
-        message = (f"unexpected {type(exc).__name__}: {message}. This is a bug in ratecard: rerun the same "
-                   "command with --debug for the traceback, and report it")
+        message = (
+            f"unexpected {type(exc).__name__}: {message}. This is a bug in ratecard: rerun the same "
+            "command with --debug for the traceback, and report it"
+        )
     errors.print(Text(f"error: {message}", style="red"), soft_wrap=True)
     if hint:
         errors.print(Text(f"hint: {hint}", style="dim"), soft_wrap=True)
@@ -82,8 +92,13 @@ class ReportingGroup(TyperGroup):
             raise typer.Exit(code=report(exc, Console(stderr=True))) from None
 
 
-app = typer.Typer(help="AWS accelerator and GPU prices, validated and versioned in DuckDB.", no_args_is_help=True,
-                  cls=ReportingGroup, epilog=EPILOG, rich_markup_mode="markdown")
+app = typer.Typer(
+    help="AWS accelerator and GPU prices, validated and versioned in DuckDB.",
+    no_args_is_help=True,
+    cls=ReportingGroup,
+    epilog=EPILOG,
+    rich_markup_mode="markdown",
+)
 console = wide_console()
 
 DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
@@ -128,8 +143,9 @@ def selected_sources(sources_file: Path, wanted: list[str] | None) -> list[Sourc
     declared = load_sources(sources_file)
     unknown = sorted(set(wanted or []) - {s.id for s in declared})
     if unknown:
-        raise typer.BadParameter(f"unknown source id(s) {unknown}; declared: {[s.id for s in declared]}",
-                                 param_hint="--source")
+        raise typer.BadParameter(
+            f"unknown source id(s) {unknown}; declared: {[s.id for s in declared]}", param_hint="--source"
+        )
     return [s for s in declared if not wanted or s.id in wanted]
 
 
@@ -148,8 +164,9 @@ def _refresh_locked(offline: bool, sources_file: Path, db: Path, selected: list[
     with contextlib.ExitStack() as stack:
         base_url = stack.enter_context(serve_directory()) if offline else ""
         defs = build_definitions(sources_file, db, offline_base_url=base_url)
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                      console=console, transient=False) as progress:
+        with Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=console, transient=False
+        ) as progress:
             tasks = {sid: progress.add_task(f"[dim]{sid}: waiting", start=False) for sid in selected}
 
             def started(sid: str) -> None:
@@ -158,8 +175,9 @@ def _refresh_locked(offline: bool, sources_file: Path, db: Path, selected: list[
 
             def done(run: SourceRun) -> None:
                 style = STATUS_STYLE.get(run.status, "white")
-                progress.update(tasks[run.source_id], completed=1, total=1,
-                                description=f"[{style}]{run.source_id}: {run.status}[/]")
+                progress.update(
+                    tasks[run.source_id], completed=1, total=1, description=f"[{style}]{run.source_id}: {run.status}[/]"
+                )
                 progress.stop_task(tasks[run.source_id])
 
             runs, views_ok = run_sources(defs, selected, instance=instance_for_cli(), on_start=started, on_done=done)
@@ -174,14 +192,23 @@ def _print_summary(runs: list[SourceRun], views_ok: bool, db: Path) -> None:
         table.add_column(name, justify="right" if name in ("opened", "closed", "unchanged", "seconds") else "left")
     for run in runs:
         style = STATUS_STYLE.get(run.status, "white")
-        table.add_row(run.source_id, f"[{style}]{run.status}[/]", str(run.inserted), str(run.closed),
-                      str(run.unchanged), f"{run.seconds:.2f}", run.message[:300])
+        table.add_row(
+            run.source_id,
+            f"[{style}]{run.status}[/]",
+            str(run.inserted),
+            str(run.closed),
+            str(run.unchanged),
+            f"{run.seconds:.2f}",
+            run.message[:300],
+        )
     console.print(table)
     landed = sum(r.status == "landed" for r in runs)
     unchanged = sum(r.status == "unchanged" for r in runs)
     failed = len(runs) - landed - unchanged
-    console.print(f"{landed} landed, {unchanged} unchanged, {failed} failed; views "
-                  + ("refreshed, snapshot published" if views_ok else "[red]not refreshed[/]"))
+    console.print(
+        f"{landed} landed, {unchanged} unchanged, {failed} failed; views "
+        + ("refreshed, snapshot published" if views_ok else "[red]not refreshed[/]")
+    )
 
 
 @app.command()
@@ -211,7 +238,6 @@ def reparse(
         raise WarehouseMissing(db, "does not exist yet")
     from pipelines.archive import Archive
     from pipelines.reparse import reparse_source
-
     from warehouse.publish import publish_snapshot
 
     archive = Archive(db.parent / "archive")
@@ -220,8 +246,10 @@ def reparse(
         usable_database(db, wait)
         for spec in selected:
             result = reparse_source(spec, db_path=db, archive=archive)
-            console.print(f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
-                          f"{result.unchanged} unchanged, {result.quarantined} quarantined")
+            console.print(
+                f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
+                f"{result.unchanged} unchanged, {result.quarantined} quarantined"
+            )
         console.print(f"published {publish_snapshot(db)}")
 
 

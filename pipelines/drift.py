@@ -56,8 +56,14 @@ def _share(value: Decimal) -> str:
     return f"{value * 100:.0f}%"
 
 
-def evaluate(source_id: str, rules: DriftRules, baseline: Baseline | None, prices: dict[Key, Decimal],
-             shape: str | None, rows: int | None = None) -> DriftFindings:
+def evaluate(
+    source_id: str,
+    rules: DriftRules,
+    baseline: Baseline | None,
+    prices: dict[Key, Decimal],
+    shape: str | None,
+    rows: int | None = None,
+) -> DriftFindings:
     """Compare a snapshot's rows, prices and shape with the current version; nothing to compare, nothing found.
 
     `rows` is the snapshot's row count when it counts more than its prices (AWS specs); by default the prices.
@@ -69,9 +75,11 @@ def evaluate(source_id: str, rules: DriftRules, baseline: Baseline | None, price
         _check_rows(findings, source_id, rules, baseline, len(prices) if rows is None else rows)
         _check_prices(findings, source_id, rules, _moves(rules, baseline, prices))
     if shape and baseline.shape and shape != baseline.shape:
-        findings.add(rules.on_shape_change,
-                     f"[{source_id}] drift: table shape changed (fingerprint of the headers or keys read "
-                     f"{baseline.shape} -> {shape}) (action {rules.on_shape_change})")
+        findings.add(
+            rules.on_shape_change,
+            f"[{source_id}] drift: table shape changed (fingerprint of the headers or keys read "
+            f"{baseline.shape} -> {shape}) (action {rules.on_shape_change})",
+        )
     return findings
 
 
@@ -79,9 +87,11 @@ def _check_rows(findings: DriftFindings, source_id: str, rules: DriftRules, base
     before = max(baseline.rows, len(baseline.prices))
     if after < before * (1 - rules.max_row_drop_share):
         drop = Decimal(before - after) / before
-        findings.add(rules.on_row_drop,
-                     f"[{source_id}] drift: row count dropped from {before} to {after} ({_share(drop)}), more than "
-                     f"max_row_drop_share={rules.max_row_drop_share} allows (action {rules.on_row_drop})")
+        findings.add(
+            rules.on_row_drop,
+            f"[{source_id}] drift: row count dropped from {before} to {after} ({_share(drop)}), more than "
+            f"max_row_drop_share={rules.max_row_drop_share} allows (action {rules.on_row_drop})",
+        )
 
 
 def _moves(rules: DriftRules, baseline: Baseline, prices: dict[Key, Decimal]) -> list[_Move]:
@@ -101,9 +111,12 @@ def _moves(rules: DriftRules, baseline: Baseline, prices: dict[Key, Decimal]) ->
 def _check_prices(findings: DriftFindings, source_id: str, rules: DriftRules, moves: list[_Move]) -> None:
     if not moves:
         return
-    shown = "; ".join(f"{_key_text(m.key)} {m.old.normalize():f} -> {m.new.normalize():f} ({_share(m.change)})"
-                      for m in moves[:3])
+    shown = "; ".join(
+        f"{_key_text(m.key)} {m.old.normalize():f} -> {m.new.normalize():f} ({_share(m.change)})" for m in moves[:3]
+    )
     more = f" and {len(moves) - 3} more" if len(moves) > 3 else ""
-    findings.add(rules.on_price_change,
-                 f"[{source_id}] drift: {len(moves)} price(s) moved more than max_price_change_share="
-                 f"{rules.max_price_change_share}: {shown}{more} (action {rules.on_price_change})")
+    findings.add(
+        rules.on_price_change,
+        f"[{source_id}] drift: {len(moves)} price(s) moved more than max_price_change_share="
+        f"{rules.max_price_change_share}: {shown}{more} (action {rules.on_price_change})",
+    )

@@ -74,8 +74,9 @@ class ValidationFailed(SourceError):
 class SourcesFileError(Exception):
     """The sources file cannot be used. Names the file, the line (and column) and the field, then the problem."""
 
-    def __init__(self, path: str, problem: str, *, line: int | None = None, column: int | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self, path: str, problem: str, *, line: int | None = None, column: int | None = None, field: str | None = None
+    ) -> None:
         self.path = path
         self.problem = problem
         self.line = line

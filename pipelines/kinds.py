@@ -51,9 +51,11 @@ def _prepare_aws(batch, _source, _on, _fx) -> Prepared:
 
 
 def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
-    return (f"[{source.id}] {stale.currency} converted at the ECB rate of {stale.rate_date.isoformat()}, "
-            f"{stale.age_days} days before the fetch date {on.isoformat()} (limit {source.fx.max_rate_age_days}): "
-            f"{stale.listings} listing(s) landed with fx_rate_stale")
+    return (
+        f"[{source.id}] {stale.currency} converted at the ECB rate of {stale.rate_date.isoformat()}, "
+        f"{stale.age_days} days before the fetch date {on.isoformat()} (limit {source.fx.max_rate_age_days}): "
+        f"{stale.listings} listing(s) landed with fx_rate_stale"
+    )
 
 
 def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) -> Prepared:
@@ -61,14 +63,21 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) ->
         normalised = normalise(batch, fx(), on, source.fx.max_rate_age_days)
     except MissingFxRate as exc:  # refused, never guessed
         raise ValidationFailed(source.id, [f"fx: {exc}"]) from exc
-    warnings = [f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL"
-                for name in normalised.unknown_names]
+    warnings = [
+        f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL" for name in normalised.unknown_names
+    ]
     warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
     warnings += [_stale_rate_warning(source, on, stale) for stale in normalised.stale_rates]
-    return Prepared(normalised, warnings, {"listing_rows": len(normalised.listings),
-                                           "unpriced_rows": len(normalised.unpriced),
-                                           "unknown_gpu_names": len(normalised.unknown_names),
-                                           "stale_fx_rate_rows": sum(s.listings for s in normalised.stale_rates)})
+    return Prepared(
+        normalised,
+        warnings,
+        {
+            "listing_rows": len(normalised.listings),
+            "unpriced_rows": len(normalised.unpriced),
+            "unknown_gpu_names": len(normalised.unknown_names),
+            "stale_fx_rate_rows": sum(s.listings for s in normalised.stale_rates),
+        },
+    )
 
 
 def _prepare_fx(batch, _source, _on, _fx) -> Prepared:
@@ -84,10 +93,22 @@ def _gpu_prices(batch) -> dict[tuple, Decimal]:
 
 
 KINDS = {
-    "aws": Kind("aws", _prepare_aws, lambda b, s: validate_batch(b, expects_prices=s.expects_prices),
-                aws_snapshots, _aws_prices, lambda b: len(b.specs) + len(b.prices)),
-    "gpu": Kind("gpu", _prepare_gpu, lambda b, s: validate_listings(b.listings), gpu_snapshots, _gpu_prices,
-                lambda b: len(b.listings)),
+    "aws": Kind(
+        "aws",
+        _prepare_aws,
+        lambda b, s: validate_batch(b, expects_prices=s.expects_prices),
+        aws_snapshots,
+        _aws_prices,
+        lambda b: len(b.specs) + len(b.prices),
+    ),
+    "gpu": Kind(
+        "gpu",
+        _prepare_gpu,
+        lambda b, s: validate_listings(b.listings),
+        gpu_snapshots,
+        _gpu_prices,
+        lambda b: len(b.listings),
+    ),
     # Rates are facts by date, not versions of one another: no row or price rule applies, only the shape rule
     # (the batch's shape, compared with the last one landed).
     "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots, lambda b: {}, lambda b: 0),

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-
-import duckdb
-import pyarrow as pa
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import duckdb
+import pyarrow as pa
+
 from pipelines.adapters import adapter_kind, media_types, parser_for, parser_version
 from pipelines.archive import Archive
+from pipelines.drift import DriftFindings, evaluate
 from pipelines.errors import FetchError, ParseError, RecordInvalid, SourceError, ValidationFailed
 from pipelines.fetch import Fetcher, FetchResult
-from pipelines.drift import DriftFindings, evaluate
 from pipelines.kinds import KINDS
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
@@ -28,7 +28,6 @@ from schemas.expectations import ValidationReport
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
 from warehouse.queries import changes_for
-
 
 # What a landing may raise when the batch itself is at fault (the transaction is rolled back first).
 WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintException, duckdb.ConversionException)
@@ -71,9 +70,16 @@ class Checked:
 
 def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
     return FetchRecord(
-        source_id=source_id, url=result.url, fetched_at=result.fetched_at, final_url=result.final_url,
-        status=result.status, sha256=result.sha256, bytes=len(result.body), elapsed_ms=result.elapsed_ms,
-        attempts=result.attempts, content_type=result.content_type,
+        source_id=source_id,
+        url=result.url,
+        fetched_at=result.fetched_at,
+        final_url=result.final_url,
+        status=result.status,
+        sha256=result.sha256,
+        bytes=len(result.body),
+        elapsed_ms=result.elapsed_ms,
+        attempts=result.attempts,
+        content_type=result.content_type,
     )
 
 
@@ -99,8 +105,9 @@ def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError
     return ParseError(source.id, f"answered with content type {media_type!r}, expected one of {list(expected)}")
 
 
-def check_body(source: SourceSpec, body: bytes, on: date, state: WarehouseState,
-               content_type: str | None = None) -> Checked:
+def check_body(
+    source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
+) -> Checked:
     """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands.
 
     `content_type` is the response's header (as logged in fetch_log): it refuses wrong media types, and its
@@ -128,46 +135,77 @@ def check_body(source: SourceSpec, body: bytes, on: date, state: WarehouseState,
     failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
     drift = DriftFindings()
     if not failures:  # drift compares figures, which a batch that failed validation may not even have
-        drift = evaluate(source.id, source.drift, state.baseline(kind.name, source.id),
-                         kind.prices(prepared.batch), parsed.shape, kind.row_count(prepared.batch))
+        drift = evaluate(
+            source.id,
+            source.drift,
+            state.baseline(kind.name, source.id),
+            kind.prices(prepared.batch),
+            parsed.shape,
+            kind.row_count(prepared.batch),
+        )
     failures += drift.quarantine
     error = ValidationFailed(source.id, failures) if failures else None
-    return Checked(prepared.batch, reports, prepared.warnings + drift.warnings, prepared.counts, error,
-                   "validate" if error else "", parsed.shape)
+    return Checked(
+        prepared.batch,
+        reports,
+        prepared.warnings + drift.warnings,
+        prepared.counts,
+        error,
+        "validate" if error else "",
+        parsed.shape,
+    )
 
 
 def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive) -> SourceOutcome:
     url = str(source.url)
     started = datetime.now(UTC)
     try:
-        result = fetcher.fetch(source.id, url, allowed_hosts=frozenset({source.host}), method=source.method,
-                               body=source.request_body.encode() if source.request_body else None,
-                               content_type=source.request_content_type, headers=secret_headers(source))
+        result = fetcher.fetch(
+            source.id,
+            url,
+            allowed_hosts=frozenset({source.host}),
+            method=source.method,
+            body=source.request_body.encode() if source.request_body else None,
+            content_type=source.request_content_type,
+            headers=secret_headers(source),
+        )
     except FetchError as exc:
         with connect(db_path) as con:
-            fetch_id = log_fetch(con, FetchRecord(source.id, url, started, status=exc.status),
-                                 outcome="fetch_failed", error=str(exc))
+            fetch_id = log_fetch(
+                con, FetchRecord(source.id, url, started, status=exc.status), outcome="fetch_failed", error=str(exc)
+            )
         return SourceOutcome(source.id, "fetch_failed", url, fetch_id=fetch_id, fetched_at=started, error=exc)
 
     archive.put(result.body)
     fetch = fetch_record(source.id, result)
     try:
-        checked = check_body(source, result.body, result.fetched_at.date(), WarehouseState(db_path),
-                             result.content_type)
+        checked = check_body(
+            source, result.body, result.fetched_at.date(), WarehouseState(db_path), result.content_type
+        )
     except (ArithmeticError, ValueError, TypeError, KeyError) as exc:  # a bug must quarantine, not crash the run
-        checked = Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"),
-                          stage="validate")
-    outcome = SourceOutcome(source.id, "quarantined", url, sha256=result.sha256, fetched_at=result.fetched_at,
-                            counts=checked.counts, warnings=checked.warnings, reports=checked.reports,
-                            error=checked.error)
+        checked = Checked(
+            error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"), stage="validate"
+        )
+    outcome = SourceOutcome(
+        source.id,
+        "quarantined",
+        url,
+        sha256=result.sha256,
+        fetched_at=result.fetched_at,
+        counts=checked.counts,
+        warnings=checked.warnings,
+        reports=checked.reports,
+        error=checked.error,
+    )
     version = parser_version(source.adapter)
     fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
     with connect(db_path) as con:
         if checked.error is not None:
             error = checked.error
             reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
-            outcome.fetch_id = quarantine_batch(con, fetch, result.body, stage=checked.stage, reasons=reasons,
-                                                parser_version=version)
+            outcome.fetch_id = quarantine_batch(
+                con, fetch, result.body, stage=checked.stage, reasons=reasons, parser_version=version
+            )
             return outcome
         snapshots = KINDS[adapter_kind(source.adapter)].snapshots(checked.batch)
         try:
@@ -175,11 +213,11 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
         except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
             reason = f"[{source.id}] land: the warehouse refused the batch: {type(exc).__name__}: {exc}"
             outcome.error = ValidationFailed(source.id, [reason])
-            outcome.fetch_id = quarantine_batch(con, fetch, result.body, stage="validate", reasons=[reason],
-                                                parser_version=version)
+            outcome.fetch_id = quarantine_batch(
+                con, fetch, result.body, stage="validate", reasons=[reason], parser_version=version
+            )
             return outcome
-        outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id,
-                                      result.fetched_at)
+        outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id, result.fetched_at)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id
     outcome.inserted, outcome.closed, outcome.unchanged = landed.inserted, landed.closed, landed.unchanged
     return outcome

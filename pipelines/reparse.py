@@ -40,7 +40,9 @@ UPDATE fetch_log SET outcome = 'quarantined', rows_inserted = 0, rows_closed = 0
 WHERE fetch_id = $fetch_id
 """
 
-REPLAYED_FX_RATES = "DELETE FROM fx_rates WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)"
+REPLAYED_FX_RATES = (
+    "DELETE FROM fx_rates WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)"
+)
 
 FORGET_QUARANTINE = "DELETE FROM quarantine WHERE fetch_id = $fetch_id"
 
@@ -85,11 +87,21 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
                 continue
             result.quarantined += 1
             reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
-            con.execute(MARK_QUARANTINED, {"parser_version": version, "error": "; ".join(reasons),
-                                           "fetch_id": row["fetch_id"]})
-            con.execute(INSERT_QUARANTINE, {
-                "source_id": source.id, "fetch_id": row["fetch_id"], "url": fetch.url,
-                "fetched_at": fetch.fetched_at, "sha256": fetch.sha256, "parser_version": version,
-                "stage": stage, "reasons": reasons, "raw_body": body,
-            })
+            con.execute(
+                MARK_QUARANTINED, {"parser_version": version, "error": "; ".join(reasons), "fetch_id": row["fetch_id"]}
+            )
+            con.execute(
+                INSERT_QUARANTINE,
+                {
+                    "source_id": source.id,
+                    "fetch_id": row["fetch_id"],
+                    "url": fetch.url,
+                    "fetched_at": fetch.fetched_at,
+                    "sha256": fetch.sha256,
+                    "parser_version": version,
+                    "stage": stage,
+                    "reasons": reasons,
+                    "raw_body": body,
+                },
+            )
     return result

@@ -63,9 +63,14 @@ def headline_rows(rows: list[dict]) -> list[dict]:
 
 
 def gpu_rows(rows: list[dict]) -> list[dict]:
-    return [{**row, "usd_per_gpu_hour": money(row["usd_per_gpu_hour"]),
-             "original_price": f"{money(row['original_amount'])} {row['original_currency']} {row['original_unit']}"}
-            for row in rows]
+    return [
+        {
+            **row,
+            "usd_per_gpu_hour": money(row["usd_per_gpu_hour"]),
+            "original_price": f"{money(row['original_amount'])} {row['original_currency']} {row['original_unit']}",
+        }
+        for row in rows
+    ]
 
 
 def rows_table(title: str, rows: list[dict], headers: dict[str, str] | None = None) -> Table:
@@ -73,7 +78,7 @@ def rows_table(title: str, rows: list[dict], headers: dict[str, str] | None = No
     names = list(headers or (rows[0] if rows else {}))
     for name in names:
         sample = rows[0][name] if rows else None
-        numeric = isinstance(sample, (int, Decimal)) and not isinstance(sample, bool) or name.startswith("usd")
+        numeric = (isinstance(sample, (int, Decimal)) and not isinstance(sample, bool)) or name.startswith("usd")
         table.add_column((headers or {}).get(name, name), justify="right" if numeric else "left")
     for row in rows:
         table.add_row(*("" if row[n] is None else str(row[n]) for n in names))
@@ -92,10 +97,21 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
-    console.print(rows_table("AWS accelerator prices, USD excluding tax. Instance prices as printed; "
-                             "per-accelerator figures derived (instance price / accelerators). "
-                             "Region 'not stated': the page names none.", headline_rows(prices), PRICE_HEADERS))
-    console.print(rows_table("Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
-                             "only; non-USD prices converted at the ECB rate of the fetch date",
-                             gpu_rows(cheapest), GPU_HEADERS))
+    console.print(
+        rows_table(
+            "AWS accelerator prices, USD excluding tax. Instance prices as printed; "
+            "per-accelerator figures derived (instance price / accelerators). "
+            "Region 'not stated': the page names none.",
+            headline_rows(prices),
+            PRICE_HEADERS,
+        )
+    )
+    console.print(
+        rows_table(
+            "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
+            "only; non-USD prices converted at the ECB rate of the fetch date",
+            gpu_rows(cheapest),
+            GPU_HEADERS,
+        )
+    )
     console.print(rows_table("Sources", freshness))

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import re
 import tomllib
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
-
-from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
 from pipelines import sources_errors
-
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -34,7 +34,7 @@ def toml_syntax(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> SourcesF
     line = column = None
     if position := TOML_POSITION.search(message):
         line, column = int(position[1]), int(position[2])
-        message = message[:position.start()]
+        message = message[: position.start()]
     elif message.endswith(TOML_AT_END):  # the document stopped mid-value: point past its last character
         lines = text.splitlines() or [""]
         line, column = len(lines), len(lines[-1]) + 1
@@ -56,15 +56,21 @@ def invalid_fields(path: Path, text: str, data: dict[str, Any], exc: ValidationE
         who, line = "top level", top_level_line(lines, keys)
     field = ".".join(keys)
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-    return SourcesFileError(str(path), f"{who}, field {field or '(entry)'}: {problem}{more}", line=line,
-                            field=field or None)
+    return SourcesFileError(
+        str(path), f"{who}, field {field or '(entry)'}: {problem}{more}", line=line, field=field or None
+    )
 
 
 def without_copied_defaults(errors: list[Any]) -> list[Any]:
     """A bad top-level `[drift]` or `[fx]` value is copied into every source: report it once, at the top level."""
     top = {(e["loc"][0], tuple(e["loc"][1:]), e["msg"]) for e in errors if e["loc"][:1] in (("drift",), ("fx",))}
-    return [e for e in errors if not (e["loc"][:1] == ("sources",) and len(e["loc"]) > 2
-                                      and (e["loc"][2], tuple(e["loc"][3:]), e["msg"]) in top)]
+    return [
+        e
+        for e in errors
+        if not (
+            e["loc"][:1] == ("sources",) and len(e["loc"]) > 2 and (e["loc"][2], tuple(e["loc"][3:]), e["msg"]) in top
+        )
+    ]
 
 
 def source_name(data: dict[str, Any], index: int) -> str:
@@ -86,8 +92,14 @@ def entry_line(lines: list[str], index: int, key: str | None) -> int | None:
     if index >= len(headers):  # entries written as an inline array: no header of their own
         return None
     start = headers[index]
-    end = next((n for n in range(start + 1, len(lines))
-                if TABLE_HEADER.match(lines[n]) and not lines[n].lstrip().startswith("[sources.")), len(lines))
+    end = next(
+        (
+            n
+            for n in range(start + 1, len(lines))
+            if TABLE_HEADER.match(lines[n]) and not lines[n].lstrip().startswith("[sources.")
+        ),
+        len(lines),
+    )
     if key is not None:
         wanted = key_pattern(key, "sources.")
         found = next((n for n in range(start + 1, end) if wanted.match(lines[n])), None)

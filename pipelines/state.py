@@ -19,15 +19,18 @@ from warehouse.db import connect
 from warehouse.gpu_landing import load_fx_rates
 from warehouse.queries import CURRENT_PRICES, CURRENT_ROWS, LAST_SHAPE
 
-
 NO_FETCH_YET = 2**62  # a fetch id above every logged one: "compare with the newest"
 
 
 class WarehouseState:
     """`before` (reparse): see only what was known before that fetch (its id and fetch time)."""
 
-    def __init__(self, db_path: Path | str | None = None, con: duckdb.DuckDBPyConnection | None = None,
-                 before: tuple[int, datetime] | None = None):
+    def __init__(
+        self,
+        db_path: Path | str | None = None,
+        con: duckdb.DuckDBPyConnection | None = None,
+        before: tuple[int, datetime] | None = None,
+    ):
         self._db_path = db_path
         self._con = con
         self._before = before

@@ -12,8 +12,16 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from schemas.gx_runner import (ExpectationOutcome, ValidationReport, ephemeral_context, frame, import_gx,
-                               micro_units, record_row, run_suite)
+from schemas.gx_runner import (
+    ExpectationOutcome,
+    ValidationReport,
+    ephemeral_context,
+    frame,
+    import_gx,
+    micro_units,
+    record_row,
+    run_suite,
+)
 from schemas.records import BYTES_PER_UNIT, InstancePrice, InstanceSpec, PriceKind, SourceBatch
 
 SPECS_SUITE = "aws_instance_specs"
@@ -23,11 +31,14 @@ REGION_NOT_STATED = "<not stated>"
 SPEC_COLUMNS = [*InstanceSpec.model_fields, *InstanceSpec.model_computed_fields]
 PRICE_COLUMNS = [*InstancePrice.model_fields, *InstancePrice.model_computed_fields, "business_key"]
 # Columns GE compares, handed to it as exact Decimal objects (money in micro-dollars; see gx_runner).
-SPEC_NUMBERS = ["accelerator_count", "accelerator_memory_value", "accelerator_memory_gib", "vcpus",
-                "host_memory_gib"]
+SPEC_NUMBERS = ["accelerator_count", "accelerator_memory_value", "accelerator_memory_gib", "vcpus", "host_memory_gib"]
 PRICE_NUMBERS = ["accelerator_count"]
-PRICE_MONEY = ["usd_per_instance_hour", "printed_usd_per_accelerator_hour", "usd_per_accelerator_hour",
-               "usd_per_accelerator_hour_4dp"]
+PRICE_MONEY = [
+    "usd_per_instance_hour",
+    "printed_usd_per_accelerator_hour",
+    "usd_per_accelerator_hour",
+    "usd_per_accelerator_hour_4dp",
+]
 
 
 def _spec_rows(batch: SourceBatch) -> list[dict[str, Any]]:
@@ -66,8 +77,7 @@ def _specs_expectations(gxe: Any) -> list:
 def _prices_expectations(
     gxe: Any, *, expects_prices: bool, known_types: list[str], max_instance: Decimal, max_accelerator: Decimal
 ) -> list:
-    required = ["instance_type", "price_kind", "usd_per_instance_hour", "accelerator_count",
-                "usd_per_accelerator_hour"]
+    required = ["instance_type", "price_kind", "usd_per_instance_hour", "accelerator_count", "usd_per_accelerator_hour"]
     return [
         gxe.ExpectTableRowCountToBeBetween(min_value=1 if expects_prices else 0),
         *(gxe.ExpectColumnValuesToNotBeNull(column=column) for column in required),
@@ -75,8 +85,7 @@ def _prices_expectations(
             column="usd_per_instance_hour", min_value=0, max_value=micro_units(max_instance), strict_min=True
         ),
         gxe.ExpectColumnValuesToBeBetween(
-            column="usd_per_accelerator_hour", min_value=0, max_value=micro_units(max_accelerator),
-            strict_min=True
+            column="usd_per_accelerator_hour", min_value=0, max_value=micro_units(max_accelerator), strict_min=True
         ),
         gxe.ExpectColumnValuesToBeBetween(column="accelerator_count", min_value=1),
         gxe.ExpectColumnValuesToBeInSet(column="price_kind", value_set=[kind.value for kind in PriceKind]),
@@ -97,9 +106,13 @@ def validate_batch(
     gx, gxe = import_gx()
     spec_rows, price_rows = _spec_rows(batch), _price_rows(batch)
     known_types = sorted({r["instance_type"] for r in spec_rows if isinstance(r.get("instance_type"), str)})
-    prices_suite = _prices_expectations(gxe, expects_prices=expects_prices, known_types=known_types,
-                                        max_instance=max_usd_per_instance_hour,
-                                        max_accelerator=max_usd_per_accelerator_hour)
+    prices_suite = _prices_expectations(
+        gxe,
+        expects_prices=expects_prices,
+        known_types=known_types,
+        max_instance=max_usd_per_instance_hour,
+        max_accelerator=max_usd_per_accelerator_hour,
+    )
     specs = frame(spec_rows, SPEC_COLUMNS, numbers=SPEC_NUMBERS)
     prices = frame(price_rows, PRICE_COLUMNS, numbers=PRICE_NUMBERS, money=PRICE_MONEY)
     ctx = ephemeral_context(gx)
@@ -109,4 +122,4 @@ def validate_batch(
     ]
 
 
-__all__ = ["ExpectationOutcome", "ValidationReport", "PRICES_SUITE", "SPECS_SUITE", "validate_batch"]
+__all__ = ["PRICES_SUITE", "SPECS_SUITE", "ExpectationOutcome", "ValidationReport", "validate_batch"]

@@ -7,8 +7,7 @@ from enum import Enum
 from typing import Any
 
 from schemas.gpu import FxBatch, FxRate, GpuListing, GpuPriceKind, StockStatus
-from schemas.gx_runner import (ValidationReport, ephemeral_context, frame, import_gx, micro_units, record_row,
-                               run_suite)
+from schemas.gx_runner import ValidationReport, ephemeral_context, frame, import_gx, micro_units, record_row, run_suite
 
 LISTINGS_SUITE = "gpu_listings"
 FX_SUITE = "fx_rates"
@@ -36,14 +35,24 @@ def listing_rows(listings: list[GpuListing]) -> list[dict[str, Any]]:
 
 
 def _listing_expectations(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list:
-    required = ["provider", "listing", "gpu_name", "price_kind", "original_amount", "original_currency",
-                "usd_per_gpu_hour", "gpu_count", "stock_status"]
+    required = [
+        "provider",
+        "listing",
+        "gpu_name",
+        "price_kind",
+        "original_amount",
+        "original_currency",
+        "usd_per_gpu_hour",
+        "gpu_count",
+        "stock_status",
+    ]
     return [
         gxe.ExpectTableRowCountToBeBetween(min_value=1),
         *(gxe.ExpectColumnValuesToNotBeNull(column=column) for column in required),
         # A figure outside this band is a unit or currency mistake, not a bargain.
-        gxe.ExpectColumnValuesToBeBetween(column="usd_per_gpu_hour", min_value=micro_units(min_usd),
-                                          max_value=micro_units(max_usd)),
+        gxe.ExpectColumnValuesToBeBetween(
+            column="usd_per_gpu_hour", min_value=micro_units(min_usd), max_value=micro_units(max_usd)
+        ),
         gxe.ExpectColumnValuesToBeBetween(column="original_amount", min_value=0, strict_min=True),
         gxe.ExpectColumnValuesToBeBetween(column="gpu_count", min_value=1, max_value=1024),
         gxe.ExpectColumnValuesToBeInSet(column="price_kind", value_set=[k.value for k in GpuPriceKind]),
@@ -53,8 +62,12 @@ def _listing_expectations(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list:
     ]
 
 
-def validate_listings(listings: list[GpuListing], *, min_usd_per_gpu_hour: Decimal = Decimal("0.01"),
-                      max_usd_per_gpu_hour: Decimal = Decimal("100")) -> list[ValidationReport]:
+def validate_listings(
+    listings: list[GpuListing],
+    *,
+    min_usd_per_gpu_hour: Decimal = Decimal("0.01"),
+    max_usd_per_gpu_hour: Decimal = Decimal("100"),
+) -> list[ValidationReport]:
     gx, gxe = import_gx()
     rows = listing_rows(listings)
     ctx = ephemeral_context(gx)

@@ -109,8 +109,9 @@ def _decimal_column(rows: list[dict[str, Any]], column: str, places: int) -> lis
     return [None if number is None else shifted(number, places) for number in numbers]
 
 
-def frame(rows: list[dict[str, Any]], columns: list[str], *, numbers: Sequence[str] = (),
-          money: Sequence[str] = ()) -> pd.DataFrame:
+def frame(
+    rows: list[dict[str, Any]], columns: list[str], *, numbers: Sequence[str] = (), money: Sequence[str] = ()
+) -> pd.DataFrame:
     """The rows as GE sees them: `numbers` and `money` columns as Decimal objects, money in micro-units."""
     data = pd.DataFrame.from_records(rows, columns=columns)  # zero rows still gives every column
     for column, places in [*((c, 0) for c in numbers), *((c, MICRO_PLACES) for c in money)]:
@@ -143,8 +144,11 @@ def import_gx() -> tuple[Any, Any]:
 
 
 def ephemeral_context(gx: Any) -> Any:
-    from great_expectations.data_context.types.base import (DataContextConfig, InMemoryStoreBackendDefaults,
-                                                             ProgressBarsConfig)
+    from great_expectations.data_context.types.base import (
+        DataContextConfig,
+        InMemoryStoreBackendDefaults,
+        ProgressBarsConfig,
+    )
 
     config = DataContextConfig(
         store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),  # nothing on disk
@@ -189,8 +193,7 @@ def _outcome(result: Any, rows: list[dict[str, Any]]) -> ExpectationOutcome:
         values = [rows[int(i)].get(column) for i in indexes]
     detail = _error_message(result.exception_info)
     if detail is None and "observed_value" in details:
-        wanted = {k: _json_safe(v) for k, v in config.kwargs.items()
-                  if k in _EXPECTED_KWARGS and v is not None}
+        wanted = {k: _json_safe(v) for k, v in config.kwargs.items() if k in _EXPECTED_KWARGS and v is not None}
         detail = f"observed {details['observed_value']}" + (f", expected {wanted}" if wanted else "")
     return ExpectationOutcome(
         expectation=config.type,

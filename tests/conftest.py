@@ -14,8 +14,8 @@ os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 os.environ.pop("DAGSTER_HOME", None)
 
-from localserver import LocalServer  # noqa: E402
-from pipelines.sources import SourceSpec, load_sources, sample_path  # noqa: E402
+from localserver import LocalServer
+from pipelines.sources import SourceSpec, load_sources, sample_path
 
 
 def toml_value(value: object) -> str:

@@ -14,8 +14,22 @@ def offer_rows(batch: GpuBatch) -> list[tuple]:
     out = []
     for o in batch.offers:
         assert isinstance(o.amount, Decimal)
-        out.append((o.listing, o.gpu_name, o.gpu_count, o.price_kind.value, o.amount, o.currency, o.price_per.value,
-                    o.period.value, o.stock_status.value, o.region, o.offer_count, o.gpu_memory_gb_printed))
+        out.append(
+            (
+                o.listing,
+                o.gpu_name,
+                o.gpu_count,
+                o.price_kind.value,
+                o.amount,
+                o.currency,
+                o.price_per.value,
+                o.period.value,
+                o.stock_status.value,
+                o.region,
+                o.offer_count,
+                o.gpu_memory_gb_printed,
+            )
+        )
     return out
 
 

@@ -1,9 +1,9 @@
 """A scriptable HTTP server on 127.0.0.1 for tests that need real sockets, not mocks.
 
-    with LocalServer() as server:
-        server.set("/page", Reply(status=503), Reply(body=b"<html>ok</html>"))
-        fetcher.fetch("src", server.url("/page"))
-        assert server.hits("/page") == 2
+with LocalServer() as server:
+    server.set("/page", Reply(status=503), Reply(body=b"<html>ok</html>"))
+    fetcher.fetch("src", server.url("/page"))
+    assert server.hits("/page") == 2
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ class LocalServer:
                     self.wfile.write(body[start : start + CHUNK_SIZE])
                     self.wfile.flush()
 
-            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+            def log_message(self, format: str, *args: object) -> None:
                 pass  # keep test output clean
 
         return Handler

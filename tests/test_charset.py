@@ -13,13 +13,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from localserver import LocalServer, Reply
 
+from localserver import LocalServer, Reply
 from pipelines.adapters import parser_for
-from pipelines.html_encoding import charset_of, decode_html, encoding_for_label, html_encoding
 from pipelines.adapters.tables import soup_of
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.html_encoding import charset_of, decode_html, encoding_for_label, html_encoding
 from pipelines.refresh import refresh_source
 from pipelines.reparse import reparse_source
 from pipelines.sources import SourceSpec, load_sources, sample_path
@@ -38,6 +38,7 @@ def paragraph(body: bytes, content_type: str | None) -> str:
 
 # -- the decision ----------------------------------------------------------------------------------------------
 
+
 def test_header_windows_1252_beats_meta_utf8() -> None:
     body = page("utf-8").encode("windows-1252")
     assert html_encoding(body, "windows-1252") == ("cp1252", "transport")
@@ -49,11 +50,13 @@ def test_header_utf8_beats_meta_windows_1252() -> None:
     body = page("windows-1252").encode("utf-8")
     assert html_encoding(body, "UTF-8") == ("utf-8", "transport")
     assert paragraph(body, 'text/html; charset="UTF-8"') == TEXT
-    assert paragraph(body, None) == TEXT.encode("utf-8").decode("windows-1252")  # mojibake: "â‚¬", "Ã—"
+    assert paragraph(body, None) == TEXT.encode("utf-8").decode("windows-1252")  # mojibake, as a reader would see it
 
 
-@pytest.mark.parametrize("bom, codec", [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-                                        (codecs.BOM_UTF16_BE, "utf-16-be")])
+@pytest.mark.parametrize(
+    ("bom", "codec"),
+    [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")],
+)
 def test_bom_beats_header(bom: bytes, codec: str) -> None:
     body = bom + page("windows-1252").encode(codec)
     assert html_encoding(body, "windows-1252") == (codec, "bom")
@@ -90,11 +93,17 @@ def test_meta_declaring_utf16_means_utf8() -> None:
     assert html_encoding(page("utf-16").encode("utf-8")) == ("utf-8", "meta")
 
 
-@pytest.mark.parametrize("content_type, charset", [
-    ("text/html; charset=windows-1252", "windows-1252"), ('text/html;CHARSET="Shift_JIS"', "Shift_JIS"),
-    ("text/html; q=1; charset = latin1 ;x=y", "latin1"), ("text/html", None), ("text/html; charset=", None),
-    (None, None),
-])
+@pytest.mark.parametrize(
+    ("content_type", "charset"),
+    [
+        ("text/html; charset=windows-1252", "windows-1252"),
+        ('text/html;CHARSET="Shift_JIS"', "Shift_JIS"),
+        ("text/html; q=1; charset = latin1 ;x=y", "latin1"),
+        ("text/html", None),
+        ("text/html; charset=", None),
+        (None, None),
+    ],
+)
 def test_charset_of_content_type(content_type: str | None, charset: str | None) -> None:
     assert charset_of(content_type) == charset
 
@@ -103,8 +112,9 @@ def test_only_html_adapters_are_given_the_charset() -> None:
     runpod = next(s for s in load_sources() if s.adapter == "gpu_runpod_graphql")
     body = sample_path(runpod).read_bytes()
     # A JSON adapter takes no charset: the content type is accepted and changes nothing.
-    assert parser_for(runpod.adapter)(body, runpod, "application/json; charset=utf-8") == \
-        parser_for(runpod.adapter)(body, runpod)
+    assert parser_for(runpod.adapter)(body, runpod, "application/json; charset=utf-8") == parser_for(runpod.adapter)(
+        body, runpod
+    )
 
 
 # -- end to end: fetched over HTTP, landed, replayed ------------------------------------------------------------
@@ -114,16 +124,22 @@ CHIPS_CELL = "<td>trn1.2xlarge</td><td>1</td>"
 # × and ™ are one byte each in windows-1252 (0xD7, 0x99) and two or three in UTF-8: only the right decoding
 # reads the accelerator name off the cell.
 EDITED_CELL = "<td>trn1.2xlarge</td><td>1 × AWS Trainium™ chip</td>"
-TRN1_ON_DEMAND = {"trn1.2xlarge": Decimal("1.34"), "trn1.32xlarge": Decimal("21.50"),
-                  "trn1n.32xlarge": Decimal("24.78")}
+TRN1_ON_DEMAND = {
+    "trn1.2xlarge": Decimal("1.34"),
+    "trn1.32xlarge": Decimal("21.50"),
+    "trn1n.32xlarge": Decimal("24.78"),
+}
 FAST = FetchSettings(connect_timeout_s=1, read_timeout_s=5, max_attempts=1)
 
 
 def trn1_page(meta: str, codec: str) -> bytes:
     text = sample_path(TRN1).read_text(encoding="utf-8")
     assert text.count('<meta charset="utf-8">') == 1 and text.count(CHIPS_CELL) == 1
-    return text.replace('<meta charset="utf-8">', f'<meta charset="{meta}">').replace(CHIPS_CELL, EDITED_CELL) \
+    return (
+        text.replace('<meta charset="utf-8">', f'<meta charset="{meta}">')
+        .replace(CHIPS_CELL, EDITED_CELL)
         .encode(codec)
+    )
 
 
 def query(db_path: Path, sql: str) -> list[tuple]:
@@ -132,19 +148,30 @@ def query(db_path: Path, sql: str) -> list[tuple]:
 
 
 def history(db_path: Path) -> list[tuple]:
-    specs = query(db_path, """SELECT instance_type, accelerator, accelerator_count, valid_from, valid_to, fetch_id
-                              FROM aws_instance_spec_history ORDER BY ALL""")
-    prices = query(db_path, """SELECT instance_type, price_kind, usd_per_instance_hour, valid_from, valid_to, fetch_id
-                               FROM aws_instance_price_history ORDER BY ALL""")
+    specs = query(
+        db_path,
+        """SELECT instance_type, accelerator, accelerator_count, valid_from, valid_to, fetch_id
+                              FROM aws_instance_spec_history ORDER BY ALL""",
+    )
+    prices = query(
+        db_path,
+        """SELECT instance_type, price_kind, usd_per_instance_hour, valid_from, valid_to, fetch_id
+                               FROM aws_instance_price_history ORDER BY ALL""",
+    )
     return specs + prices
 
 
-@pytest.mark.parametrize("meta, codec, content_type", [
-    ("utf-8", "windows-1252", "text/html; charset=windows-1252"),
-    ("windows-1252", "utf-8", "text/html; charset=utf-8"),
-], ids=["bytes-and-header-1252-meta-utf8", "bytes-and-header-utf8-meta-1252"])
-def test_header_charset_decides_over_http_and_in_reparse(tmp_path: Path, meta: str, codec: str,
-                                                         content_type: str) -> None:
+@pytest.mark.parametrize(
+    ("meta", "codec", "content_type"),
+    [
+        ("utf-8", "windows-1252", "text/html; charset=windows-1252"),
+        ("windows-1252", "utf-8", "text/html; charset=utf-8"),
+    ],
+    ids=["bytes-and-header-1252-meta-utf8", "bytes-and-header-utf8-meta-1252"],
+)
+def test_header_charset_decides_over_http_and_in_reparse(
+    tmp_path: Path, meta: str, codec: str, content_type: str
+) -> None:
     body = trn1_page(meta, codec)
     db_path, archive = tmp_path / "prices.duckdb", Archive(tmp_path / "archive")
     with LocalServer() as server:
@@ -156,10 +183,16 @@ def test_header_charset_decides_over_http_and_in_reparse(tmp_path: Path, meta: s
     assert outcome.status == "landed", outcome.error
     assert query(db_path, "SELECT content_type FROM fetch_log") == [(content_type,)]
     specs = query(db_path, "SELECT instance_type, accelerator, accelerator_count FROM aws_instance_specs ORDER BY 1")
-    assert specs == [("trn1.2xlarge", "Trainium™", 1), ("trn1.32xlarge", "Trainium", 16),
-                     ("trn1n.32xlarge", "Trainium", 16)]
-    on_demand = query(db_path, """SELECT instance_type, usd_per_instance_hour FROM aws_instance_prices
-                                  WHERE price_kind = 'on_demand'""")
+    assert specs == [
+        ("trn1.2xlarge", "Trainium™", 1),
+        ("trn1.32xlarge", "Trainium", 16),
+        ("trn1n.32xlarge", "Trainium", 16),
+    ]
+    on_demand = query(
+        db_path,
+        """SELECT instance_type, usd_per_instance_hour FROM aws_instance_prices
+                                  WHERE price_kind = 'on_demand'""",
+    )
     assert dict(on_demand) == TRN1_ON_DEMAND  # exact Decimals, whatever the encoding
     landed = history(db_path)
 

@@ -16,8 +16,7 @@ def test_refresh_offline_then_show(tmp_path):
     assert first.exit_code == 0, first.output
     assert "16 landed, 0 unchanged, 0 failed; views refreshed, snapshot published" in first.output
 
-    second = runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"],
-                           terminal_width=200)
+    second = runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"], terminal_width=200)
     assert second.exit_code == 0, second.output
     assert "0 landed, 1 unchanged, 0 failed" in second.output
 

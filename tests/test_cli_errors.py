@@ -12,9 +12,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from reliability.harness import start, wait_until
 
 from pipelines.sources import DEFAULT_SOURCES_FILE
-from reliability.harness import start, wait_until
 
 RATECARD = Path(sys.executable).with_name("ratecard")
 BUNDLED = DEFAULT_SOURCES_FILE.read_text()
@@ -29,7 +29,9 @@ time.sleep(300)
 
 def ratecard(*args: object) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TQDM_DISABLE": "1", "DAGSTER_DISABLE_TELEMETRY": "1", "GX_ANALYTICS_ENABLED": "False"}
-    return subprocess.run([str(RATECARD), *map(str, args)], capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [str(RATECARD), *map(str, args)], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
 
 
 def refused(result: subprocess.CompletedProcess[str], code: int, *named: str) -> str:
@@ -108,35 +110,54 @@ def test_sources_syntax_error_names_file_line_and_column(tmp_path: Path) -> None
 
 def test_sources_unfinished_document_points_at_its_end(tmp_path: Path) -> None:
     path, text = sources_file(tmp_path, BUNDLED, BUNDLED + "\n[[sources]]\nid = ")
-    refused(ratecard("reparse", "--sources", path, "--db", tmp_path / "p.duckdb"), 4,
-            f"{path}:{len(text.splitlines())}:6:", "TOML syntax error")
+    refused(
+        ratecard("reparse", "--sources", path, "--db", tmp_path / "p.duckdb"),
+        4,
+        f"{path}:{len(text.splitlines())}:6:",
+        "TOML syntax error",
+    )
 
 
 def test_unknown_adapter_names_the_source_line_and_known_adapters(tmp_path: Path) -> None:
     path, text = sources_file(tmp_path, 'adapter = "gpu_lambda"', 'adapter = "gpu_lamda"')
-    line = refused(ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"), 4,
-                   "source 'gpu_lambda'", "field adapter", "unknown adapter 'gpu_lamda'", "'gpu_lambda'")
+    line = refused(
+        ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"),
+        4,
+        "source 'gpu_lambda'",
+        "field adapter",
+        "unknown adapter 'gpu_lamda'",
+        "'gpu_lambda'",
+    )
     assert line.startswith(f"error: {path}:{line_of(text, 'gpu_lamda')}: "), line
 
 
 def test_missing_field_names_the_entry_by_position_and_its_line(tmp_path: Path) -> None:
     path, text = sources_file(tmp_path, 'id = "aws_inf2"\n', "")
     entry = line_of(text, "[[sources]]", line_of(text, 'sample = "aws/inf1.html"'))
-    refused(ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"), 4,
-            f"{path}:{entry}: source entry 3, field id: required, but missing")
+    refused(
+        ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"),
+        4,
+        f"{path}:{entry}: source entry 3, field id: required, but missing",
+    )
 
 
 def test_bad_drift_default_names_the_key_once(tmp_path: Path) -> None:
     path, text = sources_file(tmp_path, 'on_row_drop = "quarantine"', 'on_row_drop = "ignore"')
-    line = refused(ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"), 4,
-                   f"{path}:{line_of(text, 'on_row_drop')}: top level, field drift.on_row_drop:")
+    line = refused(
+        ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"),
+        4,
+        f"{path}:{line_of(text, 'on_row_drop')}: top level, field drift.on_row_drop:",
+    )
     assert "more problem" not in line, line  # not repeated for every source it is copied into
 
 
 def test_missing_sources_file_is_a_user_error(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.toml"
-    refused(ratecard("refresh", "--offline", "--sources", missing, "--db", tmp_path / "p.duckdb"), 4,
-            f"{missing}: does not exist")
+    refused(
+        ratecard("refresh", "--offline", "--sources", missing, "--db", tmp_path / "p.duckdb"),
+        4,
+        f"{missing}: does not exist",
+    )
 
 
 # -- the database --------------------------------------------------------------------------------------------
@@ -152,14 +173,23 @@ def test_not_a_duckdb_file(tmp_path: Path, command: str) -> None:
 
 def test_newer_duckdb_file(tmp_path: Path) -> None:
     db = newer_duckdb_file(tmp_path / "prices.duckdb", storage_version=1000)
-    refused(ratecard("show", "--db", db), 5, f"{db}: written by a newer DuckDB", "storage version 1000",
-            f"DuckDB {duckdb.__version__}")
+    refused(
+        ratecard("show", "--db", db),
+        5,
+        f"{db}: written by a newer DuckDB",
+        "storage version 1000",
+        f"DuckDB {duckdb.__version__}",
+    )
 
 
 @pytest.mark.parametrize("command", ["refresh", "show", "reparse"])
 def test_database_locked_by_another_program(held_database: Path, command: str) -> None:
-    line = refused(ratecard(command, "--db", held_database, "--wait", "0"), 6,
-                   f"{held_database}: held by another process", "prices.snapshot.duckdb")
+    line = refused(
+        ratecard(command, "--db", held_database, "--wait", "0"),
+        6,
+        f"{held_database}: held by another process",
+        "prices.snapshot.duckdb",
+    )
     assert "PID" in line, line
 
 
@@ -173,8 +203,9 @@ def test_database_path_is_a_directory(tmp_path: Path, command: str) -> None:
 def test_database_under_a_file_cannot_be_created(tmp_path: Path) -> None:
     blocker = tmp_path / "warehouse"
     blocker.write_text("a file where the database directory should be\n")
-    refused(ratecard("refresh", "--offline", "--db", blocker / "prices.duckdb"), 7,
-            f"{blocker} is a file, not a directory")
+    refused(
+        ratecard("refresh", "--offline", "--db", blocker / "prices.duckdb"), 7, f"{blocker} is a file, not a directory"
+    )
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through directory permissions")
@@ -214,13 +245,20 @@ def test_debug_shows_the_traceback(tmp_path: Path, case: str) -> None:
 def test_unexpected_error_is_reported_as_a_bug_in_one_line(tmp_path: Path) -> None:
     db = ratecard_database(tmp_path / "prices.duckdb")
     # A fault no user input can cause: print_headline itself breaks.
-    code = ("import sys, pipelines.show as show\n"
-            "def broken(*args, **kwargs): raise KeyError('usd_per_instance_hour')\n"
-            "show.print_headline = broken\n"
-            "from pipelines.cli import app\nsys.argv[0] = 'ratecard'\napp()\n")
+    code = (
+        "import sys, pipelines.show as show\n"
+        "def broken(*args, **kwargs): raise KeyError('usd_per_instance_hour')\n"
+        "show.print_headline = broken\n"
+        "from pipelines.cli import app\nsys.argv[0] = 'ratecard'\napp()\n"
+    )
     for debug in ([], ["--debug"]):
-        result = subprocess.run([sys.executable, "-c", code, *debug, "show", "--db", str(db)],
-                                capture_output=True, text=True, timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-c", code, *debug, "show", "--db", str(db)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         if debug:
             assert "Traceback" in result.stderr and "KeyError" in result.stderr, result.stderr
             continue
@@ -228,4 +266,5 @@ def test_unexpected_error_is_reported_as_a_bug_in_one_line(tmp_path: Path) -> No
         assert "Traceback" not in result.stdout + result.stderr
         assert result.stderr.splitlines() == [
             "error: unexpected KeyError: 'usd_per_instance_hour'. This is a bug in ratecard: rerun the same "
-            "command with --debug for the traceback, and report it"]
+            "command with --debug for the traceback, and report it"
+        ]

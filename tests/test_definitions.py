@@ -8,8 +8,17 @@ from assets.sources import WRITER_POOL
 from pipelines.definitions import defs
 
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2", "aws_trn3"]
-GPU_SOURCE_IDS = ["gpu_coreweave", "gpu_crusoe", "gpu_hyperstack", "gpu_lambda", "gpu_leadergpu", "gpu_nebius",
-                  "gpu_quantacloud", "gpu_runpod", "gpu_vastai"]
+GPU_SOURCE_IDS = [
+    "gpu_coreweave",
+    "gpu_crusoe",
+    "gpu_hyperstack",
+    "gpu_lambda",
+    "gpu_leadergpu",
+    "gpu_nebius",
+    "gpu_quantacloud",
+    "gpu_runpod",
+    "gpu_vastai",
+]
 VIEW_KEYS = ["accelerator_hour_prices", "aws_instance_prices", "gpu_cheapest", "published_snapshot"]
 
 
@@ -19,10 +28,14 @@ def test_asset_keys():
 
 
 def test_asset_checks():
-    checks = sorted(f"{k.asset_key.to_user_string()}:{k.name}"
-                    for k in defs.resolve_asset_graph().asset_check_keys)
-    expected = ["aws_instance_prices:capacity_block_rate_matches_printed", "aws_instance_prices:every_price_has_spec",
-                "gpu_cheapest:gpu_fx_rates_fresh", "gpu_cheapest:gpu_names_recognised", "sources/fx_ecb:ge_fx_rates"]
+    checks = sorted(f"{k.asset_key.to_user_string()}:{k.name}" for k in defs.resolve_asset_graph().asset_check_keys)
+    expected = [
+        "aws_instance_prices:capacity_block_rate_matches_printed",
+        "aws_instance_prices:every_price_has_spec",
+        "gpu_cheapest:gpu_fx_rates_fresh",
+        "gpu_cheapest:gpu_names_recognised",
+        "sources/fx_ecb:ge_fx_rates",
+    ]
     expected += [f"sources/{s}:{c}" for s in SOURCE_IDS for c in ("ge_instance_prices", "ge_instance_specs")]
     expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
     assert checks == sorted(expected)
@@ -35,14 +48,17 @@ def test_gpu_sources_wait_for_fx_and_feed_the_gpu_views():
     gpu_parents = graph.get(dg.AssetKey("gpu_cheapest")).parent_keys
     assert sorted(k.to_user_string() for k in gpu_parents) == [f"sources/{s}" for s in GPU_SOURCE_IDS]
     assert graph.get(dg.AssetKey("accelerator_hour_prices")).parent_keys == {
-        dg.AssetKey("aws_instance_prices"), dg.AssetKey("gpu_cheapest")}
+        dg.AssetKey("aws_instance_prices"),
+        dg.AssetKey("gpu_cheapest"),
+    }
 
 
 def test_jobs_and_schedules():
     schedules = {name: defs.resolve_schedule_def(name) for name in ("daily_fx_refresh", "daily_price_refresh")}
     assert {(s.name, s.job_name, s.cron_schedule, s.execution_timezone) for s in schedules.values()} == {
         ("daily_fx_refresh", "refresh_fx", "45 5 * * *", "UTC"),
-        ("daily_price_refresh", "refresh_prices", "0 6 * * *", "UTC")}
+        ("daily_price_refresh", "refresh_prices", "0 6 * * *", "UTC"),
+    }
     assert all(s.default_status == dg.DefaultScheduleStatus.RUNNING for s in schedules.values())
 
 

@@ -9,8 +9,8 @@ from decimal import Decimal
 import dagster as dg
 import duckdb
 import pytest
-from localserver import Reply
 
+from localserver import Reply
 from pipelines.adapters import aws_product_page
 from pipelines.archive import Archive
 from pipelines.definitions import build_definitions
@@ -25,8 +25,10 @@ NO_RETRY = dg.RetryPolicy(max_retries=0)
 def run_refresh(sources_file, db_path) -> dg.ExecuteInProcessResult:
     """The daily jobs in order: FX rates, every price source, then (as the sensor does) views and snapshot."""
     defs = build_definitions(sources_file, db_path, fetcher=FAST_FETCHER, fetch_retry_policy=NO_RETRY)
-    runs = [defs.resolve_job_def(job).execute_in_process(raise_on_error=False)
-            for job in ("refresh_fx", "refresh_prices", "publish_views")]
+    runs = [
+        defs.resolve_job_def(job).execute_in_process(raise_on_error=False)
+        for job in ("refresh_fx", "refresh_prices", "publish_views")
+    ]
     return MergedResult(*runs)
 
 
@@ -45,23 +47,34 @@ def query(db_path, sql: str, params=None) -> list[tuple]:
 
 
 def current_price(db_path, instance_type: str, kind: str) -> tuple:
-    rows = query(db_path, """SELECT usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp,
+    rows = query(
+        db_path,
+        """SELECT usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp,
                                     region, region_stated, accelerator_count
                              FROM aws_instance_prices WHERE instance_type = ? AND price_kind = ?""",
-                 [instance_type, kind])
+        [instance_type, kind],
+    )
     assert len(rows) == 1, rows
     return rows[0]
 
 
 def failures_by_step(result: MergedResult) -> dict[str, str]:
-    return {e.step_key: e.event_specific_data.user_failure_data.description
-            for e in result.all_events if e.event_type_value == "STEP_FAILURE"}
+    return {
+        e.step_key: e.event_specific_data.user_failure_data.description
+        for e in result.all_events
+        if e.event_type_value == "STEP_FAILURE"
+    }
 
 
 def check_outcomes(result: MergedResult) -> dict[tuple[str, str], bool]:
-    return {(e.event_specific_data.asset_key.to_user_string(), e.event_specific_data.check_name):
-            e.event_specific_data.passed
-            for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"}
+    return {
+        (
+            e.event_specific_data.asset_key.to_user_string(),
+            e.event_specific_data.check_name,
+        ): e.event_specific_data.passed
+        for e in result.all_events
+        if e.event_type_value == "ASSET_CHECK_EVALUATION"
+    }
 
 
 @pytest.fixture
@@ -73,41 +86,67 @@ def landed(sources_file, db_path):
 
 def test_published_figures_come_out_exactly(landed, db_path):
     assert current_price(db_path, "trn1.2xlarge", "on_demand") == (
-        Decimal("1.34"), Decimal("1.34"), Decimal("1.3400"), None, False, 1)
+        Decimal("1.34"),
+        Decimal("1.34"),
+        Decimal("1.3400"),
+        None,
+        False,
+        1,
+    )
     assert current_price(db_path, "trn1.32xlarge", "on_demand")[:3] == (
-        Decimal("21.50"), Decimal("1.34375"), Decimal("1.3438"))
+        Decimal("21.50"),
+        Decimal("1.34375"),
+        Decimal("1.3438"),
+    )
     assert current_price(db_path, "inf1.xlarge", "on_demand")[0] == Decimal("0.228")
     assert current_price(db_path, "inf2.xlarge", "on_demand")[0] == Decimal("0.76")
     assert current_price(db_path, "inf2.8xlarge", "on_demand")[0] == Decimal("1.97")
     assert current_price(db_path, "trn2.48xlarge", "capacity_block") == (
-        Decimal("35.7608"), Decimal("2.23505"), Decimal("2.2351"), "US East (Ohio)", True, 16)
+        Decimal("35.7608"),
+        Decimal("2.23505"),
+        Decimal("2.2351"),
+        "US East (Ohio)",
+        True,
+        16,
+    )
 
 
 def test_absent_prices_stay_absent(landed, db_path):
     # Trn2 and Trn3 print no on-demand price; the Capacity Block rate must not stand in for one.
-    assert query(db_path, """SELECT count(*) FROM aws_instance_prices
-                             WHERE price_kind = 'on_demand' AND family IN ('trn2', 'trn3')""") == [(0,)]
+    assert query(
+        db_path,
+        """SELECT count(*) FROM aws_instance_prices
+                             WHERE price_kind = 'on_demand' AND family IN ('trn2', 'trn3')""",
+    ) == [(0,)]
     assert query(db_path, "SELECT count(*) FROM aws_instance_specs WHERE family IN ('trn2', 'trn3')") == [(3,)]
 
 
 def test_memory_is_accelerator_memory_as_printed(landed, db_path):
-    rows = query(db_path, """SELECT instance_type, accelerator_memory_value, accelerator_memory_unit,
+    rows = query(
+        db_path,
+        """SELECT instance_type, accelerator_memory_value, accelerator_memory_unit,
                                     accelerator_memory_derived
                              FROM aws_instance_prices
                              WHERE instance_type IN ('inf2.xlarge', 'inf2.8xlarge', 'inf1.6xlarge')
-                               AND price_kind = 'on_demand' ORDER BY instance_type""")
-    assert rows == [("inf1.6xlarge", Decimal("32"), "GiB", True),
-                    ("inf2.8xlarge", Decimal("32"), "GB", False),
-                    ("inf2.xlarge", Decimal("32"), "GB", False)]
+                               AND price_kind = 'on_demand' ORDER BY instance_type""",
+    )
+    assert rows == [
+        ("inf1.6xlarge", Decimal("32"), "GiB", True),
+        ("inf2.8xlarge", Decimal("32"), "GB", False),
+        ("inf2.xlarge", Decimal("32"), "GB", False),
+    ]
 
 
 def test_every_figure_traces_to_its_fetch(landed, db_path, site, tmp_path):
     trn1 = next(s for s in load_sources() if s.id == "aws_trn1")
     body = sample_path(trn1).read_bytes()
     sha = hashlib.sha256(body).hexdigest()
-    rows = query(db_path, """SELECT DISTINCT p.source_url, p.sha256, p.parser_version, f.status, f.bytes
+    rows = query(
+        db_path,
+        """SELECT DISTINCT p.source_url, p.sha256, p.parser_version, f.status, f.bytes
                              FROM aws_instance_prices p JOIN fetch_log f USING (fetch_id)
-                             WHERE p.source_id = 'aws_trn1'""")
+                             WHERE p.source_id = 'aws_trn1'""",
+    )
     assert rows == [(site.url("/aws/trn1.html"), sha, "aws_product_page/1.0", 200, len(body))]
     assert Archive(db_path.parent / "archive").get(sha) == body
 
@@ -124,8 +163,11 @@ def test_second_refresh_is_unchanged_and_adds_no_rows(landed, sources_file, db_p
     result = run_refresh(sources_file, db_path)
     assert result.success
     assert query(db_path, "SELECT count(*) FROM aws_instance_price_history") == before
-    assert query(db_path, """SELECT DISTINCT outcome FROM fetch_log
-                             WHERE fetch_id > (SELECT max(fetch_id) - 6 FROM fetch_log)""") == [("unchanged",)]
+    assert query(
+        db_path,
+        """SELECT DISTINCT outcome FROM fetch_log
+                             WHERE fetch_id > (SELECT max(fetch_id) - 6 FROM fetch_log)""",
+    ) == [("unchanged",)]
 
 
 def test_bad_pages_land_nothing_and_keep_the_last_good_version(landed, sources_file, db_path, site, sources):
@@ -150,25 +192,34 @@ def test_bad_pages_land_nothing_and_keep_the_last_good_version(landed, sources_f
     # The GE failure is visible as a failed asset check, not only as a step failure.
     assert check_outcomes(result)[("sources/aws_inf2", "ge_instance_prices")] is False
     # Nothing landed from the bad pages; the previous versions are still the current ones.
-    assert query(db_path, "SELECT * FROM aws_instance_price_history WHERE source_id IN ('aws_trn1', 'aws_inf2')") == good
+    assert (
+        query(db_path, "SELECT * FROM aws_instance_price_history WHERE source_id IN ('aws_trn1', 'aws_inf2')") == good
+    )
     assert current_price(db_path, "trn1.2xlarge", "on_demand")[0] == Decimal("1.34")
     assert current_price(db_path, "trn2.48xlarge", "capacity_block")[0] == Decimal("35.7608")
     quarantined = query(db_path, "SELECT source_id, stage, raw_body FROM quarantine ORDER BY source_id")
     assert [(q[0], q[1]) for q in quarantined] == [("aws_inf2", "validate"), ("aws_trn1", "parse")]
     assert quarantined[1][2] == no_price_column.encode()
-    assert query(db_path, """SELECT source_id, last_outcome FROM source_freshness
-                             WHERE last_outcome <> 'unchanged' ORDER BY 1""") == [
-        ("aws_capacity_blocks", "fetch_failed"), ("aws_inf2", "quarantined"), ("aws_trn1", "quarantined")]
+    assert query(
+        db_path,
+        """SELECT source_id, last_outcome FROM source_freshness
+                             WHERE last_outcome <> 'unchanged' ORDER BY 1""",
+    ) == [("aws_capacity_blocks", "fetch_failed"), ("aws_inf2", "quarantined"), ("aws_trn1", "quarantined")]
     # The sources that were fine still confirmed their rows in the same run.
-    assert query(db_path, """SELECT count(*) FROM fetch_log
-                             WHERE outcome = 'unchanged' AND source_id IN ('aws_inf1', 'aws_trn2', 'aws_trn3')""") == [(3,)]
+    assert query(
+        db_path,
+        """SELECT count(*) FROM fetch_log
+                             WHERE outcome = 'unchanged' AND source_id IN ('aws_inf1', 'aws_trn2', 'aws_trn3')""",
+    ) == [(3,)]
 
 
 def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, db_path, monkeypatch):
     real_columns = aws_product_page.columns
 
     def broken_columns(source):  # a parser bug: the on-demand header is no longer recognised
-        return [c if c.key != "on_demand" else type(c)("on_demand", (r"^never$",), c.required) for c in real_columns(source)]
+        return [
+            c if c.key != "on_demand" else type(c)("on_demand", (r"^never$",), c.required) for c in real_columns(source)
+        ]
 
     monkeypatch.setattr(aws_product_page, "columns", broken_columns)
     result = run_refresh(sources_file, db_path)
@@ -183,6 +234,9 @@ def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, db
     # The fetch is no longer quarantined: its old quarantine row went with the replay.
     assert query(db_path, "SELECT count(*) FROM quarantine WHERE source_id = 'aws_trn1'") == [(0,)]
     assert current_price(db_path, "trn1.32xlarge", "on_demand")[2] == Decimal("1.3438")
-    assert query(db_path, """SELECT DISTINCT p.valid_from = f.fetched_at, f.outcome
+    assert query(
+        db_path,
+        """SELECT DISTINCT p.valid_from = f.fetched_at, f.outcome
                              FROM aws_instance_price_history p JOIN fetch_log f USING (fetch_id)
-                             WHERE p.source_id = 'aws_trn1'""") == [(True, "landed")]
+                             WHERE p.source_id = 'aws_trn1'""",
+    ) == [(True, "landed")]

@@ -19,31 +19,35 @@ UNIQUE = "expect_column_values_to_be_unique"
 IN_SET = "expect_column_values_to_be_in_set"
 ROW_COUNT = "expect_table_row_count_to_be_between"
 NOT_NULL = "expect_column_values_to_not_be_null"
-MONEY = ["usd_per_instance_hour", "printed_usd_per_accelerator_hour", "usd_per_accelerator_hour",
-         "usd_per_accelerator_hour_4dp"]
+MONEY = [
+    "usd_per_instance_hour",
+    "printed_usd_per_accelerator_hour",
+    "usd_per_accelerator_hour",
+    "usd_per_accelerator_hour_4dp",
+]
 
 
 def spec(instance_type: str = "trn1.2xlarge", accelerator_count: int = 1, **overrides) -> InstanceSpec:
-    fields = dict(
-        instance_type=instance_type,
-        accelerator="Trainium",
-        accelerator_count=accelerator_count,
-        accelerator_memory_value=Decimal("32"),
-        accelerator_memory_unit="GB",
-        vcpus=8,
-        host_memory_gib=Decimal("32"),
-    )
+    fields = {
+        "instance_type": instance_type,
+        "accelerator": "Trainium",
+        "accelerator_count": accelerator_count,
+        "accelerator_memory_value": Decimal("32"),
+        "accelerator_memory_unit": "GB",
+        "vcpus": 8,
+        "host_memory_gib": Decimal("32"),
+    }
     return InstanceSpec(**fields | overrides)
 
 
 def price(usd: str = "1.34375", instance_type: str = "trn1.2xlarge", accelerator_count: int = 1, **overrides):
-    fields = dict(
-        instance_type=instance_type,
-        price_kind=PriceKind.ON_DEMAND,
-        usd_per_instance_hour=Decimal(usd),
-        accelerator_count=accelerator_count,
-        region="us-east-1",
-    )
+    fields = {
+        "instance_type": instance_type,
+        "price_kind": PriceKind.ON_DEMAND,
+        "usd_per_instance_hour": Decimal(usd),
+        "accelerator_count": accelerator_count,
+        "region": "us-east-1",
+    }
     return InstancePrice(**fields | overrides)
 
 
@@ -64,13 +68,15 @@ def batch(specs=None, prices=None) -> SourceBatch:
 
 
 def good_batch() -> SourceBatch:
-    return batch(prices=[
-        price(),
-        price(region="us-west-2"),  # same instance and kind, another region: a different business key
-        price(region=None),
-        price("1.0", price_kind=PriceKind.RESERVED_1Y),
-        price("21.5", "trn1.32xlarge", 16),
-    ])
+    return batch(
+        prices=[
+            price(),
+            price(region="us-west-2"),  # same instance and kind, another region: a different business key
+            price(region=None),
+            price("1.0", price_kind=PriceKind.RESERVED_1Y),
+            price("21.5", "trn1.32xlarge", 16),
+        ]
+    )
 
 
 def report(reports: list[ValidationReport], suite: str) -> ValidationReport:
@@ -80,7 +86,8 @@ def report(reports: list[ValidationReport], suite: str) -> ValidationReport:
 
 def failed(reports: list[ValidationReport], suite: str, expectation: str, column: str | None):
     (found,) = [
-        o for o in report(reports, suite).outcomes
+        o
+        for o in report(reports, suite).outcomes
         if not o.success and o.expectation == expectation and o.column == column
     ]
     return found
@@ -109,8 +116,7 @@ def test_ge_gets_money_as_exact_decimal_micro_dollars_and_no_float(frames_to_ge:
     for column in [*MONEY, "accelerator_count"]:
         assert prices[column].dtype == object
         assert all(isinstance(v, Decimal) for v in prices[column] if v is not None)
-    assert list(prices["usd_per_instance_hour"]) == [Decimal("1343750")] * 3 + [Decimal("1000000"),
-                                                                                 Decimal("21500000")]
+    assert list(prices["usd_per_instance_hour"]) == [Decimal("1343750")] * 3 + [Decimal("1000000"), Decimal("21500000")]
     assert prices["usd_per_accelerator_hour"].iloc[4] == Decimal("1343750")  # 21.5 / 16, in micro-dollars
     assert list(specs["vcpus"]) == [Decimal(8), Decimal(8)] and specs["vcpus"].dtype == object
     for frame in (prices, specs):
@@ -141,8 +147,9 @@ def test_shifting_into_micro_units_never_rounds() -> None:
 @pytest.mark.parametrize("usd", ["2000", "2000.000000", "1999.999999999999999999", "0.000000000000000032"])
 def test_price_up_to_the_bound_passes_exactly(usd: str) -> None:
     # The smallest case is 1e-18 per accelerator-hour: still above the strict zero bound.
-    reports = validate_batch(batch(specs=[spec("p9.big", 32)], prices=[unchecked_price(usd, instance_type="p9.big",
-                                                                                         accelerator_count=32)]))
+    reports = validate_batch(
+        batch(specs=[spec("p9.big", 32)], prices=[unchecked_price(usd, instance_type="p9.big", accelerator_count=32)])
+    )
     assert failed_names(reports) == set()
 
 
@@ -150,8 +157,9 @@ def test_price_up_to_the_bound_passes_exactly(usd: str) -> None:
 def test_price_a_hair_over_the_bound_fails_and_is_quoted_exactly(usd: str, caplog: pytest.LogCaptureFixture) -> None:
     if len(usd) > 12:  # the trap: float64 rounds it onto the bound, so a float comparison would let it pass
         assert float(Decimal(usd)) == 2000.0
-    reports = validate_batch(batch(specs=[spec("p9.big", 32)], prices=[unchecked_price(usd, instance_type="p9.big",
-                                                                                         accelerator_count=32)]))
+    reports = validate_batch(
+        batch(specs=[spec("p9.big", 32)], prices=[unchecked_price(usd, instance_type="p9.big", accelerator_count=32)])
+    )
     assert failed_names(reports) == {(PRICES_SUITE, BETWEEN, "usd_per_instance_hour")}
     assert failed(reports, PRICES_SUITE, BETWEEN, "usd_per_instance_hour").partial_unexpected == [usd]
     assert "lossy conversion" not in caplog.text  # GE's float copy of the value, in micro-dollars, stays quiet
@@ -161,11 +169,13 @@ def test_per_accelerator_bound_compares_all_18_decimals() -> None:
     # 200.000000000000000016 per accelerator-hour (18 decimals) is over the 200 bound; as a float it is 200.0.
     usd = "1600.000000000000000128"
     assert float(Decimal(usd) / 8) == 200.0
-    reports = validate_batch(batch(specs=[spec("p9.big", 8)], prices=[unchecked_price(usd, instance_type="p9.big",
-                                                                                        accelerator_count=8)]))
+    reports = validate_batch(
+        batch(specs=[spec("p9.big", 8)], prices=[unchecked_price(usd, instance_type="p9.big", accelerator_count=8)])
+    )
     assert failed_names(reports) == {(PRICES_SUITE, BETWEEN, "usd_per_accelerator_hour")}
     assert failed(reports, PRICES_SUITE, BETWEEN, "usd_per_accelerator_hour").partial_unexpected == [
-        "200.000000000000000016"]
+        "200.000000000000000016"
+    ]
 
 
 def test_bound_finer_than_a_micro_dollar_is_refused() -> None:
@@ -177,8 +187,10 @@ def test_bound_finer_than_a_micro_dollar_is_refused() -> None:
 def test_non_numeric_price_is_reported_by_the_not_null_check(usd: str | None) -> None:
     fields = stored_fields(price()) | {"usd_per_instance_hour": usd, "region": "eu-west-1"}
     reports = validate_batch(batch(prices=[price(), InstancePrice.model_construct(**fields)]))
-    assert failed_names(reports) == {(PRICES_SUITE, NOT_NULL, "usd_per_instance_hour"),
-                                     (PRICES_SUITE, NOT_NULL, "usd_per_accelerator_hour")}
+    assert failed_names(reports) == {
+        (PRICES_SUITE, NOT_NULL, "usd_per_instance_hour"),
+        (PRICES_SUITE, NOT_NULL, "usd_per_accelerator_hour"),
+    }
     assert failed(reports, PRICES_SUITE, NOT_NULL, "usd_per_instance_hour").partial_unexpected == [usd]
 
 
@@ -259,7 +271,8 @@ def test_empty_prices_fail_when_prices_are_expected():
     prices = report(reports, PRICES_SUITE)
     assert prices.row_count == 0
     assert prices.failures() == [
-        "aws_instance_prices: expect_table_row_count_to_be_between: observed 0, expected {'min_value': 1}"]
+        "aws_instance_prices: expect_table_row_count_to_be_between: observed 0, expected {'min_value': 1}"
+    ]
 
 
 def test_empty_prices_pass_when_none_are_expected():

@@ -7,19 +7,26 @@ import hashlib
 import socket
 import threading
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
+import pydantic
 import pytest
-from localserver import LocalServer, Reply
 
+from localserver import LocalServer, Reply
 from pipelines.errors import FetchError
-from pipelines.fetch import FetchResult, Fetcher, FetchSettings
+from pipelines.fetch import Fetcher, FetchResult, FetchSettings
 
 PAGE = b"<html><body><table><tr><td>trn1.2xlarge</td><td>$1.34</td></tr></table></body></html>"
 
 # Small timeouts and backoffs so that even the failure paths finish in well under a second.
-FAST = dict(connect_timeout_s=1.0, read_timeout_s=1.0, max_attempts=3, backoff_initial_s=0.01, backoff_max_s=0.05)
+FAST = {
+    "connect_timeout_s": 1.0,
+    "read_timeout_s": 1.0,
+    "max_attempts": 3,
+    "backoff_initial_s": 0.01,
+    "backoff_max_s": 0.05,
+}
 
 
 @pytest.fixture
@@ -55,7 +62,7 @@ def fetch_error(fetcher: Fetcher, url: str, **kwargs: object) -> FetchError:
 
 def test_success_returns_body_and_metadata(server, make_fetcher, waits):
     server.set("/page", Reply(body=PAGE))
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     result = make_fetcher().fetch("aws_trn1", server.url("/page"))
 
     assert isinstance(result, FetchResult)
@@ -69,7 +76,7 @@ def test_success_returns_body_and_metadata(server, make_fetcher, waits):
     assert result.fetched_at.tzinfo is not None and result.fetched_at >= before
     assert result.elapsed_ms >= 0
     assert waits == []
-    (path, headers), = server.requests
+    ((path, headers),) = server.requests
     assert path == "/page"
     assert headers["User-Agent"] == FetchSettings().user_agent
     assert "gzip" in headers["Accept-Encoding"]
@@ -85,7 +92,7 @@ def test_429_with_retry_after_waits_that_long(server, make_fetcher, waits):
 
 
 def test_retry_after_as_http_date(server, make_fetcher, waits):
-    when = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=30), usegmt=True)
+    when = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
     server.set("/page", Reply(status=503, headers={"Retry-After": when}), Reply(body=PAGE))
     assert make_fetcher().fetch("src", server.url("/page")).attempts == 2
     (wait,) = waits
@@ -234,6 +241,7 @@ def test_per_host_limit_caps_concurrent_requests(server, make_fetcher):
     server.set("/page", Reply(body=PAGE, delay_s=0.05))
     fetcher = make_fetcher(per_host_limit=1)
     results: list[FetchResult] = []
+
     def fetch_one() -> None:
         results.append(fetcher.fetch("src", server.url("/page")))
 
@@ -247,7 +255,7 @@ def test_per_host_limit_caps_concurrent_requests(server, make_fetcher):
 
 
 def test_settings_are_frozen():
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         FetchSettings().max_attempts = 9  # type: ignore[misc]
 
 
@@ -255,8 +263,13 @@ def test_post_sends_the_body_and_content_type():
     with LocalServer() as server:
         server.set("/graphql", Reply(body=b'{"data": {}}', content_type="application/json"))
         with Fetcher(FetchSettings(max_attempts=1)) as fetcher:
-            result = fetcher.fetch("gpu_runpod", server.url("/graphql"), method="POST",
-                                   body=b'{"query": "{ gpuTypes { id } }"}', content_type="application/json")
+            result = fetcher.fetch(
+                "gpu_runpod",
+                server.url("/graphql"),
+                method="POST",
+                body=b'{"query": "{ gpuTypes { id } }"}',
+                content_type="application/json",
+            )
         assert result.body == b'{"data": {}}'
         path, headers = server.requests[-1]
         assert path == "/graphql" and headers.get("Content-Type") == "application/json"

@@ -16,9 +16,9 @@ from pathlib import Path
 import duckdb
 import pydantic
 import pytest
-from localserver import LocalServer, Reply
 from test_fx_ecb import envelope
 
+from localserver import LocalServer, Reply
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.refresh import SourceOutcome, refresh_source
@@ -39,8 +39,11 @@ class Pipeline:
         self.site = site
         self.db_path = tmp_path / "warehouse" / "prices.duckdb"
         self.archive = Archive(tmp_path / "archive")
-        self.sources = {s.id: SourceSpec.model_validate({**s.model_dump(), "url": site.url(f"/{s.sample}")})
-                        for s in declared if s.id in USED}
+        self.sources = {
+            s.id: SourceSpec.model_validate({**s.model_dump(), "url": site.url(f"/{s.sample}")})
+            for s in declared
+            if s.id in USED
+        }
 
     def serve_ecb(self, day: date, usd: str = "1.1840") -> None:
         body = envelope({day.isoformat(): [("USD", usd), ("GBP", "0.87215")]})
@@ -82,9 +85,11 @@ def test_a_listing_converted_with_an_old_rate_lands_flagged_and_warned_about(pip
     age = (eur.fetched_at.date() - SAMPLE_RATE_DATE).days
     assert age > 7 and eur.status == "landed"
     stale = [w for w in eur.warnings if "fx_rate_stale" in w]
-    assert stale == [f"[gpu_leadergpu] EUR converted at the ECB rate of 2026-09-28, {age} days before the fetch date "
-                     f"{eur.fetched_at.date().isoformat()} (limit 7): {eur.counts['listing_rows']} listing(s) landed "
-                     "with fx_rate_stale"]
+    assert stale == [
+        f"[gpu_leadergpu] EUR converted at the ECB rate of 2026-09-28, {age} days before the fetch date "
+        f"{eur.fetched_at.date().isoformat()} (limit 7): {eur.counts['listing_rows']} listing(s) landed "
+        "with fx_rate_stale"
+    ]
     assert eur.counts["stale_fx_rate_rows"] == eur.counts["listing_rows"] > 0
     assert flags(pipeline, "LeaderGPU", "gpu_listing_history") == flags(pipeline, "LeaderGPU") == [(True,)]
     # USD needs no rate: NULL, and no warning.
@@ -112,8 +117,11 @@ def test_the_sources_file_sets_the_limit_and_a_source_may_override_it(tmp_path):
     assert "[fx]\nmax_rate_age_days = 7" in text
     path = tmp_path / "sources.toml"
     leadergpu = 'options = { provider = "LeaderGPU" }'
-    path.write_text(text.replace("max_rate_age_days = 7", "max_rate_age_days = 3").replace(
-        leadergpu, leadergpu + "\nfx = { max_rate_age_days = 14 }"))
+    path.write_text(
+        text.replace("max_rate_age_days = 7", "max_rate_age_days = 3").replace(
+            leadergpu, leadergpu + "\nfx = { max_rate_age_days = 14 }"
+        )
+    )
     limits = {s.id: s.fx.max_rate_age_days for s in load_sources(path)}
     assert limits["gpu_leadergpu"] == 14 and limits["gpu_lambda"] == 3 and limits["fx_ecb"] == 3
     with pytest.raises(pydantic.ValidationError, match="max_rate_age_days"):
@@ -138,18 +146,25 @@ def test_an_ecb_correction_is_a_new_version_used_from_then_on_and_not_by_replays
     assert pipeline.query("""SELECT units_per_eur, fetch_id, fetched_at, valid_to FROM fx_rates
                              WHERE currency = 'USD' ORDER BY fetched_at""") == [
         (Decimal("1.184000"), first.fetch_id, first.fetched_at, corrected.fetched_at),
-        (Decimal("1.185000"), corrected.fetch_id, corrected.fetched_at, None)]
+        (Decimal("1.185000"), corrected.fetch_id, corrected.fetched_at, None),
+    ]
     assert pipeline.query("SELECT count(*) FROM fx_rates WHERE currency = 'GBP'") == [(1,)]
     # Conversions from then on use the corrected rate, exactly; the earlier version stays in history.
-    assert pipeline.query("SELECT DISTINCT usd_per_currency_unit, fx_rate_stale FROM gpu_listings "
-                          "WHERE provider = 'LeaderGPU'") == [(Decimal("1.1850000000"), False)]
+    assert pipeline.query(
+        "SELECT DISTINCT usd_per_currency_unit, fx_rate_stale FROM gpu_listings WHERE provider = 'LeaderGPU'"
+    ) == [(Decimal("1.1850000000"), False)]
     assert after.closed == before.inserted > 0
     # What was known at the first GPU fetch is the value before the correction.
     with connect(pipeline.db_path) as con:
-        usd_at = {when: [r.units_per_eur for r in load_fx_rates(con, when) if r.currency == "USD"]
-                  for when in (before.fetched_at, corrected.fetched_at, None)}
-    assert usd_at == {before.fetched_at: [Decimal("1.1840")], corrected.fetched_at: [Decimal("1.1850")],
-                      None: [Decimal("1.1850")]}
+        usd_at = {
+            when: [r.units_per_eur for r in load_fx_rates(con, when) if r.currency == "USD"]
+            for when in (before.fetched_at, corrected.fetched_at, None)
+        }
+    assert usd_at == {
+        before.fetched_at: [Decimal("1.1840")],
+        corrected.fetched_at: [Decimal("1.1850")],
+        None: [Decimal("1.1850")],
+    }
 
 
 def test_a_replay_converts_each_fetch_with_the_rate_known_then(pipeline):
@@ -168,14 +183,18 @@ def test_a_replay_converts_each_fetch_with_the_rate_known_then(pipeline):
         reparse_source(pipeline.sources[source_id], db_path=pipeline.db_path, archive=pipeline.archive)
 
     assert pipeline.query(listing_history) == expected
-    assert pipeline.query("SELECT units_per_eur, valid_to IS NULL FROM fx_rates WHERE currency = 'USD' "
-                          "ORDER BY fetched_at") == [(Decimal("1.184000"), False), (Decimal("1.185000"), True)]
+    assert pipeline.query(
+        "SELECT units_per_eur, valid_to IS NULL FROM fx_rates WHERE currency = 'USD' ORDER BY fetched_at"
+    ) == [(Decimal("1.184000"), False), (Decimal("1.185000"), True)]
 
 
 # -- upgrading a file the previous release wrote -------------------------------------------------------------
 
-PREVIOUS_GPU_LISTINGS = VersionedTable(GPU_LISTINGS.name, GPU_LISTINGS.key_columns, tuple(
-    f for f in GPU_LISTINGS.attribute_fields if f.name != "fx_rate_stale"))
+PREVIOUS_GPU_LISTINGS = VersionedTable(
+    GPU_LISTINGS.name,
+    GPU_LISTINGS.key_columns,
+    tuple(f for f in GPU_LISTINGS.attribute_fields if f.name != "fx_rate_stale"),
+)
 
 
 def to_previous_release(db_path: Path) -> None:

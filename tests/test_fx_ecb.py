@@ -28,12 +28,43 @@ SAMPLE = sample_path(SPEC).read_bytes()
 DAY = date(2026, 9, 28)
 
 # The real file's currency order (BGN gone since Bulgaria joined the euro in 2026).
-ORDER = ["USD", "JPY", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD", "BRL",
-         "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR"]
+ORDER = [
+    "USD",
+    "JPY",
+    "CZK",
+    "DKK",
+    "GBP",
+    "HUF",
+    "PLN",
+    "RON",
+    "SEK",
+    "CHF",
+    "ISK",
+    "NOK",
+    "TRY",
+    "AUD",
+    "BRL",
+    "CAD",
+    "CNY",
+    "HKD",
+    "IDR",
+    "ILS",
+    "INR",
+    "KRW",
+    "MXN",
+    "MYR",
+    "NZD",
+    "PHP",
+    "SGD",
+    "THB",
+    "ZAR",
+]
 
-HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" '
-        'xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject>'
-        '<gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender><Cube>')
+HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" '
+    'xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject>'
+    "<gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender><Cube>"
+)
 TAIL = "</Cube></gesmes:Envelope>"
 
 
@@ -77,24 +108,32 @@ def test_sample_starts_with_the_sample_comment() -> None:
 
 
 def test_ninety_day_file_gives_one_rate_per_date_and_currency() -> None:
-    body = envelope({
-        "2026-09-28": [("USD", "1.1840"), ("GBP", "0.87215"), ("JPY", "171.62")],
-        "2026-09-25": [("USD", "1.1795"), ("GBP", "0.87010"), ("JPY", "170.90")],
-        "2026-09-24": [("USD", "1.1802"), ("GBP", "0.8699")],
-    })
+    body = envelope(
+        {
+            "2026-09-28": [("USD", "1.1840"), ("GBP", "0.87215"), ("JPY", "171.62")],
+            "2026-09-25": [("USD", "1.1795"), ("GBP", "0.87010"), ("JPY", "170.90")],
+            "2026-09-24": [("USD", "1.1802"), ("GBP", "0.8699")],
+        }
+    )
     batch = fx_ecb.parse(body, SPEC)
     assert len(batch.rates) == 8
     assert by_key(batch) == {
-        (date(2026, 9, 28), "USD"): D("1.1840"), (date(2026, 9, 28), "GBP"): D("0.87215"),
+        (date(2026, 9, 28), "USD"): D("1.1840"),
+        (date(2026, 9, 28), "GBP"): D("0.87215"),
         (date(2026, 9, 28), "JPY"): D("171.62"),
-        (date(2026, 9, 25), "USD"): D("1.1795"), (date(2026, 9, 25), "GBP"): D("0.87010"),
+        (date(2026, 9, 25), "USD"): D("1.1795"),
+        (date(2026, 9, 25), "GBP"): D("0.87010"),
         (date(2026, 9, 25), "JPY"): D("170.90"),
-        (date(2026, 9, 24), "USD"): D("1.1802"), (date(2026, 9, 24), "GBP"): D("0.8699"),
+        (date(2026, 9, 24), "USD"): D("1.1802"),
+        (date(2026, 9, 24), "GBP"): D("0.8699"),
     }
 
 
 def test_double_quotes_whitespace_and_no_namespace_parse_the_same() -> None:
-    body = b'<Envelope>\n <Cube>\n  <Cube time="2026-09-28">\n   <Cube rate=" 1.1840 " currency="USD" />\n  </Cube>\n </Cube>\n</Envelope>'
+    body = (
+        b'<Envelope>\n <Cube>\n  <Cube time="2026-09-28">\n   <Cube rate=" 1.1840 " currency="USD" />\n'
+        b"  </Cube>\n </Cube>\n</Envelope>"
+    )
     batch = fx_ecb.parse(body, SPEC)
     assert [(r.currency, r.rate_date, str(r.units_per_eur)) for r in batch.rates] == [("USD", DAY, "1.1840")]
 
@@ -124,8 +163,18 @@ def test_shape_changes_when_the_dated_element_is_renamed() -> None:
 # -- broken input -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("body", [b"", b"   ", b"<gesmes:Envelope", b"\x00\xff\xfe", b"{\"rates\": {}}",
-                                  SAMPLE.replace(b"</Cube>", b"", 1), SAMPLE[:-40]])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"   ",
+        b"<gesmes:Envelope",
+        b"\x00\xff\xfe",
+        b'{"rates": {}}',
+        SAMPLE.replace(b"</Cube>", b"", 1),
+        SAMPLE[:-40],
+    ],
+)
 def test_malformed_xml_is_a_parse_error_naming_the_source(body: bytes) -> None:
     with pytest.raises(ParseError, match=r"\[fx_ecb\]") as caught:
         fx_ecb.parse(body, SPEC)
@@ -163,11 +212,14 @@ def test_a_currency_that_is_not_an_iso_code_is_a_parse_error(code: str) -> None:
         fx_ecb.parse(SAMPLE.replace(b"currency='USD'", f"currency='{code}'".encode()), SPEC)
 
 
-@pytest.mark.parametrize("body", [
-    envelope({}),
-    envelope({"2026-09-28": []}),
-    b"<html><body><table><tr><td>USD</td><td>1.1840</td></tr></table></body></html>",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        envelope({}),
+        envelope({"2026-09-28": []}),
+        b"<html><body><table><tr><td>USD</td><td>1.1840</td></tr></table></body></html>",
+    ],
+)
 def test_a_document_with_no_rates_is_a_parse_error(body: bytes) -> None:
     with pytest.raises(ParseError, match=r"\[fx_ecb\].*no <Cube currency"):
         fx_ecb.parse(body, SPEC)
@@ -178,19 +230,25 @@ def test_two_different_rates_for_one_day_and_currency_is_a_parse_error() -> None
         fx_ecb.parse(envelope({"2026-09-28": [("USD", "1.1840"), ("USD", "1.1850")]}), SPEC)
 
 
-@pytest.mark.parametrize("doctype", [
-    '<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
-    '<!DOCTYPE r [<!ENTITY one "1.1840">]>',
-    '<!DOCTYPE r SYSTEM "http://127.0.0.1:9/evil.dtd">',
-    '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>',
-])
+@pytest.mark.parametrize(
+    "doctype",
+    [
+        '<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+        '<!DOCTYPE r [<!ENTITY one "1.1840">]>',
+        '<!DOCTYPE r SYSTEM "http://127.0.0.1:9/evil.dtd">',
+        '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>',
+    ],
+)
 @pytest.mark.parametrize("where", ["attribute", "text"])
 def test_documents_declaring_entities_are_refused_without_resolving_them(doctype: str, where: str) -> None:
     entity = "xxe" if "xxe" in doctype else "one" if "one" in doctype else "c" if "ENTITY c" in doctype else "amp"
     rate = f"&{entity};" if where == "attribute" else "1.1840"
     text = f"&{entity};" if where == "text" else ""
-    body = (f'<?xml version="1.0"?>{doctype}<Envelope>{text}<Cube><Cube time="2026-09-28">'
-            f'<Cube currency="USD" rate="{rate}"/></Cube></Cube></Envelope>').encode()
+    body = (
+        f'<?xml version="1.0"?>{doctype}<Envelope>{text}<Cube><Cube time="2026-09-28">'
+        f'<Cube currency="USD" rate="{rate}"/></Cube></Cube></Envelope>'
+    ).encode()
     with pytest.raises(ParseError, match=r"\[fx_ecb\]") as caught:
         fx_ecb.parse(body, SPEC)
     assert "root:" not in str(caught.value)  # nothing from /etc/passwd
@@ -199,15 +257,18 @@ def test_documents_declaring_entities_are_refused_without_resolving_them(doctype
 # -- properties ----------------------------------------------------------------------------------------------
 
 currency = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=3, max_size=3)
-printed_rate = st.builds(lambda whole, frac: f"{whole}.{frac}" if frac else str(whole),
-                         st.integers(0, 99999), st.text(alphabet="0123456789", max_size=6)).filter(
-    lambda s: D(s) > 0)
+printed_rate = st.builds(
+    lambda whole, frac: f"{whole}.{frac}" if frac else str(whole),
+    st.integers(0, 99999),
+    st.text(alphabet="0123456789", max_size=6),
+).filter(lambda s: D(s) > 0)
 days = st.dates(min_value=date(1999, 1, 4), max_value=date(2099, 12, 31))
 
 
 @settings(max_examples=80, deadline=None)
-@given(table=st.dictionaries(days, st.dictionaries(currency, printed_rate, min_size=1, max_size=8),
-                             min_size=1, max_size=4))
+@given(
+    table=st.dictionaries(days, st.dictionaries(currency, printed_rate, min_size=1, max_size=8), min_size=1, max_size=4)
+)
 def test_generated_files_round_trip_to_exactly_those_decimals(table) -> None:
     body = envelope({d.isoformat(): list(rates.items()) for d, rates in table.items()})
     batch = fx_ecb.parse(body, SPEC)
@@ -217,14 +278,18 @@ def test_generated_files_round_trip_to_exactly_those_decimals(table) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(body=st.one_of(
-    st.binary(max_size=300),
-    st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
-    st.builds(lambda a, b, c: envelope({a: [(b, c)]}),
-              st.text(max_size=12).map(lambda t: t.replace("'", "")),
-              st.text(max_size=4).map(lambda t: t.replace("'", "")),
-              st.text(max_size=12).map(lambda t: t.replace("'", ""))),
-))
+@given(
+    body=st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+        st.builds(
+            lambda a, b, c: envelope({a: [(b, c)]}),
+            st.text(max_size=12).map(lambda t: t.replace("'", "")),
+            st.text(max_size=4).map(lambda t: t.replace("'", "")),
+            st.text(max_size=12).map(lambda t: t.replace("'", "")),
+        ),
+    )
+)
 def test_arbitrary_bytes_raise_nothing_but_parse_error(body: bytes) -> None:
     try:
         batch = fx_ecb.parse(body, SPEC)

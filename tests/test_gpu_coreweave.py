@@ -11,7 +11,8 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpu_offers import offer_rows as rows, render
+from gpu_offers import offer_rows as rows
+from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_coreweave
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
@@ -29,12 +30,48 @@ D = Decimal
 
 # (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, VRAM printed)
 EXPECTED = [
-    ("NVIDIA HGX B200", "NVIDIA HGX B200", 8, "on_demand", D("68.80"), "USD", "instance", "hour", "in_stock", None, 1,
-     D(180)),
-    ("NVIDIA HGX H100", "NVIDIA HGX H100", 8, "on_demand", D("49.24"), "USD", "instance", "hour", "in_stock", None, 1,
-     D(80)),
-    ("NVIDIA HGX H200", "NVIDIA HGX H200", 8, "on_demand", D("50.44"), "USD", "instance", "hour", "in_stock", None, 1,
-     D(141)),
+    (
+        "NVIDIA HGX B200",
+        "NVIDIA HGX B200",
+        8,
+        "on_demand",
+        D("68.80"),
+        "USD",
+        "instance",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(180),
+    ),
+    (
+        "NVIDIA HGX H100",
+        "NVIDIA HGX H100",
+        8,
+        "on_demand",
+        D("49.24"),
+        "USD",
+        "instance",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(80),
+    ),
+    (
+        "NVIDIA HGX H200",
+        "NVIDIA HGX H200",
+        8,
+        "on_demand",
+        D("50.44"),
+        "USD",
+        "instance",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(141),
+    ),
     ("NVIDIA L40S", "NVIDIA L40S", 8, "on_demand", D("18.00"), "USD", "instance", "hour", "in_stock", None, 1, D(48)),
 ]
 
@@ -112,8 +149,12 @@ def test_availability_maps_to_stock() -> None:
     cell(page, "NVIDIA HGX H100", "Availability").string = "Sold out"
     cell(page, "NVIDIA HGX H200", "Availability").string = "Coming soon"
     stock = {o.listing: o.stock_status.value for o in parse(render(page)).offers}
-    assert stock == {"NVIDIA HGX B200": "in_stock", "NVIDIA HGX H100": "sold_out", "NVIDIA HGX H200": "unknown",
-                     "NVIDIA L40S": "in_stock"}
+    assert stock == {
+        "NVIDIA HGX B200": "in_stock",
+        "NVIDIA HGX H100": "sold_out",
+        "NVIDIA HGX H200": "unknown",
+        "NVIDIA L40S": "in_stock",
+    }
 
 
 def test_without_an_availability_column_stock_is_unknown() -> None:
@@ -140,8 +181,9 @@ def test_blank_and_dash_prices_are_unpriced_not_zero() -> None:
     assert [o.listing for o in batch.offers] == ["NVIDIA HGX B200", "NVIDIA HGX H100"]
 
 
-@pytest.mark.parametrize(("header", "key"), [("Instance Price (per hour)", "price"), ("GPU Count", "count"),
-                                             ("GPU Model", "model")])
+@pytest.mark.parametrize(
+    ("header", "key"), [("Instance Price (per hour)", "price"), ("GPU Count", "count"), ("GPU Model", "model")]
+)
 def test_a_missing_required_column_is_named(header: str, key: str) -> None:
     page = soup()
     index = headers(page).index(header)
@@ -163,11 +205,18 @@ def test_a_page_without_any_table_is_a_typed_error() -> None:
     assert err.value.source_id == "gpu_coreweave"
 
 
-@pytest.mark.parametrize(("header", "text"), [("Instance Price (per hour)", "€68.80"),
-                                              ("Instance Price (per hour)", "68.80 GBP"),
-                                              ("Instance Price (per hour)", "$0.00"),
-                                              ("GPU Count", "eight"), ("GPU Count", "0"), ("GPU Count", "2.5"),
-                                              ("VRAM (GB)", "lots")])
+@pytest.mark.parametrize(
+    ("header", "text"),
+    [
+        ("Instance Price (per hour)", "€68.80"),
+        ("Instance Price (per hour)", "68.80 GBP"),
+        ("Instance Price (per hour)", "$0.00"),
+        ("GPU Count", "eight"),
+        ("GPU Count", "0"),
+        ("GPU Count", "2.5"),
+        ("VRAM (GB)", "lots"),
+    ],
+)
 def test_an_unreadable_cell_is_a_cell_error(header: str, text: str) -> None:
     page = soup()
     cell(page, "NVIDIA HGX H100", header).string = text
@@ -194,7 +243,8 @@ def test_the_bundled_sample_is_declared_a_sample_and_small() -> None:
 @given(price=st.text(max_size=40), count=st.text(max_size=8))
 def test_arbitrary_cell_text_yields_a_valid_offer_or_a_parse_error(price: str, count: str) -> None:
     body = SAMPLE.replace(b"<td>$49.24</td>", f"<td>{html.escape(price)}</td>".encode()).replace(
-        b"<td>NVIDIA HGX H100</td><td>8</td>", f"<td>NVIDIA HGX H100</td><td>{html.escape(count)}</td>".encode())
+        b"<td>NVIDIA HGX H100</td><td>8</td>", f"<td>NVIDIA HGX H100</td><td>{html.escape(count)}</td>".encode()
+    )
     try:
         batch = parse(body)
     except ParseError as exc:

@@ -23,34 +23,68 @@ D = Decimal
 
 def _options(provider: str, columns: dict, sold_out: list[str]) -> dict:
     return {
-        "provider": provider, "currency": "USD", "price_per": "gpu", "period": "hour", "price_kind": "on_demand",
-        "gpu_count": 1, "columns": columns, "stock_values": {"in_stock": ["available"], "sold_out": sold_out},
+        "provider": provider,
+        "currency": "USD",
+        "price_per": "gpu",
+        "period": "hour",
+        "price_kind": "on_demand",
+        "gpu_count": 1,
+        "columns": columns,
+        "stock_values": {"in_stock": ["available"], "sold_out": sold_out},
     }
 
 
 # The [[sources]] entries proposed for pipelines/sources.toml, copied here as dicts.
 DECLARED: dict[str, dict] = {
     "gpu_quantacloud": {
-        "id": "gpu_quantacloud", "title": "QuantaCloud GPU pricing", "adapter": "declarative_table",
-        "url": "https://quantacloud.ai/pricing", "sample": "gpu/quantacloud.html",
-        "options": _options("QuantaCloud", {
-            "gpu": ["^accelerator", "^gpu$"], "price": ["^on-demand"], "memory": ["memory", "vram"],
-            "stock": ["^status", "^availability"],
-        }, ["waitlist", "sold out"]),
+        "id": "gpu_quantacloud",
+        "title": "QuantaCloud GPU pricing",
+        "adapter": "declarative_table",
+        "url": "https://quantacloud.ai/pricing",
+        "sample": "gpu/quantacloud.html",
+        "options": _options(
+            "QuantaCloud",
+            {
+                "gpu": ["^accelerator", "^gpu$"],
+                "price": ["^on-demand"],
+                "memory": ["memory", "vram"],
+                "stock": ["^status", "^availability"],
+            },
+            ["waitlist", "sold out"],
+        ),
     },
     "gpu_nebius": {
-        "id": "gpu_nebius", "title": "Nebius AI Cloud prices (GPU)", "adapter": "declarative_table",
-        "url": "https://nebius.com/prices", "sample": "gpu/nebius.html",
-        "options": _options("Nebius", {
-            "gpu": ["^gpu$"], "price": ["^price per gpu-hour"], "stock": ["^availability"],
-        }, ["unavailable", "sold out"]),
+        "id": "gpu_nebius",
+        "title": "Nebius AI Cloud prices (GPU)",
+        "adapter": "declarative_table",
+        "url": "https://nebius.com/prices",
+        "sample": "gpu/nebius.html",
+        "options": _options(
+            "Nebius",
+            {
+                "gpu": ["^gpu$"],
+                "price": ["^price per gpu-hour"],
+                "stock": ["^availability"],
+            },
+            ["unavailable", "sold out"],
+        ),
     },
     "gpu_crusoe": {
-        "id": "gpu_crusoe", "title": "Crusoe Cloud pricing (GPU)", "adapter": "declarative_table",
-        "url": "https://www.crusoe.ai/cloud/pricing", "sample": "gpu/crusoe.html",
-        "options": _options("Crusoe", {
-            "gpu": ["^gpu$"], "price": ["^on-demand"], "memory": ["^gpu memory"], "stock": ["^status"],
-        }, ["sold out"]),
+        "id": "gpu_crusoe",
+        "title": "Crusoe Cloud pricing (GPU)",
+        "adapter": "declarative_table",
+        "url": "https://www.crusoe.ai/cloud/pricing",
+        "sample": "gpu/crusoe.html",
+        "options": _options(
+            "Crusoe",
+            {
+                "gpu": ["^gpu$"],
+                "price": ["^on-demand"],
+                "memory": ["^gpu memory"],
+                "stock": ["^status"],
+            },
+            ["sold out"],
+        ),
     },
 }
 SPECS = {sid: SourceSpec(**fields) for sid, fields in DECLARED.items()}
@@ -59,39 +93,51 @@ IDS = list(SPECS)
 IN, OUT = "in_stock", "sold_out"
 
 
-def O(listing, amount, stock, memory=None):
+def expected_offer(listing, amount, stock, memory=None):
     """Expected offer: on demand, 1 GPU, USD per GPU-hour, no region."""
-    return (listing, listing, 1, "on_demand", D(amount), "USD", "gpu", "hour", stock, None,
-            None if memory is None else D(memory), 1)
+    return (
+        listing,
+        listing,
+        1,
+        "on_demand",
+        D(amount),
+        "USD",
+        "gpu",
+        "hour",
+        stock,
+        None,
+        None if memory is None else D(memory),
+        1,
+    )
 
 
 EXPECTED = {
     "gpu_quantacloud": (
         "QuantaCloud",
         [
-            O("H200 SXM 141GB", "3.43", IN, "141"),
-            O("H100 SXM 80GB", "2.79", IN, "80"),
-            O("B200 180GB", "5.49", OUT, "180"),
-            O("L40S 48GB", "0.99", IN, "48"),
+            expected_offer("H200 SXM 141GB", "3.43", IN, "141"),
+            expected_offer("H100 SXM 80GB", "2.79", IN, "80"),
+            expected_offer("B200 180GB", "5.49", OUT, "180"),
+            expected_offer("L40S 48GB", "0.99", IN, "48"),
         ],
         [],
     ),
     "gpu_nebius": (
         "Nebius",
         [
-            O("NVIDIA H200 NVLink with Intel Sapphire Rapids", "3.50", IN),
-            O("NVIDIA H100 NVLink with Intel Sapphire Rapids", "2.95", IN),
-            O("NVIDIA B200 NVLink with Intel Emerald Rapids", "7.25", IN),
-            O("NVIDIA L40S PCIe with Intel Ice Lake", "1.35", IN),
+            expected_offer("NVIDIA H200 NVLink with Intel Sapphire Rapids", "3.50", IN),
+            expected_offer("NVIDIA H100 NVLink with Intel Sapphire Rapids", "2.95", IN),
+            expected_offer("NVIDIA B200 NVLink with Intel Emerald Rapids", "7.25", IN),
+            expected_offer("NVIDIA L40S PCIe with Intel Ice Lake", "1.35", IN),
         ],
         ["NVIDIA GB200 NVL72"],
     ),
     "gpu_crusoe": (
         "Crusoe",
         [
-            O("NVIDIA H100 80GB SXM", "3.90", IN, "80"),
-            O("NVIDIA A100 80GB SXM", "1.95", IN, "80"),
-            O("AMD MI300X 192GB", "3.45", IN, "192"),
+            expected_offer("NVIDIA H100 80GB SXM", "3.90", IN, "80"),
+            expected_offer("NVIDIA A100 80GB SXM", "1.95", IN, "80"),
+            expected_offer("AMD MI300X 192GB", "3.45", IN, "192"),
         ],
         ["NVIDIA H200 141GB SXM"],
     ),
@@ -100,8 +146,20 @@ EXPECTED = {
 
 def offers_of(batch) -> list[tuple]:
     return [
-        (o.listing, o.gpu_name, o.gpu_count, o.price_kind.value, o.amount, o.currency, o.price_per.value,
-         o.period.value, o.stock_status.value, o.region, o.gpu_memory_gb_printed, o.offer_count)
+        (
+            o.listing,
+            o.gpu_name,
+            o.gpu_count,
+            o.price_kind.value,
+            o.amount,
+            o.currency,
+            o.price_per.value,
+            o.period.value,
+            o.stock_status.value,
+            o.region,
+            o.gpu_memory_gb_printed,
+            o.offer_count,
+        )
         for o in batch.offers
     ]
 
@@ -143,6 +201,7 @@ PRICE_HEADER = {"gpu_quantacloud": "on-demand", "gpu_nebius": "price per", "gpu_
 
 # --- the bundled samples --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("sid", IDS)
 def test_sample_yields_exact_offers_and_unpriced(sid: str) -> None:
     provider, offers, unpriced = EXPECTED[sid]
@@ -170,6 +229,7 @@ def test_declared_specs_match_sources_toml_once_pasted() -> None:
 
 
 # --- pages that drift -----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("sid", IDS)
 def test_reordered_columns_give_identical_offers(sid: str) -> None:
@@ -230,7 +290,7 @@ def test_price_in_another_currency_is_cell_error(sid: str) -> None:
 
 def test_zero_price_is_refused_not_landed() -> None:
     body = sample("gpu_quantacloud").replace(b"$2.79", b"$0.00")
-    with pytest.raises(CellError, match="gpu_quantacloud.*not positive"):
+    with pytest.raises(CellError, match=r"gpu_quantacloud.*not positive"):
         parse("gpu_quantacloud", body)
 
 
@@ -243,8 +303,12 @@ def test_stock_longest_phrase_wins_and_unmatched_is_unknown() -> None:
 
 def test_gpu_count_column_and_instance_pricing() -> None:
     columns = {**DECLARED["gpu_crusoe"]["options"]["columns"], "gpu_count": ["^gpus$"]}
-    body = edit_table("gpu_crusoe", lambda tr, cells: cells[0].insert_after(
-        BeautifulSoup("<th>GPUs</th>" if cells[0].name == "th" else "<td>8x</td>", "lxml").find(["th", "td"])))
+    body = edit_table(
+        "gpu_crusoe",
+        lambda tr, cells: cells[0].insert_after(
+            BeautifulSoup("<th>GPUs</th>" if cells[0].name == "th" else "<td>8x</td>", "lxml").find(["th", "td"])
+        ),
+    )
     options = {k: v for k, v in DECLARED["gpu_crusoe"]["options"].items() if k != "gpu_count"}
     spec = SPECS["gpu_crusoe"].model_copy(update={"options": {**options, "columns": columns, "price_per": "instance"}})
     batch = declarative_table.parse(body, spec)
@@ -252,6 +316,7 @@ def test_gpu_count_column_and_instance_pricing() -> None:
 
 
 # --- bad declarations -----------------------------------------------------------------------------------------
+
 
 def _without(mapping: dict, key: str) -> dict:
     return {k: v for k, v in mapping.items() if k != key}

@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
-from localserver import Reply
 from test_end_to_end import check_outcomes, failures_by_step, query, run_refresh
 from test_fx_ecb import envelope
 
+from localserver import Reply
 from pipelines.sources import sample_path
 
 ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
@@ -23,8 +23,11 @@ ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 Se
 
 
 def cheapest(db_path) -> list[tuple]:
-    return query(db_path, """SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock FROM gpu_cheapest
-                             WHERE gpu_model IN ('A10', 'B200', 'H100', 'H200', 'L4') ORDER BY gpu_model""")
+    return query(
+        db_path,
+        """SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock FROM gpu_cheapest
+                             WHERE gpu_model IN ('A10', 'B200', 'H100', 'H200', 'L4') ORDER BY gpu_model""",
+    )
 
 
 @pytest.fixture
@@ -39,36 +42,55 @@ def test_the_articles_gpu_table_comes_out_exactly(landed, db_path):
 
 
 def test_eur_prices_convert_at_the_ecb_rate_and_keep_the_original(landed, db_path):
-    row = query(db_path, """SELECT original_amount, original_currency, original_unit, usd_per_currency_unit,
+    row = query(
+        db_path,
+        """SELECT original_amount, original_currency, original_unit, usd_per_currency_unit,
                                    fx_rate_date, usd_per_gpu_hour, gpu_count
-                            FROM gpu_listings WHERE listing = '1 pcs NVIDIA A10 / day'""")
-    assert row == [(Decimal("7.50"), "EUR", "per instance-day", Decimal("1.1840"), date(2026, 9, 28),
-                    Decimal("0.37"), 1)]
-    h100 = query(db_path, """SELECT usd_per_gpu_hour FROM gpu_listings
-                             WHERE listing = '8 pcs NVIDIA H100 / minute'""")
+                            FROM gpu_listings WHERE listing = '1 pcs NVIDIA A10 / day'""",
+    )
+    assert row == [
+        (Decimal("7.50"), "EUR", "per instance-day", Decimal("1.1840"), date(2026, 9, 28), Decimal("0.37"), 1)
+    ]
+    h100 = query(
+        db_path,
+        """SELECT usd_per_gpu_hour FROM gpu_listings
+                             WHERE listing = '8 pcs NVIDIA H100 / minute'""",
+    )
     assert h100 == [(Decimal("0.29") * Decimal("1.1840") * 60 / 8,)]  # per minute x 60, per node / 8 GPUs
 
 
 def test_price_kinds_and_stock_are_kept_apart(landed, db_path):
     # Cheaper H100 prices exist, but as spot, community, reserved or sold out: none is the cheapest on-demand.
-    cheaper = query(db_path, """SELECT DISTINCT price_kind FROM gpu_listings
-                                WHERE gpu_model = 'H100' AND usd_per_gpu_hour < 2.50 ORDER BY 1""")
+    cheaper = query(
+        db_path,
+        """SELECT DISTINCT price_kind FROM gpu_listings
+                                WHERE gpu_model = 'H100' AND usd_per_gpu_hour < 2.50 ORDER BY 1""",
+    )
     assert cheaper == [("community",), ("reserved",), ("spot",)]
-    sold_out = query(db_path, """SELECT provider, usd_per_gpu_hour FROM gpu_listings
-                                 WHERE gpu_model = 'B200' AND stock_status = 'sold_out' ORDER BY 1""")
+    sold_out = query(
+        db_path,
+        """SELECT provider, usd_per_gpu_hour FROM gpu_listings
+                                 WHERE gpu_model = 'B200' AND stock_status = 'sold_out' ORDER BY 1""",
+    )
     assert sold_out == [("Lambda", Decimal("5.99")), ("QuantaCloud", Decimal("5.49"))]
 
 
 def test_unknown_names_are_kept_and_flagged(landed, db_path):
-    unknown = query(db_path, """SELECT provider, gpu_name FROM gpu_listings
-                                WHERE gpu_model IS NULL AND NOT gpu_name_recognised ORDER BY 1, 2""")
+    unknown = query(
+        db_path,
+        """SELECT provider, gpu_name FROM gpu_listings
+                                WHERE gpu_model IS NULL AND NOT gpu_name_recognised ORDER BY 1, 2""",
+    )
     assert ("Crusoe", "AMD MI300X 192GB") in unknown and ("Vast.ai", "RTX PRO 6000 S") in unknown
     assert check_outcomes(landed)[("gpu_cheapest", "gpu_names_recognised")] is False  # a WARN check
 
 
 def check_metadata(result, check_name: str) -> dict:
-    (event,) = [e for e in result.all_events if e.event_type_value == "ASSET_CHECK_EVALUATION"
-                and e.event_specific_data.check_name == check_name]
+    (event,) = [
+        e
+        for e in result.all_events
+        if e.event_type_value == "ASSET_CHECK_EVALUATION" and e.event_specific_data.check_name == check_name
+    ]
     return {name: value.value for name, value in event.event_specific_data.metadata.items()}
 
 
@@ -79,8 +101,9 @@ def test_the_demo_converts_with_the_samples_old_ecb_rate_and_says_so(landed, db_
     (stale,) = query(db_path, "SELECT count(*) FROM gpu_listings WHERE fx_rate_stale")[0]
     assert metadata["stale_listings"] == stale > 0 and metadata["oldest_rate_date"] == "2026-09-28"
     assert query(db_path, "SELECT DISTINCT provider FROM gpu_listings WHERE fx_rate_stale") == [("LeaderGPU",)]
-    assert query(db_path, "SELECT count(*) FROM gpu_listings WHERE fx_rate_stale IS NULL "
-                          "AND original_currency <> 'USD'") == [(0,)]
+    assert query(
+        db_path, "SELECT count(*) FROM gpu_listings WHERE fx_rate_stale IS NULL AND original_currency <> 'USD'"
+    ) == [(0,)]
 
 
 def test_todays_ecb_rates_pass_the_fx_age_check(sources_file, db_path, site):
@@ -92,32 +115,41 @@ def test_todays_ecb_rates_pass_the_fx_age_check(sources_file, db_path, site):
     assert result.success, failures_by_step(result)
     assert check_outcomes(result)[("gpu_cheapest", "gpu_fx_rates_fresh")] is True
     assert check_metadata(result, "gpu_fx_rates_fresh")["stale_listings"] == 0
-    assert query(db_path, "SELECT DISTINCT fx_rate_date, fx_rate_stale FROM gpu_listings "
-                          "WHERE provider = 'LeaderGPU'") == [(date.fromisoformat(today), False)]
+    assert query(
+        db_path, "SELECT DISTINCT fx_rate_date, fx_rate_stale FROM gpu_listings WHERE provider = 'LeaderGPU'"
+    ) == [(date.fromisoformat(today), False)]
 
 
 def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed, db_path):
-    rows = query(db_path, """SELECT vendor, accelerator_model, billed_unit, usd_per_accelerator_hour
+    rows = query(
+        db_path,
+        """SELECT vendor, accelerator_model, billed_unit, usd_per_accelerator_hour
                              FROM accelerator_hour_prices
                              WHERE (vendor = 'AWS' AND offering = 'trn2.48xlarge')
                                 OR (vendor = 'CoreWeave' AND accelerator_model = 'B200')
                                 OR (vendor = 'Hyperstack' AND offering = 'NVIDIA H100 SXM')
-                             ORDER BY vendor""")
-    assert rows == [("AWS", "Trainium2", "instance-hour", Decimal("2.23505")),
-                    ("CoreWeave", "B200", "instance-hour", Decimal("8.6")),
-                    ("Hyperstack", "H100", "GPU-hour", Decimal("2.5"))]
+                             ORDER BY vendor""",
+    )
+    assert rows == [
+        ("AWS", "Trainium2", "instance-hour", Decimal("2.23505")),
+        ("CoreWeave", "B200", "instance-hour", Decimal("8.6")),
+        ("Hyperstack", "H100", "GPU-hour", Decimal("2.5")),
+    ]
 
 
 def test_a_stock_change_is_a_new_version(landed, sources_file, db_path, site, sources):
     page = sample_path(next(s for s in sources if s.id == "gpu_hyperstack")).read_text()
-    h100_row = page[page.index("NVIDIA H100 SXM"):]
+    h100_row = page[page.index("NVIDIA H100 SXM") :]
     sold_out = page.replace(h100_row, h100_row.replace("Deploy now", "Sold out", 1), 1)
     assert sold_out != page
     site.set("/gpu/hyperstack.html", Reply(body=sold_out.encode()))
 
     assert run_refresh(sources_file, db_path).success
-    versions = query(db_path, """SELECT stock_status, valid_to IS NULL FROM gpu_listing_history
-                                 WHERE listing = 'NVIDIA H100 SXM' ORDER BY valid_from""")
+    versions = query(
+        db_path,
+        """SELECT stock_status, valid_to IS NULL FROM gpu_listing_history
+                                 WHERE listing = 'NVIDIA H100 SXM' ORDER BY valid_from""",
+    )
     assert versions == [("in_stock", False), ("sold_out", True)]
     # Hyperstack still has its H100 PCIe in stock, so it still counts among the 9 providers.
     assert cheapest(db_path)[2] == ("H100", Decimal("2.528333333333333333"), "LeaderGPU", 9)

@@ -20,11 +20,26 @@ DAY = date(2026, 12, 1)
 
 
 def listing_fields(usd: str, name: str = "1x H100") -> dict:
-    return dict(provider="P", listing=name, gpu_name="H100 80GB", gpu_model="H100", gpu_variant=None,
-                gpu_memory_gib=Decimal("80"), gpu_count=1, price_kind=GpuPriceKind.ON_DEMAND,
-                original_amount=Decimal(usd), original_currency="USD", original_unit="per GPU-hour",
-                price_per=PricePer.GPU, period=BillingPeriod.HOUR, usd_per_currency_unit=Decimal(1),
-                fx_rate_date=None, stock_status=StockStatus.IN_STOCK, region=None, offer_count=1)
+    return {
+        "provider": "P",
+        "listing": name,
+        "gpu_name": "H100 80GB",
+        "gpu_model": "H100",
+        "gpu_variant": None,
+        "gpu_memory_gib": Decimal("80"),
+        "gpu_count": 1,
+        "price_kind": GpuPriceKind.ON_DEMAND,
+        "original_amount": Decimal(usd),
+        "original_currency": "USD",
+        "original_unit": "per GPU-hour",
+        "price_per": PricePer.GPU,
+        "period": BillingPeriod.HOUR,
+        "usd_per_currency_unit": Decimal(1),
+        "fx_rate_date": None,
+        "stock_status": StockStatus.IN_STOCK,
+        "region": None,
+        "offer_count": 1,
+    }
 
 
 def listings(*usd: str) -> list[GpuListing]:
@@ -66,7 +81,8 @@ def test_listing_a_hair_outside_the_band_fails_and_is_quoted_exactly(usd: str) -
 
 
 def test_band_bounds_that_no_float_holds_compare_exactly() -> None:
-    assert Decimal(0.3) != Decimal("0.3") and float(Decimal("0.299999999999999999")) == 0.3
+    assert Decimal(0.3) != Decimal("0.3")  # noqa: RUF032 - the float's exact value is the point
+    assert float(Decimal("0.299999999999999999")) == 0.3
     reports = validate_listings(listings("0.3", "0.299999999999999999"), min_usd_per_gpu_hour=Decimal("0.3"))
     assert failures(reports) == {(BETWEEN, "usd_per_gpu_hour"): ["0.299999999999999999"]}
 
@@ -79,8 +95,10 @@ def test_non_numeric_amount_is_reported_by_the_not_null_checks(amount: str | Non
 
 
 def rates(*units_per_eur: object) -> FxBatch:
-    rows = [FxRate.model_construct(currency=c, rate_date=DAY, units_per_eur=u)
-            for c, u in zip(["USD", "JPY", "GBP"], units_per_eur)]
+    rows = [
+        FxRate.model_construct(currency=c, rate_date=DAY, units_per_eur=u)
+        for c, u in zip(["USD", "JPY", "GBP"], units_per_eur, strict=False)
+    ]
     return FxBatch(source_id="fx_ecb", parser_version="test", rates=rows)
 
 
@@ -89,10 +107,13 @@ def test_ge_gets_fx_rates_as_decimal_and_tiny_rates_pass(frames_to_ge: dict[str,
     assert list(frames_to_ge[FX_SUITE]["units_per_eur"]) == [Decimal("1.1840"), Decimal("1E-18")]
 
 
-@pytest.mark.parametrize(("bad", "expected"), [
-    (Decimal("0"), {(BETWEEN, "units_per_eur"): ["0"]}),
-    ("abc", {(NOT_NULL, "units_per_eur"): ["abc"]}),
-    (None, {(NOT_NULL, "units_per_eur"): [None]}),
-])
+@pytest.mark.parametrize(
+    ("bad", "expected"),
+    [
+        (Decimal("0"), {(BETWEEN, "units_per_eur"): ["0"]}),
+        ("abc", {(NOT_NULL, "units_per_eur"): ["abc"]}),
+        (None, {(NOT_NULL, "units_per_eur"): [None]}),
+    ],
+)
 def test_bad_fx_rate_is_reported(bad: object, expected: dict) -> None:
     assert failures(validate_fx(rates(Decimal("1.1840"), bad))) == expected

@@ -12,7 +12,8 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpu_offers import offer_rows as rows, render
+from gpu_offers import offer_rows as rows
+from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_hyperstack
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
@@ -31,15 +32,63 @@ D = Decimal
 # (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, VRAM printed)
 EXPECTED = [
     ("NVIDIA H100 SXM", "NVIDIA H100 SXM", 1, "on_demand", D("2.50"), "USD", "gpu", "hour", "in_stock", None, 1, D(80)),
-    ("NVIDIA H100 PCIe", "NVIDIA H100 PCIe", 1, "on_demand", D("2.59"), "USD", "gpu", "hour", "in_stock", None, 1,
-     D(80)),
-    ("NVIDIA H200 SXM", "NVIDIA H200 SXM", 1, "on_demand", D("3.50"), "USD", "gpu", "hour", "in_stock", None, 1,
-     D(141)),
-    ("NVIDIA A100 PCIe 80GB", "NVIDIA A100 PCIe 80GB", 1, "on_demand", D("1.35"), "USD", "gpu", "hour", "in_stock",
-     None, 1, D(80)),
+    (
+        "NVIDIA H100 PCIe",
+        "NVIDIA H100 PCIe",
+        1,
+        "on_demand",
+        D("2.59"),
+        "USD",
+        "gpu",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(80),
+    ),
+    (
+        "NVIDIA H200 SXM",
+        "NVIDIA H200 SXM",
+        1,
+        "on_demand",
+        D("3.50"),
+        "USD",
+        "gpu",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(141),
+    ),
+    (
+        "NVIDIA A100 PCIe 80GB",
+        "NVIDIA A100 PCIe 80GB",
+        1,
+        "on_demand",
+        D("1.35"),
+        "USD",
+        "gpu",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(80),
+    ),
     ("NVIDIA L40", "NVIDIA L40", 1, "on_demand", D("1.00"), "USD", "gpu", "hour", "in_stock", None, 1, D(48)),
-    ("NVIDIA RTX A6000", "NVIDIA RTX A6000", 1, "on_demand", D("0.50"), "USD", "gpu", "hour", "sold_out", None, 1,
-     D(48)),
+    (
+        "NVIDIA RTX A6000",
+        "NVIDIA RTX A6000",
+        1,
+        "on_demand",
+        D("0.50"),
+        "USD",
+        "gpu",
+        "hour",
+        "sold_out",
+        None,
+        1,
+        D(48),
+    ),
 ]
 
 
@@ -117,8 +166,12 @@ def test_contact_sales_and_blank_prices_are_unpriced_not_zero() -> None:
     cells(row_of(page, "NVIDIA L40"))[4].string = ""
     batch = parse(render(page))
     assert batch.unpriced == ["NVIDIA H200 SXM", "NVIDIA L40"]
-    assert [o.listing for o in batch.offers] == ["NVIDIA H100 SXM", "NVIDIA H100 PCIe", "NVIDIA A100 PCIe 80GB",
-                                                 "NVIDIA RTX A6000"]
+    assert [o.listing for o in batch.offers] == [
+        "NVIDIA H100 SXM",
+        "NVIDIA H100 PCIe",
+        "NVIDIA A100 PCIe 80GB",
+        "NVIDIA RTX A6000",
+    ]
 
 
 def test_a_per_minute_price_keeps_its_period() -> None:

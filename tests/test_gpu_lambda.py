@@ -11,7 +11,8 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpu_offers import offer_rows as rows, render
+from gpu_offers import offer_rows as rows
+from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_lambda
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources import SourceSpec, sample_path
@@ -32,8 +33,20 @@ OD, RES = "on_demand", "reserved"
 EXPECTED = [
     ("8x NVIDIA B200 SXM6", "NVIDIA B200 SXM6", 8, OD, D("5.99"), "USD", "gpu", "hour", "sold_out", None, 1, D(180)),
     ("8x NVIDIA H100 SXM", "NVIDIA H100 SXM", 8, OD, D("2.99"), "USD", "gpu", "hour", "in_stock", None, 1, D(80)),
-    ("8x NVIDIA A100 SXM 80GB", "NVIDIA A100 SXM 80GB", 8, OD, D("1.79"), "USD", "gpu", "hour", "in_stock", None, 1,
-     D(80)),
+    (
+        "8x NVIDIA A100 SXM 80GB",
+        "NVIDIA A100 SXM 80GB",
+        8,
+        OD,
+        D("1.79"),
+        "USD",
+        "gpu",
+        "hour",
+        "in_stock",
+        None,
+        1,
+        D(80),
+    ),
     ("1x NVIDIA H100 PCIe", "NVIDIA H100 PCIe", 1, OD, D("2.89"), "USD", "gpu", "hour", "in_stock", None, 1, D(80)),
     ("1x NVIDIA A10", "NVIDIA A10", 1, OD, D("0.75"), "USD", "gpu", "hour", "in_stock", None, 1, D(24)),
     ("1x NVIDIA GH200", "NVIDIA GH200", 1, OD, D("1.49"), "USD", "gpu", "hour", "in_stock", None, 1, D(96)),

@@ -35,26 +35,168 @@ SAMPLE_HTML = SAMPLE_JSON["matchesHtml"]
 OD, RES = "on_demand", "reserved"
 # listing -> (gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, memory GB, offer_count)
 EXPECTED = {
-    "1 pcs NVIDIA A10 / minute": ("NVIDIA A10", 1, OD, D("0.0053"), "EUR", "instance", "minute", "in_stock", None, D("24"), 1),
+    "1 pcs NVIDIA A10 / minute": (
+        "NVIDIA A10",
+        1,
+        OD,
+        D("0.0053"),
+        "EUR",
+        "instance",
+        "minute",
+        "in_stock",
+        None,
+        D("24"),
+        1,
+    ),
     "1 pcs NVIDIA A10 / day": ("NVIDIA A10", 1, OD, D("7.50"), "EUR", "instance", "day", "in_stock", None, D("24"), 1),
-    "1 pcs NVIDIA A10 / week": ("NVIDIA A10", 1, RES, D("49.00"), "EUR", "instance", "week", "in_stock", None, D("24"), 1),
-    "1 pcs NVIDIA A10 / month": ("NVIDIA A10", 1, RES, D("199.00"), "EUR", "instance", "month", "in_stock", None, D("24"), 1),
-    "8 pcs NVIDIA H100 / minute": ("NVIDIA H100", 8, OD, D("0.29"), "EUR", "instance", "minute", "in_stock", None, D("80"), 1),
-    "8 pcs NVIDIA H100 / day": ("NVIDIA H100", 8, OD, D("410.00"), "EUR", "instance", "day", "in_stock", None, D("80"), 1),
-    "8 pcs NVIDIA H100 / week": ("NVIDIA H100", 8, RES, D("2650.00"), "EUR", "instance", "week", "in_stock", None, D("80"), 1),
-    "8 pcs NVIDIA H100 / month": ("NVIDIA H100", 8, RES, D("10900.00"), "EUR", "instance", "month", "in_stock", None, D("80"), 1),
-    "2 pcs NVIDIA RTX A6000 / minute": ("NVIDIA RTX A6000", 2, OD, D("0.0180"), "EUR", "instance", "minute", "sold_out", None, D("48"), 1),
-    "2 pcs NVIDIA RTX A6000 / day": ("NVIDIA RTX A6000", 2, OD, D("24.00"), "EUR", "instance", "day", "sold_out", None, D("48"), 1),
-    "2 pcs NVIDIA RTX A6000 / week": ("NVIDIA RTX A6000", 2, RES, D("150.00"), "EUR", "instance", "week", "sold_out", None, D("48"), 1),
-    "2 pcs NVIDIA RTX A6000 / month": ("NVIDIA RTX A6000", 2, RES, D("560.00"), "EUR", "instance", "month", "sold_out", None, D("48"), 1),
+    "1 pcs NVIDIA A10 / week": (
+        "NVIDIA A10",
+        1,
+        RES,
+        D("49.00"),
+        "EUR",
+        "instance",
+        "week",
+        "in_stock",
+        None,
+        D("24"),
+        1,
+    ),
+    "1 pcs NVIDIA A10 / month": (
+        "NVIDIA A10",
+        1,
+        RES,
+        D("199.00"),
+        "EUR",
+        "instance",
+        "month",
+        "in_stock",
+        None,
+        D("24"),
+        1,
+    ),
+    "8 pcs NVIDIA H100 / minute": (
+        "NVIDIA H100",
+        8,
+        OD,
+        D("0.29"),
+        "EUR",
+        "instance",
+        "minute",
+        "in_stock",
+        None,
+        D("80"),
+        1,
+    ),
+    "8 pcs NVIDIA H100 / day": (
+        "NVIDIA H100",
+        8,
+        OD,
+        D("410.00"),
+        "EUR",
+        "instance",
+        "day",
+        "in_stock",
+        None,
+        D("80"),
+        1,
+    ),
+    "8 pcs NVIDIA H100 / week": (
+        "NVIDIA H100",
+        8,
+        RES,
+        D("2650.00"),
+        "EUR",
+        "instance",
+        "week",
+        "in_stock",
+        None,
+        D("80"),
+        1,
+    ),
+    "8 pcs NVIDIA H100 / month": (
+        "NVIDIA H100",
+        8,
+        RES,
+        D("10900.00"),
+        "EUR",
+        "instance",
+        "month",
+        "in_stock",
+        None,
+        D("80"),
+        1,
+    ),
+    "2 pcs NVIDIA RTX A6000 / minute": (
+        "NVIDIA RTX A6000",
+        2,
+        OD,
+        D("0.0180"),
+        "EUR",
+        "instance",
+        "minute",
+        "sold_out",
+        None,
+        D("48"),
+        1,
+    ),
+    "2 pcs NVIDIA RTX A6000 / day": (
+        "NVIDIA RTX A6000",
+        2,
+        OD,
+        D("24.00"),
+        "EUR",
+        "instance",
+        "day",
+        "sold_out",
+        None,
+        D("48"),
+        1,
+    ),
+    "2 pcs NVIDIA RTX A6000 / week": (
+        "NVIDIA RTX A6000",
+        2,
+        RES,
+        D("150.00"),
+        "EUR",
+        "instance",
+        "week",
+        "sold_out",
+        None,
+        D("48"),
+        1,
+    ),
+    "2 pcs NVIDIA RTX A6000 / month": (
+        "NVIDIA RTX A6000",
+        2,
+        RES,
+        D("560.00"),
+        "EUR",
+        "instance",
+        "month",
+        "sold_out",
+        None,
+        D("48"),
+        1,
+    ),
 }
 EXPECTED_UNPRICED = ["4 pcs Tesla V100"]
 
 
 def row(offer) -> tuple:
-    return (offer.gpu_name, offer.gpu_count, offer.price_kind.value, offer.amount, offer.currency,
-            offer.price_per.value, offer.period.value, offer.stock_status.value, offer.region,
-            offer.gpu_memory_gb_printed, offer.offer_count)
+    return (
+        offer.gpu_name,
+        offer.gpu_count,
+        offer.price_kind.value,
+        offer.amount,
+        offer.currency,
+        offer.price_per.value,
+        offer.period.value,
+        offer.stock_status.value,
+        offer.region,
+        offer.gpu_memory_gb_printed,
+        offer.offer_count,
+    )
 
 
 def offers_of(batch: GpuBatch) -> dict[str, tuple]:
@@ -103,8 +245,21 @@ def test_amounts_keep_their_printed_digits() -> None:
 def test_sample_starts_with_the_sample_comment_and_the_exact_figures() -> None:
     assert "ratecard SAMPLE" in SAMPLE_JSON["_comment"]
     assert "filter_servers?filterExpression=available_server_next_month" in SAMPLE_JSON["_comment"]
-    for figure in ("€ 0.0053", "€ 7.50", "€ 49.00", "€ 199.00", "€ 0.29", "€ 410.00", "€ 2,650.00",
-                   "€ 10,900.00", "€ 0.0180", "€ 24.00", "€ 150.00", "€ 560.00", "Price on request"):
+    for figure in (
+        "€ 0.0053",
+        "€ 7.50",
+        "€ 49.00",
+        "€ 199.00",
+        "€ 0.29",
+        "€ 410.00",
+        "€ 2,650.00",
+        "€ 10,900.00",
+        "€ 0.0180",
+        "€ 24.00",
+        "€ 150.00",
+        "€ 560.00",
+        "Price on request",
+    ):
         assert figure in SAMPLE_HTML
     assert len(SAMPLE) < 30_000
 
@@ -153,7 +308,7 @@ def test_reordered_blocks_and_cards_parse_the_same() -> None:
 def test_restyled_card_markup_parses_the_same() -> None:
     html = SAMPLE_HTML
     # Titles in a plain heading, specs as "label: value" list items, prices as bare lines in one block.
-    html = html.replace('<h3 class="b-product-gpu__title">', '<h2>').replace("</h3>", "</h2>")
+    html = html.replace('<h3 class="b-product-gpu__title">', "<h2>").replace("</h3>", "</h2>")
     soup = BeautifulSoup(html, "lxml")
     for dl in soup.select("dl"):
         li = soup.new_tag("li")
@@ -175,8 +330,11 @@ def test_extra_spec_rows_badges_and_struck_out_old_prices_are_ignored() -> None:
     def add(soup: BeautifulSoup) -> None:
         card = card_titled(soup, "8 pcs NVIDIA H100")
         specs = card.select_one(".b-product-gpu__specs")
-        specs.append(BeautifulSoup('<dl><dt>Uptime</dt><dd>99.9 %</dd></dl><span class="badge">-15% / month</span>',
-                                   "html.parser"))
+        specs.append(
+            BeautifulSoup(
+                '<dl><dt>Uptime</dt><dd>99.9 %</dd></dl><span class="badge">-15% / month</span>', "html.parser"
+            )
+        )
         minute = card.select_one('[data-period="minute"] .b-product-gpu__price-value')
         minute.insert(0, BeautifulSoup("<del>€ 0.35</del> ", "html.parser"))
 
@@ -227,8 +385,9 @@ def test_blank_prices_make_a_card_unpriced() -> None:
 # -- broken input: typed errors naming the source ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("body", [b"", b"{", b"<html>not json</html>", b'{"matchesHtml": "x",}', b"\xff\xfe\x00",
-                                  b"[" * 100_000])
+@pytest.mark.parametrize(
+    "body", [b"", b"{", b"<html>not json</html>", b'{"matchesHtml": "x",}', b"\xff\xfe\x00", b"[" * 100_000]
+)
 def test_malformed_json_is_a_parse_error_naming_the_source(body: bytes) -> None:
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*not valid JSON"):
         gpu_leadergpu.parse(body, SPEC)
@@ -253,7 +412,9 @@ def test_matches_html_of_the_wrong_type_is_a_parse_error(value) -> None:
         gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, "matchesHtml": value}).encode(), SPEC)
 
 
-@pytest.mark.parametrize("html", ["", "<p>No servers match your filter</p>", "<table><tr><td>8 pcs H100</td></tr></table>"])
+@pytest.mark.parametrize(
+    "html", ["", "<p>No servers match your filter</p>", "<table><tr><td>8 pcs H100</td></tr></table>"]
+)
 def test_html_without_server_cards_is_a_parse_error(html: str) -> None:
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*no server cards"):
         parse_html(html)
@@ -269,13 +430,17 @@ def test_card_without_a_title_refuses_the_page_naming_its_prices() -> None:
         parse_html(edited(untitle))
 
 
-@pytest.mark.parametrize(("printed", "currency"), [("$ 410.00", "USD"), ("£ 410.00", "GBP"), ("410.00 USD", "USD"),
-                                                    ("CHF 410.00", "CHF")])
+@pytest.mark.parametrize(
+    ("printed", "currency"), [("$ 410.00", "USD"), ("£ 410.00", "GBP"), ("410.00 USD", "USD"), ("CHF 410.00", "CHF")]
+)
 def test_one_price_in_another_currency_than_its_card_is_a_cell_error(printed: str, currency: str) -> None:
     html = SAMPLE_HTML.replace("€ 410.00", printed)
     assert html != SAMPLE_HTML
-    with pytest.raises(CellError, match=rf"\[gpu_leadergpu\].*8 pcs NVIDIA H100.*price per day.*in {currency}, the "
-                                        r"card's other prices in EUR") as caught:
+    with pytest.raises(
+        CellError,
+        match=rf"\[gpu_leadergpu\].*8 pcs NVIDIA H100.*price per day.*in {currency}, the "
+        r"card's other prices in EUR",
+    ) as caught:
         parse_html(html)
     assert caught.value.column == "price per day"
 
@@ -300,9 +465,10 @@ def test_zero_or_negative_price_is_a_cell_error(printed: str) -> None:
 
 
 def test_two_different_prices_for_one_period_is_a_cell_error() -> None:
-    html = SAMPLE_HTML.replace("€ 7.50</span> <span class=\"b-product-gpu__price-unit\">/ day",
-                               "€ 7.50</span> <span class=\"b-product-gpu__price-unit\">/ day</span></li>"
-                               "<li><span>€ 8.50</span> <span>/ day")
+    html = SAMPLE_HTML.replace(
+        '€ 7.50</span> <span class="b-product-gpu__price-unit">/ day',
+        '€ 7.50</span> <span class="b-product-gpu__price-unit">/ day</span></li><li><span>€ 8.50</span> <span>/ day',
+    )
     assert html != SAMPLE_HTML
     with pytest.raises(CellError, match=r"\[gpu_leadergpu\].*1 pcs NVIDIA A10.*two different prices"):
         parse_html(html)
@@ -324,33 +490,56 @@ def test_the_same_server_twice_is_a_parse_error_not_a_silent_duplicate() -> None
 
 # -- properties ----------------------------------------------------------------------------------------------
 
-CARD = ('<section class="b-product-gpu"><h3 class="b-product-gpu__title">{title}</h3>'
-        '<dl><dt>GPU memory</dt><dd>{memory}</dd></dl><ul>{prices}</ul>{action}</section>')
+CARD = (
+    '<section class="b-product-gpu"><h3 class="b-product-gpu__title">{title}</h3>'
+    "<dl><dt>GPU memory</dt><dd>{memory}</dd></dl><ul>{prices}</ul>{action}</section>"
+)
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
-messy = st.one_of(text, st.sampled_from(["€ 1.5 / day", "$ 3 / hour", "— / week", "0 pcs X", "9 pcs Y",
-                                         "€ 0 / month", "€ 1,2,3 / minute", "Out of stock", "Rent", "5 GB"]))
+messy = st.one_of(
+    text,
+    st.sampled_from(
+        [
+            "€ 1.5 / day",
+            "$ 3 / hour",
+            "— / week",
+            "0 pcs X",
+            "9 pcs Y",
+            "€ 0 / month",
+            "€ 1,2,3 / minute",
+            "Out of stock",
+            "Rent",
+            "5 GB",
+        ]
+    ),
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(title=messy, memory=messy, prices=st.lists(messy, max_size=4), action=messy)
 def test_arbitrary_text_in_a_card_raises_nothing_but_parse_error(title, memory, prices, action) -> None:
-    html = CARD.format(title=title, memory=memory, action=action,
-                       prices="".join(f"<li>{p}</li>" for p in prices))
+    html = CARD.format(title=title, memory=memory, action=action, prices="".join(f"<li>{p}</li>" for p in prices))
     try:
         batch = gpu_leadergpu.parse(json.dumps({"matchesHtml": html}).encode(), SPEC)
     except ParseError as exc:
         assert exc.source_id == "gpu_leadergpu"
         return
-    assert all(o.amount > 0 and o.currency in ("EUR", "USD") and o.price_per.value == "instance"
-               for o in batch.offers)
+    assert all(o.amount > 0 and o.currency in ("EUR", "USD") and o.price_per.value == "instance" for o in batch.offers)
 
 
 @settings(max_examples=60, deadline=None)
-@given(body=st.one_of(st.binary(max_size=200),
-                      st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                                   lambda inner: st.lists(inner, max_size=3)
-                                   | st.dictionaries(st.sampled_from(["matchesHtml", "count", "x"]), inner, max_size=3),
-                                   max_leaves=8).map(lambda v: json.dumps(v).encode())))
+@given(
+    body=st.one_of(
+        st.binary(max_size=200),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(st.sampled_from(["matchesHtml", "count", "x"]), inner, max_size=3)
+            ),
+            max_leaves=8,
+        ).map(lambda v: json.dumps(v).encode()),
+    )
+)
 def test_arbitrary_bodies_raise_nothing_but_parse_error(body: bytes) -> None:
     try:
         gpu_leadergpu.parse(body, SPEC)
@@ -364,12 +553,38 @@ amounts = st.decimals(min_value=D("0.0001"), max_value=D("99999.99"), places=4, 
 @settings(max_examples=40, deadline=None)
 @given(count=st.integers(1, 16), minute=amounts, month=amounts)
 def test_generated_cards_round_trip_to_exactly_their_amounts(count: int, minute: Decimal, month: Decimal) -> None:
-    html = CARD.format(title=f"{count} pcs NVIDIA H200", memory="141 GB", action="<a>Rent</a>",
-                       prices=f"<li>€ {month:,} / month</li><li>€ {minute} / minute</li>")
+    html = CARD.format(
+        title=f"{count} pcs NVIDIA H200",
+        memory="141 GB",
+        action="<a>Rent</a>",
+        prices=f"<li>€ {month:,} / month</li><li>€ {minute} / minute</li>",
+    )
     batch = gpu_leadergpu.parse(json.dumps({"matchesHtml": html}).encode(), SPEC)
     assert offers_of(batch) == {
-        f"{count} pcs NVIDIA H200 / minute": ("NVIDIA H200", count, OD, minute, "EUR", "instance", "minute",
-                                              "in_stock", None, D("141"), 1),
-        f"{count} pcs NVIDIA H200 / month": ("NVIDIA H200", count, RES, month, "EUR", "instance", "month",
-                                             "in_stock", None, D("141"), 1),
+        f"{count} pcs NVIDIA H200 / minute": (
+            "NVIDIA H200",
+            count,
+            OD,
+            minute,
+            "EUR",
+            "instance",
+            "minute",
+            "in_stock",
+            None,
+            D("141"),
+            1,
+        ),
+        f"{count} pcs NVIDIA H200 / month": (
+            "NVIDIA H200",
+            count,
+            RES,
+            month,
+            "EUR",
+            "instance",
+            "month",
+            "in_stock",
+            None,
+            D("141"),
+            1,
+        ),
     }

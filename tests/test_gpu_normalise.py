@@ -18,35 +18,54 @@ from pipelines.gpu.normalise import FxTable, MissingFxRate, listing, normalise
 from schemas.gpu import BillingPeriod, FxRate, GpuBatch, GpuOffer, GpuPriceKind, PricePer
 
 DAY = date(2026, 9, 28)
-FX = FxTable.of([
-    FxRate(currency="USD", rate_date=date(2026, 9, 25), units_per_eur=Decimal("1.1700")),
-    FxRate(currency="USD", rate_date=DAY, units_per_eur=Decimal("1.1840")),
-    FxRate(currency="GBP", rate_date=DAY, units_per_eur=Decimal("0.8500")),
-    FxRate(currency="JPY", rate_date=date(2026, 9, 25), units_per_eur=Decimal("170.00")),
-])
+FX = FxTable.of(
+    [
+        FxRate(currency="USD", rate_date=date(2026, 9, 25), units_per_eur=Decimal("1.1700")),
+        FxRate(currency="USD", rate_date=DAY, units_per_eur=Decimal("1.1840")),
+        FxRate(currency="GBP", rate_date=DAY, units_per_eur=Decimal("0.8500")),
+        FxRate(currency="JPY", rate_date=date(2026, 9, 25), units_per_eur=Decimal("170.00")),
+    ]
+)
 
 
-def offer(amount: str, *, currency: str = "USD", per: PricePer = PricePer.GPU,
-          period: BillingPeriod = BillingPeriod.HOUR, count: int = 1, name: str = "NVIDIA H100 SXM") -> GpuOffer:
-    return GpuOffer(listing=f"{name} {per} {period} {currency}", gpu_name=name, gpu_count=count,
-                    price_kind=GpuPriceKind.ON_DEMAND, amount=Decimal(amount), currency=currency, price_per=per,
-                    period=period)
+def offer(
+    amount: str,
+    *,
+    currency: str = "USD",
+    per: PricePer = PricePer.GPU,
+    period: BillingPeriod = BillingPeriod.HOUR,
+    count: int = 1,
+    name: str = "NVIDIA H100 SXM",
+) -> GpuOffer:
+    return GpuOffer(
+        listing=f"{name} {per} {period} {currency}",
+        gpu_name=name,
+        gpu_count=count,
+        price_kind=GpuPriceKind.ON_DEMAND,
+        amount=Decimal(amount),
+        currency=currency,
+        price_per=per,
+        period=period,
+    )
 
 
 def usd_per_gpu_hour(o: GpuOffer, on: date = DAY) -> Decimal:
     return listing("P", o, FX, on).usd_per_gpu_hour
 
 
-@pytest.mark.parametrize(("amount", "per", "period", "count", "expected"), [
-    ("2.50", PricePer.GPU, BillingPeriod.HOUR, 1, "2.5"),
-    ("68.80", PricePer.INSTANCE, BillingPeriod.HOUR, 8, "8.6"),            # CoreWeave: per node / 8 GPUs
-    ("0.05", PricePer.GPU, BillingPeriod.MINUTE, 1, "3"),                  # per minute x 60
-    ("0.29", PricePer.INSTANCE, BillingPeriod.MINUTE, 8, "2.175"),         # x 60 / 8
-    ("60", PricePer.GPU, BillingPeriod.DAY, 1, "2.5"),                     # per day / 24
-    ("420", PricePer.GPU, BillingPeriod.WEEK, 1, "2.5"),                   # per week / 168
-    ("1825", PricePer.GPU, BillingPeriod.MONTH, 1, "2.5"),                 # per month / 730
-    ("10", PricePer.GPU, BillingPeriod.DAY, 1, "0.416666666666666667"),   # non-terminating: 18 dp half-up
-])
+@pytest.mark.parametrize(
+    ("amount", "per", "period", "count", "expected"),
+    [
+        ("2.50", PricePer.GPU, BillingPeriod.HOUR, 1, "2.5"),
+        ("68.80", PricePer.INSTANCE, BillingPeriod.HOUR, 8, "8.6"),  # CoreWeave: per node / 8 GPUs
+        ("0.05", PricePer.GPU, BillingPeriod.MINUTE, 1, "3"),  # per minute x 60
+        ("0.29", PricePer.INSTANCE, BillingPeriod.MINUTE, 8, "2.175"),  # x 60 / 8
+        ("60", PricePer.GPU, BillingPeriod.DAY, 1, "2.5"),  # per day / 24
+        ("420", PricePer.GPU, BillingPeriod.WEEK, 1, "2.5"),  # per week / 168
+        ("1825", PricePer.GPU, BillingPeriod.MONTH, 1, "2.5"),  # per month / 730
+        ("10", PricePer.GPU, BillingPeriod.DAY, 1, "0.416666666666666667"),  # non-terminating: 18 dp half-up
+    ],
+)
 def test_units_and_counts(amount, per, period, count, expected):
     assert usd_per_gpu_hour(offer(amount, per=per, period=period, count=count)) == Decimal(expected)
 
@@ -56,7 +75,10 @@ def test_eur_converts_at_the_fetch_dates_rate_and_records_it():
     assert (converted.usd_per_currency_unit, converted.fx_rate_date) == (Decimal("1.1840"), DAY)
     assert converted.usd_per_gpu_hour == Decimal("0.37")
     assert (converted.original_amount, converted.original_currency, converted.original_unit) == (
-        Decimal("7.50"), "EUR", "per GPU-day")
+        Decimal("7.50"),
+        "EUR",
+        "per GPU-day",
+    )
 
 
 def test_the_latest_earlier_rate_is_used_and_named():
@@ -80,8 +102,13 @@ def test_a_currency_without_a_rate_is_refused(currency, on):
 
 
 def test_normalise_keeps_unknown_names_and_reports_them():
-    batch = GpuBatch(source_id="gpu_test", parser_version="t/1", provider="P", unpriced=["GB200 NVL72"],
-                     offers=[offer("2.5"), offer("3.45", name="AMD MI300X 192GB")])
+    batch = GpuBatch(
+        source_id="gpu_test",
+        parser_version="t/1",
+        provider="P",
+        unpriced=["GB200 NVL72"],
+        offers=[offer("2.5"), offer("3.45", name="AMD MI300X 192GB")],
+    )
     result = normalise(batch, FX, DAY)
     assert [item.gpu_model for item in result.listings] == ["H100", None]
     assert result.unknown_names == ["AMD MI300X 192GB"] and result.unpriced == ["GB200 NVL72"]
@@ -97,8 +124,9 @@ def test_a_rate_older_than_seven_days_is_flagged_stale_and_still_converts(days_l
     assert (converted.usd_per_currency_unit, converted.fx_rate_date) == (Decimal("1.1840"), DAY)
 
 
-@pytest.mark.parametrize(("max_age", "days_later", "stale"), [(0, 0, False), (0, 1, True), (30, 30, False),
-                                                              (30, 31, True)])
+@pytest.mark.parametrize(
+    ("max_age", "days_later", "stale"), [(0, 0, False), (0, 1, True), (30, 30, False), (30, 31, True)]
+)
 def test_the_configured_age_limit_is_honoured(max_age, days_later, stale):
     on = DAY + timedelta(days=days_later)
     assert listing("P", offer("1", currency="GBP"), FX, on, max_age).fx_rate_stale is stale
@@ -117,36 +145,49 @@ def test_a_cross_rate_is_aged_by_its_own_fixing():
 
 
 def test_normalise_reports_each_stale_rate_once_with_its_age():
-    batch = GpuBatch(source_id="gpu_test", parser_version="t/1", provider="P",
-                     offers=[offer("2.5"), offer("1", currency="EUR"), offer("2", currency="EUR", name="H200 SXM"),
-                             offer("100", currency="JPY")])
+    batch = GpuBatch(
+        source_id="gpu_test",
+        parser_version="t/1",
+        provider="P",
+        offers=[
+            offer("2.5"),
+            offer("1", currency="EUR"),
+            offer("2", currency="EUR", name="H200 SXM"),
+            offer("100", currency="JPY"),
+        ],
+    )
     result = normalise(batch, FX, DAY + timedelta(days=9), max_rate_age_days=10)
     assert [(s.currency, s.rate_date, s.age_days, s.listings) for s in result.stale_rates] == [
-        ("JPY", date(2026, 9, 25), 12, 1)]
+        ("JPY", date(2026, 9, 25), 12, 1)
+    ]
     assert [item.fx_rate_stale for item in result.listings] == [None, False, False, True]
     default_limit = normalise(batch, FX, DAY + timedelta(days=9))
     assert [s.model_dump() for s in default_limit.stale_rates] == [
         {"currency": "EUR", "rate_date": DAY, "age_days": 9, "listings": 2},
-        {"currency": "JPY", "rate_date": date(2026, 9, 25), "age_days": 12, "listings": 1}]
+        {"currency": "JPY", "rate_date": date(2026, 9, 25), "age_days": 12, "listings": 1},
+    ]
 
 
-@pytest.mark.parametrize(("name", "expected"), [
-    ("H100 SXM", ("H100", "SXM", "80")),
-    ("NVIDIA H100 80GB HBM3", ("H100", "SXM", "80")),
-    ("HGX H100", ("H100", "SXM", "80")),
-    ("H100 PCIe", ("H100", "PCIe", "80")),
-    ("H100 NVL", ("H100", "NVL", "94")),
-    ("H200 SXM", ("H200", "SXM", "141")),
-    ("NVIDIA HGX B200", ("B200", "SXM", "180")),
-    ("GH200", ("GH200", None, "96")),
-    ("NVIDIA L4", ("L4", None, "24")),
-    ("L40S", ("L40S", None, "48")),
-    ("1x NVIDIA A10", ("A10", None, "24")),
-    ("A10G", ("A10G", None, "24")),
-    ("A100 80GB", ("A100", None, "80")),
-    ("NVIDIA A100 PCIe 80GB", ("A100", "PCIe", "80")),
-    ("NVIDIA GeForce RTX 4090", ("RTX 4090", None, "24")),
-])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("H100 SXM", ("H100", "SXM", "80")),
+        ("NVIDIA H100 80GB HBM3", ("H100", "SXM", "80")),
+        ("HGX H100", ("H100", "SXM", "80")),
+        ("H100 PCIe", ("H100", "PCIe", "80")),
+        ("H100 NVL", ("H100", "NVL", "94")),
+        ("H200 SXM", ("H200", "SXM", "141")),
+        ("NVIDIA HGX B200", ("B200", "SXM", "180")),
+        ("GH200", ("GH200", None, "96")),
+        ("NVIDIA L4", ("L4", None, "24")),
+        ("L40S", ("L40S", None, "48")),
+        ("1x NVIDIA A10", ("A10", None, "24")),
+        ("A10G", ("A10G", None, "24")),
+        ("A100 80GB", ("A100", None, "80")),
+        ("NVIDIA A100 PCIe 80GB", ("A100", "PCIe", "80")),
+        ("NVIDIA GeForce RTX 4090", ("RTX 4090", None, "24")),
+    ],
+)
 def test_canonical_names(name, expected):
     found = canonical(name)
     assert (found.model, found.variant, str(found.memory_gib)) == expected

@@ -63,8 +63,10 @@ def parse(doc) -> object:
 
 
 def rows(batch) -> list[tuple]:
-    return [(o.listing, o.gpu_name, o.price_kind.value, str(o.amount), o.stock_status.value,
-             str(o.gpu_memory_gb_printed)) for o in batch.offers]
+    return [
+        (o.listing, o.gpu_name, o.price_kind.value, str(o.amount), o.stock_status.value, str(o.gpu_memory_gb_printed))
+        for o in batch.offers
+    ]
 
 
 def with_type(index: int, **fields) -> dict:
@@ -114,8 +116,14 @@ def test_sample_yields_exact_offers() -> None:
     assert (batch.source_id, batch.provider, batch.parser_version) == ("gpu_runpod", "RunPod", "gpu_runpod_graphql/1.0")
     assert rows(batch) == EXPECTED
     for offer in batch.offers:
-        assert (offer.gpu_count, offer.currency, offer.price_per.value, offer.period.value, offer.region,
-                offer.offer_count) == (1, "USD", "gpu", "hour", None, 1)
+        assert (
+            offer.gpu_count,
+            offer.currency,
+            offer.price_per.value,
+            offer.period.value,
+            offer.region,
+            offer.offer_count,
+        ) == (1, "USD", "gpu", "hour", None, 1)
     assert batch.unpriced == ["MI300X"]
 
 
@@ -135,9 +143,15 @@ def test_placeholders_and_zero_prices_are_not_offers() -> None:
     assert ("NVIDIA B200", SPOT) not in kinds  # secureSpotPrice null
 
 
-@pytest.mark.parametrize(("printed", "expected"), [
-    ("1.9679999999999997", "1.9680"), ("0.00025", "0.0003"), ("0.44999999999999996", "0.4500"), ("3", "3.0000"),
-])
+@pytest.mark.parametrize(
+    ("printed", "expected"),
+    [
+        ("1.9679999999999997", "1.9680"),
+        ("0.00025", "0.0003"),
+        ("0.44999999999999996", "0.4500"),
+        ("3", "3.0000"),
+    ],
+)
 def test_rounding_is_half_up_to_four_places(printed, expected) -> None:
     batch = parse(with_type(0, securePrice=D(printed)))
     assert str(batch.offers[0].amount) == expected
@@ -153,9 +167,18 @@ def test_secure_prices_need_secure_cloud() -> None:
     assert [o.price_kind.value for o in batch.offers if o.gpu_name == "NVIDIA H100 80GB HBM3"] == [COM]
 
 
-@pytest.mark.parametrize(("status", "expected"), [
-    ("High", IN), ("Medium", IN), ("Low", IN), ("None", OUT), ("Unavailable", OUT), (None, UNK), ("", UNK),
-])
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        ("High", IN),
+        ("Medium", IN),
+        ("Low", IN),
+        ("None", OUT),
+        ("Unavailable", OUT),
+        (None, UNK),
+        ("", UNK),
+    ],
+)
 def test_stock_status_applies_to_every_kind(status, expected) -> None:
     batch = parse(with_type(0, lowestPrice={"uninterruptablePrice": None, "stockStatus": status}))
     assert [o.stock_status.value for o in batch.offers[:3]] == [expected] * 3
@@ -211,11 +234,22 @@ def test_missing_key_names_source_and_key(key) -> None:
     assert caught.value.source_id == "gpu_runpod"
 
 
-@pytest.mark.parametrize("body", [
-    b"", b"{not json", b"<html><body><table></table></body></html>", b"[]", b'{"data": null}',
-    b'{"data": {"gpuTypes": []}}', b'{"data": {"gpuTypes": {}}}', b'{"data": {"gpuTypes": [1]}}',
-    b'{"data": {"gpuTypes": [{"id": "x"}]}}', b'{"data": {"gpuTypes": [NaN]}}', b"\xff\xfe",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"{not json",
+        b"<html><body><table></table></body></html>",
+        b"[]",
+        b'{"data": null}',
+        b'{"data": {"gpuTypes": []}}',
+        b'{"data": {"gpuTypes": {}}}',
+        b'{"data": {"gpuTypes": [1]}}',
+        b'{"data": {"gpuTypes": [{"id": "x"}]}}',
+        b'{"data": {"gpuTypes": [NaN]}}',
+        b"\xff\xfe",
+    ],
+)
 def test_malformed_answers_are_parse_errors(body) -> None:
     with pytest.raises(ParseError) as caught:
         runpod.parse(body, SPEC)
@@ -228,13 +262,22 @@ def test_graphql_errors_name_the_first_message() -> None:
         runpod.parse(body, SPEC)
 
 
-@pytest.mark.parametrize(("key", "value", "match"), [
-    ("securePrice", "€2.69", "not a number"), ("securePrice", "$2.69", "not a number"),
-    ("communityPrice", D("-0.39"), "negative"), ("securePrice", True, "not a number"),
-    ("securePrice", D("0.00001"), "rounds to zero"), ("memoryInGb", "80 GB", "not a number"),
-    ("secureCloud", "yes", "not true/false"), ("displayName", "", "not a name"), ("id", None, "not a name"),
-    ("lowestPrice", {"stockStatus": "Plenty"}, "not a known stock status"), ("lowestPrice", {}, "stockStatus"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        ("securePrice", "€2.69", "not a number"),
+        ("securePrice", "$2.69", "not a number"),
+        ("communityPrice", D("-0.39"), "negative"),
+        ("securePrice", True, "not a number"),
+        ("securePrice", D("0.00001"), "rounds to zero"),
+        ("memoryInGb", "80 GB", "not a number"),
+        ("secureCloud", "yes", "not true/false"),
+        ("displayName", "", "not a name"),
+        ("id", None, "not a name"),
+        ("lowestPrice", {"stockStatus": "Plenty"}, "not a known stock status"),
+        ("lowestPrice", {}, "stockStatus"),
+    ],
+)
 def test_bad_values_are_parse_errors(key, value, match) -> None:
     with pytest.raises(ParseError, match=rf"gpu_runpod.*{match}"):
         parse(with_type(0, **{key: value}))
@@ -246,7 +289,10 @@ def test_duplicate_listing_is_refused() -> None:
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
     | st.decimals(allow_nan=False, allow_infinity=False, places=6),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
@@ -254,8 +300,11 @@ JSON_VALUES = st.recursive(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(index=st.integers(0, 7), key=st.sampled_from((*runpod.REQUIRED, runpod.LOWEST, "uninterruptablePrice")),
-       value=JSON_VALUES)
+@given(
+    index=st.integers(0, 7),
+    key=st.sampled_from((*runpod.REQUIRED, runpod.LOWEST, "uninterruptablePrice")),
+    value=JSON_VALUES,
+)
 def test_any_value_in_any_field_parses_or_raises_parse_error(index, key, value) -> None:
     doc = document()
     target = doc["data"]["gpuTypes"][index]

@@ -17,9 +17,11 @@ from pipelines.sources import SourceSpec, sample_path
 
 D = Decimal
 SPEC = SourceSpec(
-    id="gpu_vastai", adapter="gpu_vastai",
+    id="gpu_vastai",
+    adapter="gpu_vastai",
     url="https://console.vast.ai/api/v0/bundles/?q=%7B%22rentable%22%3A%7B%22eq%22%3Atrue%7D%7D",
-    sample="gpu/vastai_offers.json", options={"provider": "Vast.ai"},
+    sample="gpu/vastai_offers.json",
+    options={"provider": "Vast.ai"},
 )
 BODY = sample_path(SPEC).read_bytes()
 
@@ -56,13 +58,22 @@ def parse(offer_list: list[dict]):
 
 
 def rows(batch) -> list[tuple]:
-    return [(o.listing, o.gpu_count, o.amount, o.stock_status.value, o.offer_count, o.gpu_memory_gb_printed)
-            for o in batch.offers]
+    return [
+        (o.listing, o.gpu_count, o.amount, o.stock_status.value, o.offer_count, o.gpu_memory_gb_printed)
+        for o in batch.offers
+    ]
 
 
 def offer(offer_id: int, name: str, n: int, dph: str, rentable: bool = True) -> dict:
-    return {"id": offer_id, "num_gpus": n, "gpu_name": name, "gpu_ram": 24576, "dph_total": D(dph),
-            "rentable": rentable, "geolocation": "Norway"}
+    return {
+        "id": offer_id,
+        "num_gpus": n,
+        "gpu_name": name,
+        "gpu_ram": 24576,
+        "dph_total": D(dph),
+        "rentable": rentable,
+        "geolocation": "Norway",
+    }
 
 
 def test_sample_yields_exact_listings() -> None:
@@ -72,7 +83,12 @@ def test_sample_yields_exact_listings() -> None:
     for o in batch.offers:
         assert o.listing == o.gpu_name
         assert (o.price_kind.value, o.currency, o.price_per.value, o.period.value, o.region) == (
-            "on_demand", "USD", "instance", "hour", None)
+            "on_demand",
+            "USD",
+            "instance",
+            "hour",
+            None,
+        )
     assert batch.unpriced == []
 
 
@@ -95,10 +111,18 @@ def test_ties_go_to_the_lowest_id() -> None:
 
 
 def test_all_non_rentable_is_one_sold_out_listing() -> None:
-    batch = parse([offer(1, "A40", 2, "0.90", False), offer(2, "A40", 1, "0.40", False),
-                   offer(3, "L4", 1, "0.55", False), offer(4, "L4", 1, "0.60")])
+    batch = parse(
+        [
+            offer(1, "A40", 2, "0.90", False),
+            offer(2, "A40", 1, "0.40", False),
+            offer(3, "L4", 1, "0.55", False),
+            offer(4, "L4", 1, "0.60"),
+        ]
+    )
     assert [(o.listing, o.gpu_count, o.amount, o.stock_status.value, o.offer_count) for o in batch.offers] == [
-        ("A40", 1, D("0.40"), "sold_out", 2), ("L4", 1, D("0.60"), "in_stock", 1)]
+        ("A40", 1, D("0.40"), "sold_out", 2),
+        ("L4", 1, D("0.60"), "in_stock", 1),
+    ]
 
 
 def test_null_or_absent_gpu_ram_leaves_memory_unknown() -> None:
@@ -138,11 +162,20 @@ def test_non_money_dph_total_names_the_offer(value) -> None:
         parse(listed)
 
 
-@pytest.mark.parametrize(("key", "value", "match"), [
-    ("num_gpus", 0, "num_gpus"), ("num_gpus", D("1.5"), "num_gpus"), ("num_gpus", "1", "num_gpus"),
-    ("rentable", "true", "rentable"), ("gpu_name", "", "gpu_name"), ("gpu_name", 3090, "gpu_name"),
-    ("gpu_ram", D("-1"), "gpu_ram"), ("gpu_ram", "24 GB", "gpu_ram"), ("id", "abc", "not an integer offer id"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        ("num_gpus", 0, "num_gpus"),
+        ("num_gpus", D("1.5"), "num_gpus"),
+        ("num_gpus", "1", "num_gpus"),
+        ("rentable", "true", "rentable"),
+        ("gpu_name", "", "gpu_name"),
+        ("gpu_name", 3090, "gpu_name"),
+        ("gpu_ram", D("-1"), "gpu_ram"),
+        ("gpu_ram", "24 GB", "gpu_ram"),
+        ("id", "abc", "not an integer offer id"),
+    ],
+)
 def test_bad_fields_are_parse_errors(key, value, match) -> None:
     listed = offers()
     listed[0][key] = value
@@ -150,11 +183,22 @@ def test_bad_fields_are_parse_errors(key, value, match) -> None:
         parse(listed)
 
 
-@pytest.mark.parametrize("body", [
-    b"", b"{not json", b"<html><body><table><tr><td>RTX 3090</td></tr></table></body></html>", b"[]",
-    b'{"offers": null}', b'{"offers": []}', b'{"offers": {}}', b'{"offers": [7]}', b'{"offers": [Infinity]}',
-    b'{"bundles": [{"id": 1}]}', b"\xff\xfe",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"{not json",
+        b"<html><body><table><tr><td>RTX 3090</td></tr></table></body></html>",
+        b"[]",
+        b'{"offers": null}',
+        b'{"offers": []}',
+        b'{"offers": {}}',
+        b'{"offers": [7]}',
+        b'{"offers": [Infinity]}',
+        b'{"bundles": [{"id": 1}]}',
+        b"\xff\xfe",
+    ],
+)
 def test_malformed_answers_are_parse_errors(body) -> None:
     with pytest.raises(ParseError) as caught:
         vast.parse(body, SPEC)
@@ -164,14 +208,17 @@ def test_malformed_answers_are_parse_errors(body) -> None:
 NAMES = ("H100 SXM", "RTX 4090", "L4")
 OFFERS = st.lists(
     st.tuples(st.sampled_from(NAMES), st.integers(1, 8), st.integers(1, 400_000), st.booleans()),
-    min_size=1, max_size=12,
+    min_size=1,
+    max_size=12,
 )
 
 
 def build(specs) -> list[dict]:
     """Offers with unique ids; dph_total = per-GPU price (4 dp) x num_gpus, exactly."""
-    return [offer(1000 + i, name, n, str(D(cents) / 10000 * n), rentable)
-            for i, (name, n, cents, rentable) in enumerate(specs)]
+    return [
+        offer(1000 + i, name, n, str(D(cents) / 10000 * n), rentable)
+        for i, (name, n, cents, rentable) in enumerate(specs)
+    ]
 
 
 def summary(batch) -> dict:
@@ -186,7 +233,7 @@ def test_per_gpu_price_ignores_offer_order_and_offer_splitting(specs, data) -> N
     permuted = data.draw(st.permutations(listed))
     assert parse(permuted) == baseline  # the whole batch, not only the prices
     index = data.draw(st.integers(0, len(listed) - 1))
-    name, n, cents, rentable = specs[index]
+    _name, _n, cents, _rentable = specs[index]
     new_n = data.draw(st.integers(1, 8))
     split = [dict(o) for o in listed]
     split[index].update(num_gpus=new_n, dph_total=D(cents) / 10000 * new_n)
@@ -198,9 +245,16 @@ def test_per_gpu_price_ignores_offer_order_and_offer_splitting(specs, data) -> N
 
 
 @settings(max_examples=100, deadline=None)
-@given(index=st.integers(0, 13), key=st.sampled_from((*vast.REQUIRED, *vast.OPTIONAL, "geolocation")),
-       value=st.none() | st.booleans() | st.integers() | st.text(max_size=6)
-       | st.decimals(allow_nan=False, allow_infinity=False, places=5) | st.lists(st.integers(), max_size=2))
+@given(
+    index=st.integers(0, 13),
+    key=st.sampled_from((*vast.REQUIRED, *vast.OPTIONAL, "geolocation")),
+    value=st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=6)
+    | st.decimals(allow_nan=False, allow_infinity=False, places=5)
+    | st.lists(st.integers(), max_size=2),
+)
 def test_any_value_in_any_field_parses_or_raises_parse_error(index, key, value) -> None:
     listed = offers()
     listed[index][key] = value
@@ -213,7 +267,19 @@ def test_any_value_in_any_field_parses_or_raises_parse_error(index, key, value) 
 
 
 def test_float_noise_in_dph_total_is_kept_to_the_micro_dollar():
-    body = json.dumps({"offers": [{"id": 1, "gpu_name": "L4", "num_gpus": 3, "gpu_ram": 24576,
-                                   "dph_total": 0.5306666666666667, "rentable": True}]}).encode()
+    body = json.dumps(
+        {
+            "offers": [
+                {
+                    "id": 1,
+                    "gpu_name": "L4",
+                    "num_gpus": 3,
+                    "gpu_ram": 24576,
+                    "dph_total": 0.5306666666666667,
+                    "rentable": True,
+                }
+            ]
+        }
+    ).encode()
     (offer,) = vast.parse(body, SPEC).offers
     assert offer.amount == Decimal("0.530667")

@@ -44,8 +44,11 @@ def test_source_adapter_is_known(source) -> None:
     assert parser_version(source.adapter)
 
 
-ADAPTER_TESTS = {path.name: path.read_text(encoding="utf-8") for path in TESTS_DIR.glob("test_*.py")
-                 if path.name not in {"test_meta.py", "test_end_to_end.py", "test_gpu_end_to_end.py"}}
+ADAPTER_TESTS = {
+    path.name: path.read_text(encoding="utf-8")
+    for path in TESTS_DIR.glob("test_*.py")
+    if path.name not in {"test_meta.py", "test_end_to_end.py", "test_gpu_end_to_end.py"}
+}
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)

@@ -30,8 +30,15 @@ INF1_BASIS = "chips x 8 GiB per Inferentia chip (AWS Neuron Inferentia specifica
 
 def S(accelerator, count, memory, unit, vcpus, host_gib, derived=False):
     """Expected spec: (accelerator, count, memory value, memory unit, derived?, vcpus, host memory GiB)."""
-    return (accelerator, count, None if memory is None else D(memory), unit, derived, vcpus,
-            None if host_gib is None else D(host_gib))
+    return (
+        accelerator,
+        count,
+        None if memory is None else D(memory),
+        unit,
+        derived,
+        vcpus,
+        None if host_gib is None else D(host_gib),
+    )
 
 
 def P(usd_per_instance_hour, usd_per_accelerator_hour, four_dp, printed=None):
@@ -134,8 +141,15 @@ def spec_rows(batch: SourceBatch) -> dict[str, tuple]:
     rows = {}
     for s in batch.specs:
         assert s.instance_type not in rows, f"duplicate spec {s.instance_type}"
-        rows[s.instance_type] = (s.accelerator, s.accelerator_count, s.accelerator_memory_value,
-                                 s.accelerator_memory_unit, s.accelerator_memory_derived, s.vcpus, s.host_memory_gib)
+        rows[s.instance_type] = (
+            s.accelerator,
+            s.accelerator_count,
+            s.accelerator_memory_value,
+            s.accelerator_memory_unit,
+            s.accelerator_memory_derived,
+            s.vcpus,
+            s.host_memory_gib,
+        )
     return rows
 
 
@@ -146,8 +160,12 @@ def price_rows(batch: SourceBatch) -> dict[tuple, tuple]:
         assert key not in rows, f"duplicate price {key}"
         for money in (p.usd_per_instance_hour, p.usd_per_accelerator_hour, p.usd_per_accelerator_hour_4dp):
             assert isinstance(money, Decimal)
-        rows[key] = (p.usd_per_instance_hour, p.usd_per_accelerator_hour, str(p.usd_per_accelerator_hour_4dp),
-                     p.printed_usd_per_accelerator_hour)
+        rows[key] = (
+            p.usd_per_instance_hour,
+            p.usd_per_accelerator_hour,
+            str(p.usd_per_accelerator_hour_4dp),
+            p.printed_usd_per_accelerator_hour,
+        )
     return rows
 
 
@@ -388,7 +406,8 @@ def test_capacity_blocks_rate_first_and_gpu_memory_swapped_give_the_same_records
         move_column(table, col(table, "Accelerator Memory"), col(table, "GPU"))
 
     assert dump(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit))) == dump(
-        parse("aws_capacity_blocks"))
+        parse("aws_capacity_blocks")
+    )
 
 
 @pytest.mark.parametrize("source_id", sorted(SOURCES))
@@ -399,8 +418,10 @@ def test_unknown_columns_are_ignored(source_id: str) -> None:
         insert_column(table, len(header_cells(table)) - 1, "Availability Zones", "use2-az1, use2-az2")
 
     body = altered(source_id, edit)
-    assert len(header_cells(main_table(BeautifulSoup(body, "lxml")))) == len(
-        header_cells(main_table(soup_of_sample(source_id)))) + 3
+    assert (
+        len(header_cells(main_table(BeautifulSoup(body, "lxml"))))
+        == len(header_cells(main_table(soup_of_sample(source_id)))) + 3
+    )
     assert dump(parse(source_id, body)) == dump(parse(source_id))
 
 
@@ -429,8 +450,13 @@ def test_footnote_marks_on_headers_and_cells_are_ignored(source_id: str) -> None
 
 @pytest.mark.parametrize(
     ("source_id", "instance_type"),
-    [("aws_trn1", "trn1.2xlarge"), ("aws_trn1", "trn1n.32xlarge"), ("aws_inf1", "inf1.xlarge"),
-     ("aws_inf2", "inf2.xlarge"), ("aws_capacity_blocks", "trn1.32xlarge")],
+    [
+        ("aws_trn1", "trn1.2xlarge"),
+        ("aws_trn1", "trn1n.32xlarge"),
+        ("aws_inf1", "inf1.xlarge"),
+        ("aws_inf2", "inf2.xlarge"),
+        ("aws_capacity_blocks", "trn1.32xlarge"),
+    ],
 )
 def test_group_header_rows_spanning_the_table_are_ignored(source_id: str, instance_type: str) -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
@@ -467,7 +493,9 @@ def test_a_decoy_table_with_some_of_the_headers_is_passed_over() -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
         decoy = BeautifulSoup(
             "<table><tr><th>Instance Size</th><th>vCPUs</th><th>Memory (GiB)</th></tr>"
-            "<tr><td>trn1.2xlarge</td><td>999</td><td>999</td></tr></table>", "lxml").find("table")
+            "<tr><td>trn1.2xlarge</td><td>999</td><td>999</td></tr></table>",
+            "lxml",
+        ).find("table")
         table.insert_before(decoy)
 
     assert dump(parse("aws_trn1", altered("aws_trn1", edit))) == dump(parse("aws_trn1"))
@@ -551,19 +579,25 @@ def _assert_two_trn2_regions(batch: SourceBatch) -> None:
 
 def test_follow_on_row_with_an_empty_instance_cell_is_another_region_of_the_same_type() -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
-        row_of(table, "trn2.48xlarge").insert_after(new_row(
-            "<tr><td></td><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td>"
-            "<td></td><td></td><td></td><td></td><td></td><td></td></tr>"))
+        row_of(table, "trn2.48xlarge").insert_after(
+            new_row(
+                "<tr><td></td><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td>"
+                "<td></td><td></td><td></td><td></td><td></td><td></td></tr>"
+            )
+        )
 
     _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
 
 
 def test_follow_on_row_repeating_the_spec_cells() -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
-        row_of(table, "trn2.48xlarge").insert_after(new_row(
-            "<tr><td>&nbsp;</td><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td>"
-            "<td>16 x AWS Trainium2</td><td>192</td><td>2048 GiB</td><td>1.5 TB</td><td>4 x 1.92</td>"
-            "<td>3200 Gigabit</td></tr>"))
+        row_of(table, "trn2.48xlarge").insert_after(
+            new_row(
+                "<tr><td>&nbsp;</td><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td>"
+                "<td>16 x AWS Trainium2</td><td>192</td><td>2048 GiB</td><td>1.5 TB</td><td>4 x 1.92</td>"
+                "<td>3200 Gigabit</td></tr>"
+            )
+        )
 
     _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
 
@@ -572,10 +606,13 @@ def test_rowspan_instance_cell_covers_both_region_rows() -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
         row = row_of(table, "trn2.48xlarge")
         cells(row)[0]["rowspan"] = "2"
-        row.insert_after(new_row(
-            "<tr><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td>"
-            "<td>16 x AWS Trainium2</td><td>192</td><td>2048 GiB</td><td>1.5 TB</td><td>4 x 1.92</td>"
-            "<td>3200 Gigabit</td></tr>"))
+        row.insert_after(
+            new_row(
+                "<tr><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td>"
+                "<td>16 x AWS Trainium2</td><td>192</td><td>2048 GiB</td><td>1.5 TB</td><td>4 x 1.92</td>"
+                "<td>3200 Gigabit</td></tr>"
+            )
+        )
 
     _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
 
@@ -727,16 +764,21 @@ def test_utf8_page_with_non_ascii_text() -> None:
 
 def test_markup_inside_cells() -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
-        set_html(cell(table, "trn1.2xlarge", "On-Demand Price/hr"),
-                 '<script>var p = "$9.99"; document.write(p);</script><b>$1.34</b>')
-        set_html(cell(table, "trn1.2xlarge", "Instance Size"),
-                 '<a href="/ec2/instance-types/trn1/#sizes"><strong>trn1.2xlarge</strong></a>')
+        set_html(
+            cell(table, "trn1.2xlarge", "On-Demand Price/hr"),
+            '<script>var p = "$9.99"; document.write(p);</script><b>$1.34</b>',
+        )
+        set_html(
+            cell(table, "trn1.2xlarge", "Instance Size"),
+            '<a href="/ec2/instance-types/trn1/#sizes"><strong>trn1.2xlarge</strong></a>',
+        )
         set_html(cell(table, "trn1.2xlarge", "Trainium Chips"), "<span>1</span><!-- 16 -->")
         set_html(cell(table, "trn1.2xlarge", "Accelerator Memory (GB)"), "<style>td{content:'64'}</style>32")
         set_html(cell(table, "trn1.2xlarge", "Network Bandwidth (Gbps)"), "Up to<br>12.5")
         set_html(cell(table, "trn1.32xlarge", "On-Demand Price/hr"), "$&nbsp;<em>21.50</em>")
-        set_html(cell(table, "trn1.32xlarge", "Local NVMe Storage (TB)"),
-                 '<script>throw new Error("never run")</script>')
+        set_html(
+            cell(table, "trn1.32xlarge", "Local NVMe Storage (TB)"), '<script>throw new Error("never run")</script>'
+        )
 
     body = altered("aws_trn1", edit)
     assert b"<script>var p" in body and b"<b>$1.34</b>" in body

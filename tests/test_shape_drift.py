@@ -10,8 +10,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from localserver import LocalServer, Reply
 
+from localserver import LocalServer, Reply
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher
 from pipelines.refresh import SourceOutcome, refresh_source
@@ -50,8 +50,9 @@ class Site:
             return con.execute(sql, params or []).fetchall()
 
     def logged(self, fetch_id: int | None) -> tuple[object, ...]:
-        return self.query("SELECT outcome, shape_fingerprint, warnings FROM fetch_log WHERE fetch_id = ?",
-                          [fetch_id])[0]
+        return self.query("SELECT outcome, shape_fingerprint, warnings FROM fetch_log WHERE fetch_id = ?", [fetch_id])[
+            0
+        ]
 
 
 @pytest.fixture
@@ -63,8 +64,9 @@ def site(tmp_path: Path) -> Site:
 def runpod_without_lowest_price(site: Site) -> bytes:
     """The RunPod answer with `lowestPrice` renamed in every type: an optional key the adapter reads, gone."""
     document = json.loads(site.sample("gpu_runpod"))
-    document["data"]["gpuTypes"] = [{("lowestPriceV2" if k == "lowestPrice" else k): v for k, v in t.items()}
-                                    for t in document["data"]["gpuTypes"]]
+    document["data"]["gpuTypes"] = [
+        {("lowestPriceV2" if k == "lowestPrice" else k): v for k, v in t.items()} for t in document["data"]["gpuTypes"]
+    ]
     return json.dumps(document).encode()
 
 
@@ -99,8 +101,11 @@ def shape_warning(outcome: SourceOutcome) -> str:
 
 
 def runpod_stock(site: Site) -> set[object]:
-    return {row[0] for row in site.query("""SELECT DISTINCT stock_status FROM gpu_listing_history
-                                            WHERE source_id = 'gpu_runpod' AND valid_to IS NULL""")}
+    return {
+        row[0]
+        for row in site.query("""SELECT DISTINCT stock_status FROM gpu_listing_history
+                                            WHERE source_id = 'gpu_runpod' AND valid_to IS NULL""")
+    }
 
 
 def test_runpod_with_a_renamed_optional_key_lands_with_a_shape_warning(site: Site) -> None:

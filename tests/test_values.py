@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
 
 from pipelines.values import (
-    parse_money,
     clean,
     is_empty,
     parse_accelerators,
@@ -15,6 +15,7 @@ from pipelines.values import (
     parse_int,
     parse_memory,
     parse_memory_in,
+    parse_money,
     parse_usd,
     unit_in_header,
 )
@@ -83,7 +84,7 @@ def test_parse_usd_empty_cells_are_none_not_zero(text: str | None) -> None:
     ],
 )
 def test_parse_usd_refuses_other_currencies_naming_them(text: str, currency: str) -> None:
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match="USD") as caught:
         parse_usd(text)
     message = str(caught.value)
     assert currency in message
@@ -174,7 +175,7 @@ def test_parse_accelerators(text: str, expected: tuple[int, str | None]) -> None
 
 @pytest.mark.parametrize("text", ["", "-", "N/A", "many", "1.5"])
 def test_parse_accelerators_refuses_a_cell_without_a_whole_count(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"cell '.*'"):  # the message quotes the cell
         parse_accelerators(text)
 
 
@@ -272,7 +273,7 @@ def test_is_empty() -> None:
 
 @pytest.mark.parametrize("text", ["-5", "$ -5", "$1e308", "$3,43", "-$2.40"])
 def test_parse_money_refuses_what_price_parser_would_misread(text):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=re.escape(text)):  # the message quotes the cell
         parse_money(text, "USD")
 
 
@@ -281,15 +282,18 @@ def test_parse_money_reads_a_declared_comma_decimal():
     assert parse_money("€ 2,650.00", "EUR") == Decimal("2650.00")
 
 
-@pytest.mark.parametrize(("texts", "expected"), [
-    (("$2.99 / GPU / hr",), "hour"),
-    (("$ 2.40 per Hour",), "hour"),
-    (("€ 7.50 / day",), "day"),
-    (("€0.0053 per minute, billed monthly",), "minute"),  # the first period printed wins
-    (("$68.80", "Instance Price (per hour)"), "hour"),    # the header names it when the cell does not
-    (("$1,000", "Price per month"), "month"),
-    (("$5",), "hour"),                                     # neither names one: the caller's default
-])
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (("$2.99 / GPU / hr",), "hour"),
+        (("$ 2.40 per Hour",), "hour"),
+        (("€ 7.50 / day",), "day"),
+        (("€0.0053 per minute, billed monthly",), "minute"),  # the first period printed wins
+        (("$68.80", "Instance Price (per hour)"), "hour"),  # the header names it when the cell does not
+        (("$1,000", "Price per month"), "month"),
+        (("$5",), "hour"),  # neither names one: the caller's default
+    ],
+)
 def test_parse_period(texts, expected):
     from pipelines.values import parse_period
 

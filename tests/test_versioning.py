@@ -17,25 +17,49 @@ SOURCE = "aws_test"
 
 
 def spec(instance_type: str = "trn1.32xlarge", memory: str = "512") -> InstanceSpec:
-    return InstanceSpec(instance_type=instance_type, accelerator="Trainium", accelerator_count=16,
-                        accelerator_memory_value=Decimal(memory), accelerator_memory_unit="GB", vcpus=128)
+    return InstanceSpec(
+        instance_type=instance_type,
+        accelerator="Trainium",
+        accelerator_count=16,
+        accelerator_memory_value=Decimal(memory),
+        accelerator_memory_unit="GB",
+        vcpus=128,
+    )
 
 
-def price(instance_type: str = "trn1.32xlarge", usd: str = "21.50", kind: PriceKind = PriceKind.ON_DEMAND,
-          region: str | None = None) -> InstancePrice:
-    return InstancePrice(instance_type=instance_type, price_kind=kind, usd_per_instance_hour=Decimal(usd),
-                         accelerator_count=16, region=region)
+def price(
+    instance_type: str = "trn1.32xlarge",
+    usd: str = "21.50",
+    kind: PriceKind = PriceKind.ON_DEMAND,
+    region: str | None = None,
+) -> InstancePrice:
+    return InstancePrice(
+        instance_type=instance_type,
+        price_kind=kind,
+        usd_per_instance_hour=Decimal(usd),
+        accelerator_count=16,
+        region=region,
+    )
 
 
 def batch(prices: list[InstancePrice], specs: list[InstanceSpec] | None = None) -> SourceBatch:
     types = {p.instance_type for p in prices}
-    return SourceBatch(source_id=SOURCE, parser_version="test/1",
-                       specs=specs if specs is not None else [spec(t) for t in sorted(types)], prices=prices)
+    return SourceBatch(
+        source_id=SOURCE,
+        parser_version="test/1",
+        specs=specs if specs is not None else [spec(t) for t in sorted(types)],
+        prices=prices,
+    )
 
 
 def land(con, b: SourceBatch, day: int):
-    fetch = FetchRecord(source_id=SOURCE, url="http://127.0.0.1/page", fetched_at=T0 + timedelta(days=day),
-                        sha256=f"sha-day-{day}", status=200)
+    fetch = FetchRecord(
+        source_id=SOURCE,
+        url="http://127.0.0.1/page",
+        fetched_at=T0 + timedelta(days=day),
+        sha256=f"sha-day-{day}",
+        status=200,
+    )
     return land_batch(con, fetch, b.parser_version, aws_snapshots(b))
 
 
@@ -114,21 +138,37 @@ def test_a_failed_landing_leaves_nothing_behind(con):
     land(con, batch([price()]), 0)
     before = (history(con), con.execute("SELECT count(*) FROM fetch_log").fetchall())
     # A record pydantic would refuse, forced through: the database's CHECK stops it mid-transaction.
-    bad = InstancePrice.model_construct(instance_type="trn1.32xlarge", price_kind=PriceKind.ON_DEMAND,
-                                        usd_per_instance_hour=Decimal("-1"), accelerator_count=16, region=None,
-                                        printed_usd_per_accelerator_hour=None)
+    bad = InstancePrice.model_construct(
+        instance_type="trn1.32xlarge",
+        price_kind=PriceKind.ON_DEMAND,
+        usd_per_instance_hour=Decimal("-1"),
+        accelerator_count=16,
+        region=None,
+        printed_usd_per_accelerator_hour=None,
+    )
     with pytest.raises(duckdb.ConstraintException):
         land(con, batch([bad], specs=[spec(memory="2048")]), 1)
     assert (history(con), con.execute("SELECT count(*) FROM fetch_log").fetchall()) == before
-    assert con.execute("SELECT accelerator_memory_value FROM aws_instance_specs").fetchall() == [(Decimal("512.000000"),)]
+    assert con.execute("SELECT accelerator_memory_value FROM aws_instance_specs").fetchall() == [
+        (Decimal("512.000000"),)
+    ]
 
 
 def test_derived_accelerator_rate_is_exact_and_rounded_half_up(con):
-    inf2 = InstancePrice(instance_type="inf2.24xlarge", price_kind=PriceKind.ON_DEMAND,
-                         usd_per_instance_hour=Decimal("6.49"), accelerator_count=6)
-    land(con, batch([price(usd="35.7608", kind=PriceKind.CAPACITY_BLOCK, region="US East (Ohio)"), inf2],
-                    specs=[spec(), InstanceSpec(instance_type="inf2.24xlarge", accelerator="Inferentia2",
-                                                accelerator_count=6)]), 0)
+    inf2 = InstancePrice(
+        instance_type="inf2.24xlarge",
+        price_kind=PriceKind.ON_DEMAND,
+        usd_per_instance_hour=Decimal("6.49"),
+        accelerator_count=6,
+    )
+    land(
+        con,
+        batch(
+            [price(usd="35.7608", kind=PriceKind.CAPACITY_BLOCK, region="US East (Ohio)"), inf2],
+            specs=[spec(), InstanceSpec(instance_type="inf2.24xlarge", accelerator="Inferentia2", accelerator_count=6)],
+        ),
+        0,
+    )
     rows = con.execute("""SELECT instance_type, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp,
                                  typeof(usd_per_accelerator_hour)
                           FROM aws_instance_prices ORDER BY 1""").fetchall()

@@ -16,10 +16,14 @@ SQL_DIR = Path(__file__).resolve().parent / "sql"
 DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
 # Order matters: views need the tables, and CREATE OR REPLACE VIEW drops a view's comments.
 SCHEMA_FILES = (
-    "schema.sql", "schema_gpu.sql",
-    "comments.sql", "comments_gpu.sql",
-    "views.sql", "views_gpu.sql",
-    "comments_views.sql", "comments_views_gpu.sql",
+    "schema.sql",
+    "schema_gpu.sql",
+    "comments.sql",
+    "comments_gpu.sql",
+    "views.sql",
+    "views_gpu.sql",
+    "comments_views.sql",
+    "comments_views_gpu.sql",
 )
 
 
@@ -41,7 +45,7 @@ COMMENT_SCHEMA = """
 COMMENT ON TABLE schema_version IS 'Hash of the warehouse/sql files last applied to this file; opening a file whose hash differs applies them again.';
 COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run.';
 COMMENT ON COLUMN schema_version.applied_at IS 'When they were applied (UTC).';
-"""
+"""  # noqa: E501 - comment texts are SQL literals, kept whole
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -91,11 +95,18 @@ class WarehouseMissing(WarehouseError):
     """Opened read-only before any refresh created it."""
 
 
-NEWER_STORAGE = re.compile(r"storage version number (\d+), "
-                           r"but we can only read storage versions between (\d+) and (\d+)")
+NEWER_STORAGE = re.compile(
+    r"storage version number (\d+), "
+    r"but we can only read storage versions between (\d+) and (\d+)"
+)
 LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
-UNUSABLE_PATH = ("Is a directory", "Not a directory", "Permission denied", "Read-only file system",
-                 "No such file or directory")
+UNUSABLE_PATH = (
+    "Is a directory",
+    "Not a directory",
+    "Permission denied",
+    "Read-only file system",
+    "No such file or directory",
+)
 
 
 def warehouse_error(path: Path, exc: duckdb.Error, wait_s: float) -> WarehouseError | None:
@@ -104,11 +115,17 @@ def warehouse_error(path: Path, exc: duckdb.Error, wait_s: float) -> WarehouseEr
     if "Could not set lock" in message:
         held = LOCK_HOLDER.search(message)
         holder = f"PID {held[2]}, {held[1]}" if held else "another process"
-        return WarehouseBusy(path, f"held by another process ({holder}) for {wait_s:g} s; SQL clients should open "
-                                   f"{path.stem}.snapshot{path.suffix} instead of the working file")
+        return WarehouseBusy(
+            path,
+            f"held by another process ({holder}) for {wait_s:g} s; SQL clients should open "
+            f"{path.stem}.snapshot{path.suffix} instead of the working file",
+        )
     if newer := NEWER_STORAGE.search(message):
-        return NewerDuckDBFile(path, f"written by a newer DuckDB (storage version {newer[1]}; DuckDB "
-                                     f"{duckdb.__version__} reads versions {newer[2]} to {newer[3]})")
+        return NewerDuckDBFile(
+            path,
+            f"written by a newer DuckDB (storage version {newer[1]}; DuckDB "
+            f"{duckdb.__version__} reads versions {newer[2]} to {newer[3]})",
+        )
     if "not a valid DuckDB database file" in message:
         return NotADuckDBFile(path, "not a DuckDB database file")
     if "Corrupt database file" in message:

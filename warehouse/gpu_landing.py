@@ -44,8 +44,7 @@ GPU_LISTINGS = VersionedTable(
 FX_RATES = FactTable(
     name="fx_rates",
     key_columns=("currency", "rate_date"),
-    fields=(pa.field("currency", pa.string()), pa.field("rate_date", pa.date32()),
-            pa.field("units_per_eur", MONEY)),
+    fields=(pa.field("currency", pa.string()), pa.field("rate_date", pa.date32()), pa.field("units_per_eur", MONEY)),
 )
 
 # Rates known at `as_of`: a replayed fetch converts with the rates it could have seen (a correction fetched

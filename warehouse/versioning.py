@@ -70,9 +70,7 @@ def attributes_hash(row: dict[str, Any], columns: tuple[str, ...]) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def snapshot_table(
-    table: VersionedTable, rows: list[dict[str, Any]], source_id: str, lineage: Lineage
-) -> pa.Table:
+def snapshot_table(table: VersionedTable, rows: list[dict[str, Any]], source_id: str, lineage: Lineage) -> pa.Table:
     """Rows plus hash, validity start and lineage, typed by the table's Arrow schema (Decimals stay exact)."""
     n = len(rows)
     columns: dict[str, pa.Array] = {"source_id": pa.array([source_id] * n, pa.string())}
@@ -96,15 +94,17 @@ def land_snapshot(
     # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
     # landing (whose transaction the caller rolls back) needs no cleanup here.
     con.register("_snapshot", snapshot)
-    key = ("source_id",) + table.key_columns
+    key = ("source_id", *table.key_columns)
     same_version = f"{_key_match('s', 'h', key)} AND s.attributes_hash = h.attributes_hash"
-    (closed,) = one_row(con, 
+    (closed,) = one_row(
+        con,
         f"""UPDATE {table.name} AS h SET valid_to = $observed_at
             WHERE h.source_id = $source_id AND h.valid_to IS NULL
               AND NOT EXISTS (SELECT 1 FROM _snapshot AS s WHERE {same_version})""",
         {"observed_at": observed_at, "source_id": source_id},
     )
-    (inserted,) = one_row(con, 
+    (inserted,) = one_row(
+        con,
         f"""INSERT INTO {table.name} BY NAME
             SELECT * FROM _snapshot AS s
             WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS h
@@ -123,14 +123,18 @@ def rehash(con: duckdb.DuckDBPyConnection, table: VersionedTable) -> int:
     """
     result = con.execute(f"SELECT rowid AS row_id, * FROM {table.name}")
     names = [d[0] for d in result.description]
-    rows = [dict(zip(names, values)) for values in result.fetchall()]
-    hashes = pa.table({"row_id": pa.array([r["row_id"] for r in rows], pa.int64()),
-                       "attributes_hash": pa.array([attributes_hash(r, table.attribute_columns) for r in rows],
-                                                   pa.string())})
+    rows = [dict(zip(names, values, strict=True)) for values in result.fetchall()]
+    hashes = pa.table(
+        {
+            "row_id": pa.array([r["row_id"] for r in rows], pa.int64()),
+            "attributes_hash": pa.array([attributes_hash(r, table.attribute_columns) for r in rows], pa.string()),
+        }
+    )
     con.register("_rehashed", hashes)
-    (changed,) = one_row(con, 
+    (changed,) = one_row(
+        con,
         f"""UPDATE {table.name} AS h SET attributes_hash = r.attributes_hash FROM _rehashed AS r
-            WHERE h.rowid = r.row_id AND h.attributes_hash <> r.attributes_hash"""
+            WHERE h.rowid = r.row_id AND h.attributes_hash <> r.attributes_hash""",
     )
     con.unregister("_rehashed")
     return changed
@@ -154,8 +158,9 @@ class FactTable:
         return tuple(f.name for f in self.fields if f.name not in self.key_columns)
 
 
-def land_facts(con: duckdb.DuckDBPyConnection, table: FactTable, rows: list[dict[str, Any]],
-               lineage: Lineage) -> LandCounts:
+def land_facts(
+    con: duckdb.DuckDBPyConnection, table: FactTable, rows: list[dict[str, Any]], lineage: Lineage
+) -> LandCounts:
     n = len(rows)
     columns = {f.name: pa.array([r[f.name] for r in rows], f.type) for f in table.fields}
     for field in LINEAGE_FIELDS:
@@ -163,16 +168,18 @@ def land_facts(con: duckdb.DuckDBPyConnection, table: FactTable, rows: list[dict
     con.register("_new_rows", pa.table(columns))
     match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)  # same key
     same_version = " AND ".join([match] + [f"t.{k} IS NOT DISTINCT FROM n.{k}" for k in table.value_columns])
-    (closed,) = one_row(con, 
+    (closed,) = one_row(
+        con,
         f"""UPDATE {table.name} AS t SET valid_to = $observed_at
             WHERE t.valid_to IS NULL AND EXISTS (SELECT 1 FROM _new_rows AS n WHERE {match})
               AND NOT EXISTS (SELECT 1 FROM _new_rows AS n WHERE {same_version})""",
         {"observed_at": lineage.fetched_at},
     )
-    (inserted,) = one_row(con, 
+    (inserted,) = one_row(
+        con,
         f"""INSERT INTO {table.name} BY NAME
             SELECT * FROM _new_rows AS n
-            WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE t.valid_to IS NULL AND {same_version})"""
+            WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE t.valid_to IS NULL AND {same_version})""",
     )
     con.unregister("_new_rows")
     return LandCounts(inserted=inserted, closed=closed, unchanged=n - inserted)

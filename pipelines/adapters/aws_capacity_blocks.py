@@ -17,7 +17,10 @@ PARSER_VERSION = "aws_capacity_blocks/1.0"
 COLUMNS = [
     Column("instance_type", (r"^instance type",), fill_down=True),
     Column("region", (r"^region",)),
-    Column("instance_rate", (r"instance hourly", r"instance rate"),),
+    Column(
+        "instance_rate",
+        (r"instance hourly", r"instance rate"),
+    ),
     Column("accelerator_rate", (r"accelerator hourly", r"accelerator rate"), required=False),
     Column("accelerator_memory", (r"accelerator memory", r"gpu memory"), required=False),
     Column("accelerators", (r"^gpus?$", r"^accelerators?$", r"^(gpu|accelerator) count")),
@@ -53,7 +56,10 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Sou
             )
         )
     return SourceBatch(
-        source_id=source.id, parser_version=PARSER_VERSION, specs=list(specs.values()), prices=prices,
+        source_id=source.id,
+        parser_version=PARSER_VERSION,
+        specs=list(specs.values()),
+        prices=prices,
         shape=table.fingerprint,
     )
 

@@ -26,8 +26,11 @@ def columns(source: SourceSpec) -> list[Column]:
     derived_memory = source.options.get("memory_per_accelerator_gib") is not None
     return [
         Column("instance_type", (r"^instance (size|type|name)",)),
-        Column("accelerator_memory", (r"accelerator memory", r"device memory", r"neuron memory"),
-               required=not derived_memory),
+        Column(
+            "accelerator_memory",
+            (r"accelerator memory", r"device memory", r"neuron memory"),
+            required=not derived_memory,
+        ),
         Column("accelerators", (r"chips", r"^accelerators?\b", r"^(trainium|inferentia)\d*$")),
         Column("vcpus", (r"vcpu",), required=False),
         Column("host_memory", (r"instance memory", r"host memory", r"^memory"), required=False),
@@ -45,8 +48,9 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Sou
         spec = _spec(row, table, source)
         specs.append(spec)
         prices.extend(_prices(row, table, source, spec))
-    return SourceBatch(source_id=source.id, parser_version=PARSER_VERSION, specs=specs, prices=prices,
-                       shape=table.fingerprint)
+    return SourceBatch(
+        source_id=source.id, parser_version=PARSER_VERSION, specs=specs, prices=prices, shape=table.fingerprint
+    )
 
 
 def _spec(row: Row, table: HeaderTable, source: SourceSpec) -> InstanceSpec:

@@ -43,19 +43,54 @@ _PRICE_FORMS = (
     # `€ 0.29 / minute`, `€ 7.50 per day`, `€ 7.50 a day`, `€ 210 monthly`
     re.compile(rf"{_MONEY}\s*(?:(?:/|(?i:per|an?)\b)\s*(?:1\s+)?(?P<unit>{_UNIT})s?\.?|(?P<adverb>{_ADVERB}))"),
     # `per day € 7.50`, `/ day € 7.50`, `Daily: €7.50`, `monthly €210`, `Day: € 7.50`
-    re.compile(rf"(?:(?:/|(?i:per)\b)\s*(?P<unit>{_UNIT})s?\.?|(?P<adverb>{_ADVERB})|(?P<word>{_WORD})s?)"
-               rf"\s*:?\s*{_MONEY}"),
+    re.compile(
+        rf"(?:(?:/|(?i:per)\b)\s*(?P<unit>{_UNIT})s?\.?|(?P<adverb>{_ADVERB})|(?P<word>{_WORD})s?)"
+        rf"\s*:?\s*{_MONEY}"
+    ),
 )
 _PERIODS = {
-    "minute": BillingPeriod.MINUTE, "min": BillingPeriod.MINUTE,
-    "hour": BillingPeriod.HOUR, "hr": BillingPeriod.HOUR, "h": BillingPeriod.HOUR, "hourly": BillingPeriod.HOUR,
-    "day": BillingPeriod.DAY, "daily": BillingPeriod.DAY,
-    "week": BillingPeriod.WEEK, "wk": BillingPeriod.WEEK, "weekly": BillingPeriod.WEEK,
-    "month": BillingPeriod.MONTH, "mo": BillingPeriod.MONTH, "monthly": BillingPeriod.MONTH,
+    "minute": BillingPeriod.MINUTE,
+    "min": BillingPeriod.MINUTE,
+    "hour": BillingPeriod.HOUR,
+    "hr": BillingPeriod.HOUR,
+    "h": BillingPeriod.HOUR,
+    "hourly": BillingPeriod.HOUR,
+    "day": BillingPeriod.DAY,
+    "daily": BillingPeriod.DAY,
+    "week": BillingPeriod.WEEK,
+    "wk": BillingPeriod.WEEK,
+    "weekly": BillingPeriod.WEEK,
+    "month": BillingPeriod.MONTH,
+    "mo": BillingPeriod.MONTH,
+    "monthly": BillingPeriod.MONTH,
 }
 # Tags that continue a line of text; any other tag (and `br`) ends it.
-_INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "label", "mark",
-           "q", "small", "span", "strong", "sub", "sup", "time", "u", "var"}
+_INLINE = {
+    "a",
+    "abbr",
+    "b",
+    "bdi",
+    "bdo",
+    "cite",
+    "code",
+    "data",
+    "dfn",
+    "em",
+    "font",
+    "i",
+    "kbd",
+    "label",
+    "mark",
+    "q",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "sup",
+    "time",
+    "u",
+    "var",
+}
 _SOLD_OUT = re.compile(r"\bout of stock\b|\bsold out\b|\bunavailable\b|\bnot available\b", re.IGNORECASE)
 _IN_STOCK = re.compile(r"in stock|available(?: now)?", re.IGNORECASE)
 _CONTROL = re.compile(r"(?P<verb>rent|order)(?:\s+(?:now|server|it))?", re.IGNORECASE)
@@ -121,10 +156,10 @@ def label_table_cells(root: Tag) -> None:
         rows = [tr for tr in table.find_all("tr") if tr.find_parent("table") is table]
         head = _header_row(rows)
         # Rows that already read as prices (`per day` | `€ 7.50` under `Period` | `Price`) need no labels.
-        if head is None or any(read_price(text_of(tr)) for tr in rows[head + 1:]):
+        if head is None or any(read_price(text_of(tr)) for tr in rows[head + 1 :]):
             continue
         headers = _columns(rows[head])
-        for tr in rows[head + 1:]:
+        for tr in rows[head + 1 :]:
             column = 0
             for cell in tr.find_all(["td", "th"], recursive=False):
                 header = headers[column] if column < len(headers) else ""
@@ -251,7 +286,7 @@ def labelled_value(card: Tag, label: re.Pattern[str]) -> tuple[str, str] | None:
         found = label.search(text)
         if found is None:
             continue
-        after = text[found.end():]
+        after = text[found.end() :]
         if re.search(r"[0-9]", after) and (best is None or len(text) < best_length):
             best, best_length = (found.group(0).lower(), after), len(text)
     return best

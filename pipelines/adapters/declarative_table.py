@@ -99,16 +99,24 @@ def options_of(source: SourceSpec) -> Options:
 def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
     opts = options_of(source)
     declared = opts.columns.model_dump()
-    columns = [Column(key, tuple(patterns), required=key in ("gpu", "price"), fill_down=key == "region")
-               for key, patterns in declared.items() if patterns is not None]
+    columns = [
+        Column(key, tuple(patterns), required=key in ("gpu", "price"), fill_down=key == "region")
+        for key, patterns in declared.items()
+        if patterns is not None
+    ]
     table = locate(soup_of(body, charset), columns, source.id)
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
     for row in table.rows("gpu"):
         listing = _required(row, table, "listing" if "listing" in table.columns else "gpu", source.id)
         gpu_name = _required(row, table, "gpu", source.id)
-        amount = read_cell(row, table, "price", source.id,
-                           lambda t: parse_money(t, opts.currency, decimal_separator=opts.decimal_separator))
+        amount = read_cell(
+            row,
+            table,
+            "price",
+            source.id,
+            lambda t: parse_money(t, opts.currency, decimal_separator=opts.decimal_separator),
+        )
         if amount is None:
             unpriced.append(listing)
             continue
@@ -116,14 +124,21 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             raise CellError(source.id, row.label, table.header_of("price"), f"price {amount} is not positive")
         offers.append(_offer(row, table, source, opts, listing, gpu_name, amount))
     keys = [(o.price_kind, o.region, o.listing) for o in offers]
-    for kind, region, listing in {k for k in keys if keys.count(k) > 1}:
+    for _kind, region, listing in {k for k in keys if keys.count(k) > 1}:
         raise ParseError(source.id, f"listing {listing!r} appears twice (region {region!r})")
-    return GpuBatch(source_id=source.id, parser_version=PARSER_VERSION, provider=opts.provider,
-                    offers=offers, unpriced=unpriced, shape=table.fingerprint)
+    return GpuBatch(
+        source_id=source.id,
+        parser_version=PARSER_VERSION,
+        provider=opts.provider,
+        offers=offers,
+        unpriced=unpriced,
+        shape=table.fingerprint,
+    )
 
 
-def _offer(row: Row, table: HeaderTable, source: SourceSpec, opts: Options, listing: str, gpu_name: str,
-           amount: Decimal) -> GpuOffer:
+def _offer(
+    row: Row, table: HeaderTable, source: SourceSpec, opts: Options, listing: str, gpu_name: str, amount: Decimal
+) -> GpuOffer:
     count = opts.gpu_count
     if "gpu_count" in table.columns:
         count = read_cell(row, table, "gpu_count", source.id, lambda t: parse_accelerators(t)[0])
@@ -138,9 +153,16 @@ def _offer(row: Row, table: HeaderTable, source: SourceSpec, opts: Options, list
         memory = printed[0] if printed else None
     try:
         return GpuOffer(
-            listing=listing, gpu_name=gpu_name, gpu_count=count, price_kind=opts.price_kind, amount=amount,
-            currency=opts.currency, price_per=opts.price_per, period=opts.period,
-            stock_status=_stock(row.get("stock"), opts.stock_values), region=row.get("region") or None,
+            listing=listing,
+            gpu_name=gpu_name,
+            gpu_count=count,
+            price_kind=opts.price_kind,
+            amount=amount,
+            currency=opts.currency,
+            price_per=opts.price_per,
+            period=opts.period,
+            stock_status=_stock(row.get("stock"), opts.stock_values),
+            region=row.get("region") or None,
             gpu_memory_gb_printed=memory,
         )
     except ValidationError as exc:
@@ -156,7 +178,10 @@ def _required(row: Row, table: HeaderTable, key: str, source_id: str) -> str:
 
 def _stock(text: str | None, values: StockValues) -> StockStatus:
     cell = (text or "").lower()
-    hits = [(len(p), status) for status, phrases in ((StockStatus.IN_STOCK, values.in_stock),
-                                                      (StockStatus.SOLD_OUT, values.sold_out))
-            for p in phrases if p.lower() in cell and p]
+    hits = [
+        (len(p), status)
+        for status, phrases in ((StockStatus.IN_STOCK, values.in_stock), (StockStatus.SOLD_OUT, values.sold_out))
+        for p in phrases
+        if p.lower() in cell and p
+    ]
     return max(hits, key=lambda hit: hit[0])[1] if hits else StockStatus.UNKNOWN

@@ -32,9 +32,6 @@ COLUMNS = [
 ]
 
 
-
-
-
 def stock_of(text: str | None) -> StockStatus:
     text = clean(text).lower()
     if re.search(r"sold[\s-]?out|unavailable|not available", text):

@@ -30,9 +30,6 @@ COLUMNS = [
 ]
 
 
-
-
-
 def stock_of(text: str | None) -> StockStatus:
     text = clean(text).lower()
     if re.search(r"sold[\s-]?out|unavailable", text):

@@ -34,8 +34,6 @@ PLAN = re.compile(r"^(?P<count>\d+)\s*[x×]\s+(?P<name>\S.*)$", re.IGNORECASE)
 SOLD_OUT = re.compile(r"sold[\s_-]?out", re.IGNORECASE)
 
 
-
-
 def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
     soup = soup_of(body, charset)
     currency = source.options.get("currency", "USD")
@@ -66,8 +64,13 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     duplicates = sorted({key for key in keys if keys.count(key) > 1})
     if duplicates:
         raise ParseError(source.id, f"plan(s) listed twice under one price kind: {duplicates}")
-    return GpuBatch(source_id=source.id, parser_version=PARSER_VERSION,
-                    provider=source.options.get("provider", "Lambda"), offers=offers, unpriced=unpriced)
+    return GpuBatch(
+        source_id=source.id,
+        parser_version=PARSER_VERSION,
+        provider=source.options.get("provider", "Lambda"),
+        offers=offers,
+        unpriced=unpriced,
+    )
 
 
 def _label(soup: BeautifulSoup, panel: Tag) -> str:
@@ -105,15 +108,19 @@ def _stock(tr: Tag | None, price_text: str) -> StockStatus:
     labels = [str(tag.get("aria-label") or "") for tag in [tr, *tr.find_all(True)]]
     if SOLD_OUT.search(tr.get_text(" ")) or any(SOLD_OUT.search(label) for label in labels):
         return StockStatus.SOLD_OUT
-    buttons = [b for b in tr.find_all(["a", "button"])
-               if b.get("disabled") is None and str(b.get("aria-disabled") or "").lower() != "true"]
+    buttons = [
+        b
+        for b in tr.find_all(["a", "button"])
+        if b.get("disabled") is None and str(b.get("aria-disabled") or "").lower() != "true"
+    ]
     if any(re.fullmatch(r"launch( instance)?", clean(b.get_text(" ")), re.IGNORECASE) for b in buttons):
         return StockStatus.IN_STOCK
     return StockStatus.UNKNOWN
 
 
-def _offer(row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amount, currency: str,
-           source: SourceSpec) -> GpuOffer:
+def _offer(
+    row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amount, currency: str, source: SourceSpec
+) -> GpuOffer:
     price_text = row.get("price") or ""
     match = PLAN.match(row.label)
     if match is None or not 1 <= int(match.group("count")) <= 1024:
@@ -126,9 +133,16 @@ def _offer(row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amo
     period = BillingPeriod(parse_period(price_text, table.header_of("price")))
     try:
         return GpuOffer(
-            listing=row.label, gpu_name=match.group("name").strip(), gpu_count=int(match.group("count")),
-            price_kind=kind, amount=amount, currency=currency, price_per=PricePer.GPU, period=period,
-            stock_status=_stock(tr, price_text), region=None,
+            listing=row.label,
+            gpu_name=match.group("name").strip(),
+            gpu_count=int(match.group("count")),
+            price_kind=kind,
+            amount=amount,
+            currency=currency,
+            price_per=PricePer.GPU,
+            period=period,
+            stock_status=_stock(tr, price_text),
+            region=None,
             gpu_memory_gb_printed=memory[0] if memory else None,
         )
     except ValidationError as exc:

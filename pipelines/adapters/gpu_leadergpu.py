@@ -64,8 +64,11 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
         raise ParseError(source.id, f"{HTML_KEY} is not readable HTML: {exc}") from exc
     page = read_cards(soup, _is_title)
     if page.stray_prices:
-        raise ParseError(source.id, f"price(s) {page.stray_prices[:3]} sit in no server card: a card whose title"
-                                    " does not read 'N pcs <GPU>' or 'Nx <GPU>'?")
+        raise ParseError(
+            source.id,
+            f"price(s) {page.stray_prices[:3]} sit in no server card: a card whose title"
+            " does not read 'N pcs <GPU>' or 'Nx <GPU>'?",
+        )
     labels: set[str] = set()
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
@@ -81,11 +84,19 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
             seen.add(offer.listing)
             offers.append(offer)
     if not offers:
-        raise ParseError(source.id, f"no server cards with a price in {HTML_KEY} (titles found: "
-                                    f"{[card.title for card in page.cards][:5]})")
+        raise ParseError(
+            source.id,
+            f"no server cards with a price in {HTML_KEY} (titles found: {[card.title for card in page.cards][:5]})",
+        )
     provider = source.options.get("provider", "LeaderGPU")
-    return GpuBatch(source_id=source.id, parser_version=PARSER_VERSION, provider=provider, offers=offers,
-                    unpriced=unpriced, shape=shape_fingerprint(sorted(labels)))
+    return GpuBatch(
+        source_id=source.id,
+        parser_version=PARSER_VERSION,
+        provider=provider,
+        offers=offers,
+        unpriced=unpriced,
+        shape=shape_fingerprint(sorted(labels)),
+    )
 
 
 def _matches_html(body: bytes, source_id: str) -> str:
@@ -137,16 +148,21 @@ def _card(card: Card, default_currency: str, source_id: str, labels: set[str]) -
             raise CellError(source_id, title, column, f"two different prices ({prices[price.period][0]} and {amount})")
         others = {other for _, other in prices.values()} - {currency}
         if others:  # one server, one price list: a second currency is a misread, not a second offer
-            raise CellError(source_id, title, column, f"{price.text!r} is in {currency}, the card's other prices"
-                                                      f" in {sorted(others)[0]}")
+            raise CellError(
+                source_id,
+                title,
+                column,
+                f"{price.text!r} is in {currency}, the card's other prices in {sorted(others)[0]}",
+            )
         prices[price.period] = (amount, currency)
         labels.add(f"period:{price.period.value}")
-    return [_offer(title, gpu_name, count, period, *prices[period], stock, memory, source_id)
-            for period in sorted(prices, key=PERIOD_ORDER.index)]
+    return [
+        _offer(title, gpu_name, count, period, *prices[period], stock, memory, source_id)
+        for period in sorted(prices, key=PERIOD_ORDER.index)
+    ]
 
 
-def _money(printed: str, default_currency: str, title: str, column: str,
-           source_id: str) -> tuple[Decimal | None, str]:
+def _money(printed: str, default_currency: str, title: str, column: str, source_id: str) -> tuple[Decimal | None, str]:
     """A positive amount and the currency it is printed in (the source's currency when none is printed)."""
     if "-" in printed:
         raise CellError(source_id, title, column, f"negative price {printed!r}")
@@ -163,13 +179,30 @@ def _money(printed: str, default_currency: str, title: str, column: str,
     return amount, currency
 
 
-def _offer(title: str, gpu_name: str, count: int, period: BillingPeriod, amount: Decimal, currency: str,
-           stock: StockStatus, memory: Decimal | None, source_id: str) -> GpuOffer:
+def _offer(
+    title: str,
+    gpu_name: str,
+    count: int,
+    period: BillingPeriod,
+    amount: Decimal,
+    currency: str,
+    stock: StockStatus,
+    memory: Decimal | None,
+    source_id: str,
+) -> GpuOffer:
     try:
         return GpuOffer(
-            listing=f"{title} / {period.value}", gpu_name=gpu_name, gpu_count=count, price_kind=PERIOD_KIND[period],
-            amount=amount, currency=currency, price_per=PricePer.INSTANCE, period=period, stock_status=stock,
-            region=None, gpu_memory_gb_printed=memory,
+            listing=f"{title} / {period.value}",
+            gpu_name=gpu_name,
+            gpu_count=count,
+            price_kind=PERIOD_KIND[period],
+            amount=amount,
+            currency=currency,
+            price_per=PricePer.INSTANCE,
+            period=period,
+            stock_status=stock,
+            region=None,
+            gpu_memory_gb_printed=memory,
         )
     except ValidationError as exc:
         raise CellError(source_id, title, f"price per {period.value}", f"not a valid offer: {exc}") from exc

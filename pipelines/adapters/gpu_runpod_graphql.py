@@ -33,12 +33,24 @@ PARSER_VERSION = "gpu_runpod_graphql/1.0"
 PRICE_QUANTUM = Decimal("0.0001")
 
 STOCK = {
-    "high": StockStatus.IN_STOCK, "medium": StockStatus.IN_STOCK, "low": StockStatus.IN_STOCK,
-    "none": StockStatus.SOLD_OUT, "unavailable": StockStatus.SOLD_OUT, "": StockStatus.UNKNOWN,
+    "high": StockStatus.IN_STOCK,
+    "medium": StockStatus.IN_STOCK,
+    "low": StockStatus.IN_STOCK,
+    "none": StockStatus.SOLD_OUT,
+    "unavailable": StockStatus.SOLD_OUT,
+    "": StockStatus.UNKNOWN,
 }
 TYPE = "data.gpuTypes[]."
-REQUIRED = ("id", "displayName", "memoryInGb", "secureCloud", "communityCloud",
-            "securePrice", "communityPrice", "secureSpotPrice")
+REQUIRED = (
+    "id",
+    "displayName",
+    "memoryInGb",
+    "secureCloud",
+    "communityCloud",
+    "securePrice",
+    "communityPrice",
+    "secureSpotPrice",
+)
 LOWEST = "lowestPrice"  # optional
 STOCK_STATUS = "stockStatus"
 TYPE_KEYS = (*REQUIRED, LOWEST, f"{LOWEST}.{STOCK_STATUS}")
@@ -80,12 +92,19 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
         for offer in found:
             key = (offer.listing, offer.price_kind.value)
             if key in seen:
-                raise ParseError(sid, f"listing {offer.listing!r} ({key[1]}) appears twice: "
-                                      f"{seen[key]!r} and {offer.gpu_name!r}")
+                raise ParseError(
+                    sid, f"listing {offer.listing!r} ({key[1]}) appears twice: {seen[key]!r} and {offer.gpu_name!r}"
+                )
             seen[key] = offer.gpu_name
         offers.extend(found)
-    return GpuBatch(source_id=sid, parser_version=PARSER_VERSION, provider=source.options.get("provider", "RunPod"),
-                    offers=offers, unpriced=unpriced, shape=paths.fingerprint)
+    return GpuBatch(
+        source_id=sid,
+        parser_version=PARSER_VERSION,
+        provider=source.options.get("provider", "RunPod"),
+        offers=offers,
+        unpriced=unpriced,
+        shape=paths.fingerprint,
+    )
 
 
 def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
@@ -114,11 +133,22 @@ def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
             raise ParseError(sid, f"{where}.{price_key} {amount} is out of range") from exc
         if not rounded:
             raise ParseError(sid, f"{where}.{price_key} {amount} rounds to zero")
-        offers.append(GpuOffer(
-            listing=f"{display} ({cloud})", gpu_name=gpu_name, gpu_count=1, price_kind=kind, amount=rounded,
-            currency="USD", price_per=PricePer.GPU, period=BillingPeriod.HOUR, stock_status=stock, region=None,
-            gpu_memory_gb_printed=memory or None, offer_count=1,
-        ))
+        offers.append(
+            GpuOffer(
+                listing=f"{display} ({cloud})",
+                gpu_name=gpu_name,
+                gpu_count=1,
+                price_kind=kind,
+                amount=rounded,
+                currency="USD",
+                price_per=PricePer.GPU,
+                period=BillingPeriod.HOUR,
+                stock_status=stock,
+                region=None,
+                gpu_memory_gb_printed=memory or None,
+                offer_count=1,
+            )
+        )
     return offers
 
 

@@ -64,8 +64,13 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
         paths.found_keys(OFFER, entry, (*REQUIRED, *OPTIONAL))  # entry is an object: _offer checked it
         groups.setdefault(offer.gpu_name, []).append(offer)
     offers = [_listing(name, group) for name, group in sorted(groups.items())]
-    return GpuBatch(source_id=sid, parser_version=PARSER_VERSION, provider=source.options.get("provider", "Vast.ai"),
-                    offers=offers, shape=paths.fingerprint)
+    return GpuBatch(
+        source_id=sid,
+        parser_version=PARSER_VERSION,
+        provider=source.options.get("provider", "Vast.ai"),
+        offers=offers,
+        shape=paths.fingerprint,
+    )
 
 
 def _listing(gpu_name: str, group: list[_Offer]) -> GpuOffer:
@@ -73,10 +78,18 @@ def _listing(gpu_name: str, group: list[_Offer]) -> GpuOffer:
     pool = rentable or group
     best = min(pool, key=lambda o: o.sort_key)
     return GpuOffer(
-        listing=gpu_name, gpu_name=gpu_name, gpu_count=best.num_gpus, price_kind=GpuPriceKind.ON_DEMAND,
-        amount=best.dph_total, currency="USD", price_per=PricePer.INSTANCE, period=BillingPeriod.HOUR,
-        stock_status=StockStatus.IN_STOCK if rentable else StockStatus.SOLD_OUT, region=None,
-        gpu_memory_gb_printed=best.gpu_ram_mb / MB_PER_GB if best.gpu_ram_mb else None, offer_count=len(pool),
+        listing=gpu_name,
+        gpu_name=gpu_name,
+        gpu_count=best.num_gpus,
+        price_kind=GpuPriceKind.ON_DEMAND,
+        amount=best.dph_total,
+        currency="USD",
+        price_per=PricePer.INSTANCE,
+        period=BillingPeriod.HOUR,
+        stock_status=StockStatus.IN_STOCK if rentable else StockStatus.SOLD_OUT,
+        region=None,
+        gpu_memory_gb_printed=best.gpu_ram_mb / MB_PER_GB if best.gpu_ram_mb else None,
+        offer_count=len(pool),
     )
 
 
@@ -113,5 +126,11 @@ def _offer(entry: Any, index: int, sid: str) -> _Offer:
     rentable = entry["rentable"]
     if not isinstance(rentable, bool):
         raise ParseError(sid, f"{where}: rentable {rentable!r} is not true/false")
-    return _Offer(id=offer_id, gpu_name=name.strip(), num_gpus=count,
-                  gpu_ram_mb=None if ram is None else Decimal(ram), dph_total=Decimal(price), rentable=rentable)
+    return _Offer(
+        id=offer_id,
+        gpu_name=name.strip(),
+        num_gpus=count,
+        gpu_ram_mb=None if ram is None else Decimal(ram),
+        dph_total=Decimal(price),
+        rentable=rentable,
+    )

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bs4 import BeautifulSoup, Tag
 
@@ -107,8 +107,11 @@ def grid(table: Tag) -> tuple[list[list[str]], list[bool]]:
                 out.append(pending.pop((r, c)))
                 c += 1
             # Clamped as browsers do (colspan <= 1000; no row beyond the table's), so `rowspan="9999999"` is no bomb.
-            text, colspan, rowspan = cell_text(cell), min(_span(cell, "colspan"), 1000), min(
-                _span(cell, "rowspan"), len(own) - r)
+            text, colspan, rowspan = (
+                cell_text(cell),
+                min(_span(cell, "colspan"), 1000),
+                min(_span(cell, "rowspan"), len(own) - r),
+            )
             for dc in range(colspan):
                 out.append(text)
                 for dr in range(1, rowspan):

@@ -92,37 +92,61 @@ def rate_is_stale(rate_date: date | None, on: date, max_rate_age_days: int) -> b
     return (on - rate_date).days > max_rate_age_days
 
 
-def listing(provider: str, offer: GpuOffer, fx: FxTable, on: date,
-            max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS) -> GpuListing:
+def listing(
+    provider: str, offer: GpuOffer, fx: FxTable, on: date, max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS
+) -> GpuListing:
     usd_per_unit, rate_date = fx.usd_per_unit(offer.currency, on)
     known = canonical(offer.gpu_name)
     memory = known.memory_gib if known and known.memory_gib is not None else offer.gpu_memory_gb_printed
     if memory is not None:  # stored at 6 decimals, like every memory column
         memory = memory.quantize(MEMORY_PRECISION, rounding=ROUND_HALF_UP)
     return GpuListing(
-        provider=provider, listing=offer.listing, gpu_name=offer.gpu_name,
-        gpu_model=known.model if known else None, gpu_variant=known.variant if known else None,
-        gpu_memory_gib=memory, gpu_count=offer.gpu_count, price_kind=offer.price_kind,
-        original_amount=offer.amount, original_currency=offer.currency, original_unit=offer.original_unit,
-        price_per=offer.price_per, period=offer.period, usd_per_currency_unit=usd_per_unit,
-        fx_rate_date=rate_date, fx_rate_stale=rate_is_stale(rate_date, on, max_rate_age_days),
-        stock_status=offer.stock_status, region=offer.region,
+        provider=provider,
+        listing=offer.listing,
+        gpu_name=offer.gpu_name,
+        gpu_model=known.model if known else None,
+        gpu_variant=known.variant if known else None,
+        gpu_memory_gib=memory,
+        gpu_count=offer.gpu_count,
+        price_kind=offer.price_kind,
+        original_amount=offer.amount,
+        original_currency=offer.currency,
+        original_unit=offer.original_unit,
+        price_per=offer.price_per,
+        period=offer.period,
+        usd_per_currency_unit=usd_per_unit,
+        fx_rate_date=rate_date,
+        fx_rate_stale=rate_is_stale(rate_date, on, max_rate_age_days),
+        stock_status=offer.stock_status,
+        region=offer.region,
         offer_count=offer.offer_count,
     )
 
 
 def stale_rates(listings: list[GpuListing], on: date) -> list[StaleRate]:
-    used = Counter((item.original_currency, item.fx_rate_date) for item in listings
-                   if item.fx_rate_stale and item.fx_rate_date is not None)
-    return [StaleRate(currency=currency, rate_date=rate_date, age_days=(on - rate_date).days, listings=count)
-            for (currency, rate_date), count in sorted(used.items())]
+    used = Counter(
+        (item.original_currency, item.fx_rate_date)
+        for item in listings
+        if item.fx_rate_stale and item.fx_rate_date is not None
+    )
+    return [
+        StaleRate(currency=currency, rate_date=rate_date, age_days=(on - rate_date).days, listings=count)
+        for (currency, rate_date), count in sorted(used.items())
+    ]
 
 
-def normalise(batch: GpuBatch, fx: FxTable, on: date,
-              max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS) -> NormalisedBatch:
+def normalise(
+    batch: GpuBatch, fx: FxTable, on: date, max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS
+) -> NormalisedBatch:
     """Raises MissingFxRate when any offer's currency has no rate: such a batch is refused whole."""
     listings = [listing(batch.provider, offer, fx, on, max_rate_age_days) for offer in batch.offers]
     unknown = sorted({item.gpu_name for item in listings if item.gpu_model is None})
-    return NormalisedBatch(source_id=batch.source_id, parser_version=batch.parser_version, provider=batch.provider,
-                           listings=listings, unpriced=batch.unpriced, unknown_names=unknown,
-                           stale_rates=stale_rates(listings, on))
+    return NormalisedBatch(
+        source_id=batch.source_id,
+        parser_version=batch.parser_version,
+        provider=batch.provider,
+        listings=listings,
+        unpriced=batch.unpriced,
+        unknown_names=unknown,
+        stale_rates=stale_rates(listings, on),
+    )
