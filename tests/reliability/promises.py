@@ -70,11 +70,12 @@ class Scenario:
         return errors + [f"measured but not declared: {p.label}" for p in self.measured if p not in self.declared]
 
 
-def scenario_line(scenario: Scenario, passed: bool, width: int) -> str:
+def scenario_line(scenario: Scenario, ok: bool, width: int) -> str:
+    """name | expected | observed | what it measured (short keys) | pass or FAIL."""
     observed = " ".join(scenario.observed.split())
     observed = observed if len(observed) <= 110 else observed[:107] + "..."
     counts = " ".join(f"{p.key}={scenario.measured[p]}" for p in PROMISES if p in scenario.measured) or "-"
-    return f"  {scenario.name:<{width}} | {scenario.expected:<12} | {observed} | {counts} | {'pass' if passed else 'FAIL'}"
+    return f"  {scenario.name:<{width}} | {scenario.expected:<12} | {observed} | {counts} | {'pass' if ok else 'FAIL'}"
 
 
 def plural(n: int, noun: str) -> str:
