@@ -1,12 +1,14 @@
-"""Fixtures for the fault matrix, and the report `make reliability` prints: one line per scenario, then totals
-(scenarios tried and passed, rows wrongly landed, last-good versions lost)."""
+"""Fixtures for the fault matrix, and the report `make reliability` prints: one line per scenario, then per
+promise how many scenarios measured it and the total they found, then scenarios tried and passed."""
 
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 
 import pytest
-from harness import Matrix, Scenario
+from harness import Matrix
+from promises import Scenario, report_lines
 
 from localserver import LocalServer
 
@@ -36,13 +38,20 @@ def matrix(server, tmp_path) -> Matrix:
 
 
 @pytest.fixture
-def scenario(request) -> Scenario:
-    """Name the scenario after the test; the test fills in expected/observed; the report reads the outcome."""
-    marker = request.node.get_closest_marker("expect")
-    item = Scenario(name=request.node.name.removeprefix("test_"), expected=marker.args[0] if marker else "")
+def scenario(request: pytest.FixtureRequest) -> Iterator[Scenario]:
+    """Name the scenario after the test, with the outcome its `expect` marker names and the promises its
+    `promises` marker declares; the test measures them and fills in what it observed; the report reads it all.
+    A test that passed but left a declared promise unmeasured (or measured an undeclared one) fails here."""
+    expect = request.node.get_closest_marker("expect")
+    promises = request.node.get_closest_marker("promises")
+    item = Scenario(name=request.node.name.removeprefix("test_"), expected=expect.args[0] if expect else "",
+                    declared=tuple(promises.args) if promises else None)
     yield item
     report = getattr(request.node, "rep_call", None)
-    _RESULTS.append((item, bool(report and report.passed)))
+    call_passed = bool(report and report.passed)
+    _RESULTS.append((item, call_passed))
+    if call_passed and item.bookkeeping_errors():
+        pytest.fail(f"promise bookkeeping: {'; '.join(item.bookkeeping_errors())}", pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -53,23 +62,12 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "expect(outcome): the outcome a reliability scenario expects")
+    config.addinivalue_line("markers", "promises(*promises): the promises (promises.py) a reliability scenario "
+                                       "measures; none at all for a pass/fail-only scenario")
 
 
-def pytest_terminal_summary(terminalreporter):
-    if not _RESULTS:
-        return
-    write = terminalreporter.write_line
-    write("")
-    write("Reliability report: scenario | expected | observed | result")
-    width = max(len(s.name) for s, _ in _RESULTS)
-    for item, passed in _RESULTS:
-        observed = " ".join(item.observed.split())
-        observed = observed if len(observed) <= 110 else observed[:107] + "..."
-        write(f"  {item.name:<{width}} | {item.expected:<12} | {observed} | {'pass' if passed else 'FAIL'}")
-    tried, passed = len(_RESULTS), sum(ok for _, ok in _RESULTS)
-    wrongly = sum(s.rows_wrongly_landed for s, _ in _RESULTS)
-    lost = sum(s.last_good_lost for s, _ in _RESULTS)
-    write(f"Scenarios tried: {tried}; passed: {passed}; rows wrongly landed: {wrongly} (must be 0); "
-          f"last-good versions lost: {lost} (must be 0)")
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for line in report_lines(_RESULTS):
+        terminalreporter.write_line(line)

@@ -8,6 +8,8 @@ sources again through the real path (httpx -> archive -> parse -> validate -> la
 - the broken source's current version is exactly the previous one,
 - every other source landed (or confirmed unchanged) and is intact,
 - the fetch log and, for quarantines, the quarantine table tell the story.
+What it counts on the way (rows wrongly landed, last-good versions lost, other sources disturbed, errors not
+naming the source) is recorded with `scenario.measure` before it is asserted, so the report shows real counts.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
 from localserver import LocalServer, Reply
+from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.refresh import SourceOutcome, refresh_source
@@ -98,6 +101,16 @@ class Matrix:
                 f"{open_rows} ORDER BY ALL", [source_id])]
         return rows
 
+    def history(self, source_id: str) -> Counter[tuple]:
+        """Every row the source ever landed, without valid_to: superseding a version closes its rows, keeps them."""
+        rows: Counter[tuple] = Counter()
+        for table in HISTORY_TABLES:
+            columns = "*" if table == "fx_rates" else "* EXCLUDE (valid_to)"  # fx_rates is append-only
+            rows.update((table, *r) for r in self.query(
+                f"SELECT {columns} FROM {table} WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = ?)",
+                [source_id]))
+        return rows
+
     def rows_from_fetch(self, fetch_id: int | None) -> int:
         if fetch_id is None:
             return 0
@@ -131,42 +144,57 @@ def wait_until(predicate, child: subprocess.Popen, what: str, timeout_s: float =
         time.sleep(poll_s)
 
 
-@dataclass
-class Scenario:
-    """What a scenario observed; the reliability report prints one line per scenario from these."""
+def rows_added(before: list[tuple], after: list[tuple]) -> int:
+    """How many rows `after` holds that `before` did not (duplicates counted)."""
+    return sum((Counter(after) - Counter(before)).values())
 
-    name: str
-    expected: str
-    observed: str = "not run"
-    rows_wrongly_landed: int = 0
-    last_good_lost: int = 0
-    notes: list[str] = field(default_factory=list)
+
+def measure_fault(matrix: Matrix, scenario: Scenario, outcomes: dict[str, SourceOutcome], *, source_id: str,
+                  before: dict[str, list[tuple]], history_before: Counter[tuple], expect_status: str,
+                  lands: int) -> None:
+    """Count what the fault refresh did against the promises of FAULT (and REFUSED_FAULT when it is refused)."""
+    bad = outcomes[source_id]
+    scenario.measure(ROWS_WRONGLY_LANDED, max(0, matrix.rows_from_fetch(bad.fetch_id) - lands))
+    if expect_status == "landed":  # a new version may supersede the last good one, never erase it from history
+        scenario.measure(LAST_GOOD_LOST, int(bool(history_before - matrix.history(source_id))))
+    else:  # refused or unchanged: the last good version is still exactly the current one
+        scenario.measure(LAST_GOOD_LOST, int(matrix.current(source_id) != before[source_id]))
+    scenario.measure(OTHERS_DISTURBED, sum(
+        outcomes[s.id].status not in ("landed", "unchanged") or matrix.current(s.id) != before[s.id]
+        for s in matrix.sources if s.id != source_id))
+    if expect_status not in ("landed", "unchanged"):  # the fetch log's error and the raised one both name it
+        logged = matrix.last_fetch(source_id)["error"] or ""
+        scenario.measure(ERRORS_UNNAMED, sum(f"[{source_id}]" not in text for text in (str(bad.error or ""), logged)))
 
 
 def run_fault(matrix: Matrix, scenario: Scenario, *, source_id: str, fault: Callable[[Matrix], None],
-              expect_status: str, expect_in_error: tuple[str, ...] = ()) -> dict[str, SourceOutcome]:
-    """Good version first, then the fault, then every promise checked (see the module docstring)."""
+              expect_status: str, expect_in_error: tuple[str, ...] = (), lands: int = 0) -> dict[str, SourceOutcome]:
+    """Good version first, then the fault, then every promise measured and checked (see the module docstring).
+
+    `lands` is how many history rows the fault fetch should land, by the scenario's own reading of the page
+    (0 unless it expects "landed"); every row the fetch landed beyond those was landed wrongly.
+    """
     first = matrix.refresh()
     assert all(o.ok for o in first.values()), {k: str(o.error) for k, o in first.items() if not o.ok}
     before = {s.id: matrix.current(s.id) for s in matrix.sources}
+    history_before = matrix.history(source_id)
 
     fault(matrix)
     outcomes = matrix.refresh()
 
     bad = outcomes[source_id]
     scenario.observed = bad.status + (f": {bad.error}" if bad.error else "")
-    scenario.rows_wrongly_landed = matrix.rows_from_fetch(bad.fetch_id) if expect_status not in (
-        "landed", "unchanged") else 0
-    scenario.last_good_lost = int(matrix.current(source_id) != before[source_id]) if expect_status not in (
-        "landed",) else 0
+    refused = expect_status not in ("landed", "unchanged")
+    measure_fault(matrix, scenario, outcomes, source_id=source_id, before=before, history_before=history_before,
+                  expect_status=expect_status, lands=lands)
 
     assert bad.status == expect_status, scenario.observed
-    if expect_status not in ("landed", "unchanged"):
+    assert scenario.value(ROWS_WRONGLY_LANDED) == 0, f"{scenario.value(ROWS_WRONGLY_LANDED)} rows wrongly landed"
+    assert scenario.value(LAST_GOOD_LOST) == 0, "the last good version was lost"
+    if refused:
         assert bad.error is not None and f"[{source_id}]" in str(bad.error), scenario.observed
         for text in expect_in_error:
             assert text.lower() in str(bad.error).lower(), (text, scenario.observed)
-        assert scenario.rows_wrongly_landed == 0
-        assert scenario.last_good_lost == 0
         log = matrix.last_fetch(source_id)
         assert log["outcome"] == expect_status and f"[{source_id}]" in (log["error"] or ""), log
         if expect_status == "quarantined":

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import pytest
 from harness import run_fault, sample_text
+from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT, ROWS_WRONGLY_LANDED
 from localserver import Reply
 
 from pipelines.errors import MissingColumnError, TableNotFoundError
@@ -66,6 +67,7 @@ def fetch_row(m, fetch_id: int) -> tuple:
 # -- the table itself --------------------------------------------------------------------------------------
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_empty_price_table(matrix, scenario):
     def fault(m):
         text = sample_text(m.source(TRN1))
@@ -78,6 +80,7 @@ def test_empty_price_table(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_price_table_missing(matrix, scenario):
     def fault(m):
         text = sample_text(m.source(TRN1))
@@ -91,6 +94,7 @@ def test_price_table_missing(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_required_column_renamed(matrix, scenario):
     outcomes = run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
                          fault=lambda m: serve_edited(m, TRN1, ("On-Demand Price/hr", "Hourly Rate")),
@@ -99,6 +103,7 @@ def test_required_column_renamed(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_required_column_missing(matrix, scenario):
     def fault(m):  # drop "Trainium Chips" (the second column) from the header and every row
         text = product_table(sample_text(m.source(TRN1)), lambda cells: cells[:1] + cells[2:])
@@ -111,6 +116,7 @@ def test_required_column_missing(matrix, scenario):
 
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(*FAULT)
 def test_reordered_and_extra_columns(matrix, scenario):
     def fault(m):  # every column in reverse order, plus a new column the parser does not know
         def change(cells):
@@ -120,13 +126,14 @@ def test_reordered_and_extra_columns(matrix, scenario):
         m.serve(TRN1, Reply(body=product_table(sample_text(m.source(TRN1)), change).encode()))
 
     outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="unchanged")
-    assert scenario.last_good_lost == 0 and trn1_prices(matrix) == TRN1_PRICES
+    assert scenario.value(LAST_GOOD_LOST) == 0 and trn1_prices(matrix) == TRN1_PRICES
     assert any("table shape changed" in w for w in outcomes[TRN1].warnings), outcomes[TRN1].warnings
 
 
 # -- the price cells ---------------------------------------------------------------------------------------
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 @pytest.mark.parametrize(("cell", "cause"), [("call us", "no amount in price cell 'call us'"),
                                              ("$-1.34", "negative amount"),
                                              ("$0.00", "greater than 0")], ids=["text", "negative", "zero"])
@@ -137,6 +144,7 @@ def test_bad_price_cell(matrix, scenario, cell, cause):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_price_100x_previous_version(matrix, scenario):
     run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
               fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", "<td>$134.00</td>")),
@@ -144,6 +152,7 @@ def test_price_100x_previous_version(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_duplicate_rows(matrix, scenario):
     run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
               fault=lambda m: serve_edited(m, TRN1, (ROW_2XL, ROW_2XL + "\n" + ROW_2XL)),
@@ -151,6 +160,7 @@ def test_duplicate_rows(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_currency_switch_on_aws_page(matrix, scenario):
     run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
               fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", "<td>€1.34</td>")),
@@ -158,6 +168,7 @@ def test_currency_switch_on_aws_page(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_currency_switch_on_hyperstack(matrix, scenario):
     def fault(m):  # Hyperstack switches to euros; RunPod's JSON (still USD) is served unchanged
         text, n = re.subn(r"<td>\$ (\d+\.\d+ per Hour)</td>", r"<td>€ \1</td>", sample_text(m.source(HYPERSTACK)))
@@ -171,6 +182,7 @@ def test_currency_switch_on_hyperstack(matrix, scenario):
 # -- encodings ---------------------------------------------------------------------------------------------
 
 @pytest.mark.expect("landed")
+@pytest.mark.promises(*FAULT)
 def test_page_in_windows_1252(matrix, scenario):
     def fault(m):  # declared in a meta tag; × is 0xD7 and ™ 0x99 in windows-1252, invalid as UTF-8
         text = edit(sample_text(m.source(TRN1)), '<meta charset="utf-8">', '<meta charset="windows-1252">')
@@ -179,7 +191,7 @@ def test_page_in_windows_1252(matrix, scenario):
         assert b"\xd7" in body and b"\x99" in body
         m.serve(TRN1, Reply(body=body, content_type="text/html"))
 
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="landed")
+    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="landed", lands=1)
     accelerators = dict(matrix.query("""SELECT instance_type, accelerator FROM aws_instance_spec_history
                                         WHERE source_id = ? AND valid_to IS NULL""", [TRN1]))
     assert accelerators == {"trn1.2xlarge": "Trainium™", "trn1.32xlarge": "Trainium", "trn1n.32xlarge": "Trainium"}
@@ -187,6 +199,7 @@ def test_page_in_windows_1252(matrix, scenario):
 
 
 @pytest.mark.expect("landed")
+@pytest.mark.promises(*FAULT)
 def test_invalid_utf8_bytes_in_non_price_cell(matrix, scenario):
     def fault(m):  # broken bytes in the EFA and network cells; and one real price move, so the page must land
         text = edit(sample_text(m.source(TRN1)), "<td>$24.78</td>", "<td>$24.90</td>")
@@ -197,7 +210,7 @@ def test_invalid_utf8_bytes_in_non_price_cell(matrix, scenario):
             body = body.replace(old, new)
         m.serve(TRN1, Reply(body=body))
 
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="landed")
+    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="landed", lands=1)
     assert trn1_prices(matrix) == {**TRN1_PRICES, ("trn1n.32xlarge", "on_demand"): Decimal("24.90")}
     assert (outcomes[TRN1].inserted, outcomes[TRN1].closed) == (1, 1)
 
@@ -214,11 +227,16 @@ MARKUP = {
 
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(*FAULT)
 @pytest.mark.parametrize("variant", sorted(MARKUP))
 def test_markup_in_cells_is_read_as_text(matrix, scenario, variant):
     # unchanged: the cells read exactly as the plain sample's, so not one versioned attribute differs
     run_fault(matrix, scenario, source_id=TRN1, expect_status="unchanged",
               fault=lambda m: serve_edited(m, TRN1, *MARKUP[variant]))
+    # Wrongly landed here also means any row, of any fetch, whose key still carries the injected markup.
+    scenario.measure(ROWS_WRONGLY_LANDED, sum(matrix.query(
+        f"SELECT count(*) FROM {table} WHERE regexp_matches(instance_type, '<|>|&|alert')")[0][0]
+        for table in ("aws_instance_price_history", "aws_instance_spec_history")))
     specs = matrix.query("""SELECT instance_type, family, accelerator FROM aws_instance_spec_history
                             WHERE source_id = ? AND valid_to IS NULL ORDER BY 1""", [TRN1])
     assert specs == [("trn1.2xlarge", "trn1", "Trainium"), ("trn1.32xlarge", "trn1", "Trainium"),
@@ -229,6 +247,7 @@ def test_markup_in_cells_is_read_as_text(matrix, scenario, variant):
 
 
 @pytest.mark.expect("landed")
+@pytest.mark.promises(*FAULT)
 def test_unknown_gpu_name_is_kept_and_reported(matrix, scenario):
     row = ('<tr><td>NVIDIA Z999 Ultra</td><td>96</td><td>32</td><td>256</td><td>$ 4.20 per Hour</td>\n'
            '<td><a class="btn btn-primary" href="https://console.hyperstack.cloud/">Deploy now</a></td></tr>\n')
@@ -240,7 +259,7 @@ def test_unknown_gpu_name_is_kept_and_reported(matrix, scenario):
         serve_edited(m, HYPERSTACK, ("</tbody>\n</table>\n</div>\n<p class=\"note\">",
                                      row + "</tbody>\n</table>\n</div>\n<p class=\"note\">"))
 
-    outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, fault=fault, expect_status="landed")
+    outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, fault=fault, expect_status="landed", lands=1)
     new = outcomes[HYPERSTACK]
     assert (new.inserted, new.closed) == (1, 0)
     assert matrix.query("""SELECT gpu_model, usd_per_gpu_hour, stock_status FROM gpu_listing_history
@@ -258,6 +277,7 @@ SQL_NAME = "trn1.2xlarge'; DROP TABLE fetch_log; --"
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_sql_looking_instance_type_is_refused(matrix, scenario):
     outcomes = run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
                          fault=lambda m: serve_edited(m, TRN1, (ROW_2XL, ROW_2XL + ROW_2XL.replace(
@@ -269,10 +289,15 @@ def test_sql_looking_instance_type_is_refused(matrix, scenario):
 
 
 @pytest.mark.expect("landed")
+@pytest.mark.promises(*FAULT)
 def test_sql_looking_gpu_listing_is_stored_verbatim(matrix, scenario):
     name = "Z999'); DROP TABLE gpu_listing_history; --"
-    outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, expect_status="landed",
+    outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, expect_status="landed", lands=1,
                          fault=lambda m: serve_edited(m, HYPERSTACK, ("<td>NVIDIA L40</td>", f"<td>{name}</td>")))
+    # Wrongly landed here also means the payload stored altered (escaped, cut, re-cased) instead of verbatim.
+    scenario.measure(ROWS_WRONGLY_LANDED, matrix.query(
+        "SELECT count(*) FROM gpu_listing_history WHERE fetch_id = ? AND listing ILIKE '%drop table%' AND listing <> ?",
+        [outcomes[HYPERSTACK].fetch_id, name])[0][0])
     assert matrix.query("SELECT count(*) FROM fetch_log")[0][0] == 10
     assert matrix.query("""SELECT listing, usd_per_gpu_hour FROM gpu_listing_history WHERE source_id = ?
                            AND valid_to IS NULL AND listing LIKE 'Z999%'""", [HYPERSTACK]) == [(name, Decimal(1))]

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 from harness import Matrix, run_fault, sample_text
+from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT
 from localserver import Reply
 
 from pipelines.sources import SourceSpec
@@ -63,6 +64,7 @@ def first_fetch(m: Matrix, source_id: str) -> tuple:
 # -- row count ---------------------------------------------------------------------------------------------
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_row_count_drop_is_quarantined(matrix, scenario):
     # The rule counts the rows the source keeps open: 3 specs + 3 x 3 prices = 12 before, 1 + 3 = 4 after.
     run_fault(matrix, scenario, source_id=TRN1, fault=drop_two_rows, expect_status="quarantined",
@@ -72,9 +74,11 @@ def test_row_count_drop_is_quarantined(matrix, scenario):
 
 
 @pytest.mark.expect("landed")
+@pytest.mark.promises(*FAULT)
 def test_row_count_drop_set_to_warn_lands_with_warning(matrix, scenario):
     set_drift(matrix, TRN1, on_row_drop="warn")
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=drop_two_rows, expect_status="landed")
+    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=drop_two_rows, expect_status="landed",
+                         lands=0)  # it only closes the two rows gone from the page
     new = outcomes[TRN1]
     warning = next(w for w in new.warnings if "row count dropped from 12 to 4" in w)
     assert "[aws_trn1]" in warning and "max_row_drop_share=0.5" in warning and "action warn" in warning
@@ -94,6 +98,7 @@ PRICE_MOVE = ("<td>$21.50</td>", "<td>$30.00</td>")  # trn1.32xlarge on-demand +
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_price_move_beyond_share_is_quarantined(matrix, scenario):
     set_drift(matrix, TRN1, **TIGHT)
     run_fault(matrix, scenario, source_id=TRN1, fault=lambda m: serve_edited(m, TRN1, PRICE_MOVE),
@@ -104,10 +109,11 @@ def test_price_move_beyond_share_is_quarantined(matrix, scenario):
 
 
 @pytest.mark.expect("landed")
+@pytest.mark.promises(*FAULT)
 def test_price_move_set_to_warn_lands_with_warning(matrix, scenario):
     set_drift(matrix, TRN1, **TIGHT, on_price_change="warn")
     outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=lambda m: serve_edited(m, TRN1, PRICE_MOVE),
-                         expect_status="landed")
+                         expect_status="landed", lands=1)
     new = outcomes[TRN1]
     warning = next(w for w in new.warnings if "max_price_change_share=0.25" in w)
     assert "21.5 -> 30 (40%)" in warning and "action warn" in warning
@@ -120,6 +126,7 @@ def test_price_move_set_to_warn_lands_with_warning(matrix, scenario):
 # -- table shape -------------------------------------------------------------------------------------------
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(*FAULT)
 def test_shape_change_warns_by_default(matrix, scenario):
     # Only a header nobody reads changed: the figures are the same, so nothing new lands ("unchanged"), but
     # the fetch is accepted, logged with its new shape, and warned about.
@@ -127,7 +134,7 @@ def test_shape_change_warns_by_default(matrix, scenario):
     outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=lambda m: serve_edited(m, TRN1, EBS_HEADER),
                          expect_status="unchanged")
     new = outcomes[TRN1]
-    assert scenario.last_good_lost == 0 and len(trn1_prices(matrix)) == 9
+    assert scenario.value(LAST_GOOD_LOST) == 0 and len(trn1_prices(matrix)) == 9
     warning = next(w for w in new.warnings if "table shape changed" in w)
     outcome, warnings, shape = logged(matrix, new.fetch_id)
     _, first_warnings, first_shape = first_fetch(matrix, TRN1)
@@ -137,6 +144,7 @@ def test_shape_change_warns_by_default(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_shape_change_set_to_quarantine(matrix, scenario):
     set_drift(matrix, TRN1, on_shape_change="quarantine")
     run_fault(matrix, scenario, source_id=TRN1, fault=lambda m: serve_edited(m, TRN1, EBS_HEADER),

@@ -29,6 +29,7 @@ from lxml import etree
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources import SourceSpec, load_sources, sample_path
+from promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {s.id: s for s in load_sources()}
@@ -88,29 +89,52 @@ def _insertion() -> st.SearchStrategy[bytes]:
                      st.binary(min_size=1, max_size=6))
 
 
-def outcome_of(source: SourceSpec, body: bytes) -> str:
-    """'parsed' or the ParseError subclass raised; anything else escapes and fails the test."""
+CRASHED, UNNAMED = "crashed", "ParseError not naming its source"  # counted in `seen` just before failing
+
+
+def outcome_of(source: SourceSpec, body: bytes, seen: Counter | None = None) -> str:
+    """'parsed' or the ParseError subclass raised; anything else escapes and fails the test. Each outcome is
+    counted in `seen`, and so is a failure (CRASHED, UNNAMED) before it escapes."""
+    seen = Counter() if seen is None else seen
     try:
         parser_for(source.adapter)(body, source)
     except ParseError as exc:
+        seen[UNNAMED] += f"[{source.id}]" not in str(exc)
         assert f"[{source.id}]" in str(exc), exc  # the error names its source
-        return type(exc).__name__
-    return "parsed"
+        outcome = type(exc).__name__
+    except Exception:
+        seen[CRASHED] += 1
+        raise
+    else:
+        outcome = "parsed"
+    seen[outcome] += 1
+    return outcome
 
 
-def run_fuzz(source: SourceSpec, strategy: st.SearchStrategy[bytes]) -> Counter:
+def measure_failures(scenario: Scenario, seen: Counter) -> None:
+    """Crashes and unnamed errors the examples met. Under Hypothesis a failing example is replayed while it
+    shrinks, so 0 is exact and anything above it only says "some"."""
+    scenario.measure(PARSER_CRASHES, seen[CRASHED])
+    scenario.measure(ERRORS_UNNAMED, seen[UNNAMED])
+
+
+def run_fuzz(source: SourceSpec, strategy: st.SearchStrategy[bytes], scenario: Scenario) -> Counter:
     seen: Counter = Counter()
 
     @FUZZ
     @given(body=strategy)
     def one(body: bytes) -> None:
-        seen[outcome_of(source, body)] += 1
+        outcome_of(source, body, seen)
 
-    one()
+    try:
+        one()
+    finally:  # measured even when an example failed the test
+        measure_failures(scenario, seen)
     return seen
 
 
 def summary(seen: Counter) -> str:
+    seen = +seen  # without the failure counters that stayed at 0
     return f"{sum(seen.values())} mutants: " + ", ".join(f"{k} {v}" for k, v in seen.most_common())
 
 
@@ -118,12 +142,13 @@ def summary(seen: Counter) -> str:
 
 
 @pytest.mark.expect("only ParseError")
+@pytest.mark.promises(PARSER_CRASHES, ERRORS_UNNAMED)
 @pytest.mark.parametrize("source_id", sorted(SOURCES))
 def test_fuzz_bytes(source_id, scenario):
     source = SOURCES[source_id]
     sample = sample_path(source).read_bytes()
     assert outcome_of(source, sample) == "parsed"  # the unmutated sample parses, so mutants start from good
-    seen = run_fuzz(source, byte_mutants(sample))
+    seen = run_fuzz(source, byte_mutants(sample), scenario)
     scenario.observed = summary(seen)
     assert sum(n for k, n in seen.items() if k != "parsed") > 0, "no mutant was refused: the mutator is inert"
 
@@ -136,12 +161,17 @@ FOUND = {
 
 
 @pytest.mark.expect("only ParseError")
+@pytest.mark.promises(PARSER_CRASHES, ERRORS_UNNAMED)
 @pytest.mark.parametrize("case", sorted(FOUND))
 def test_fuzz_finding_stays_fixed(case, scenario):
     source_id, old, new = FOUND[case]
     text = sample_path(SOURCES[source_id]).read_text(encoding="utf-8")
     assert old in text
-    scenario.observed = outcome_of(SOURCES[source_id], text.replace(old, new, 1).encode())
+    seen: Counter = Counter()
+    try:
+        scenario.observed = outcome_of(SOURCES[source_id], text.replace(old, new, 1).encode(), seen)
+    finally:
+        measure_failures(scenario, seen)
 
 
 # -- JSON sources, structural mutants ----------------------------------------------------------------------------
@@ -200,11 +230,12 @@ def json_mutants(draw: st.DrawFn, sample: bytes, html_key: str | None = None) ->
 
 
 @pytest.mark.expect("only ParseError")
+@pytest.mark.promises(PARSER_CRASHES, ERRORS_UNNAMED)
 @pytest.mark.parametrize("source_id", JSON_SOURCES)
 def test_fuzz_json_structure(source_id, scenario):
     source = SOURCES[source_id]
     sample = sample_path(source).read_bytes()
-    seen = run_fuzz(source, json_mutants(sample, "matchesHtml" if source_id == "gpu_leadergpu" else None))
+    seen = run_fuzz(source, json_mutants(sample, "matchesHtml" if source_id == "gpu_leadergpu" else None), scenario)
     scenario.observed = summary(seen)
     assert sum(n for k, n in seen.items() if k != "parsed") > 0, "no mutant was refused: the mutator is inert"
 
@@ -267,9 +298,10 @@ def odd_ecb_documents(draw: st.DrawFn, sample: bytes) -> bytes:
 
 
 @pytest.mark.expect("only ParseError")
+@pytest.mark.promises(PARSER_CRASHES, ERRORS_UNNAMED)
 def test_fuzz_fx_odd_documents(scenario):
     source = SOURCES["fx_ecb"]
-    seen = run_fuzz(source, odd_ecb_documents(sample_path(source).read_bytes()))
+    seen = run_fuzz(source, odd_ecb_documents(sample_path(source).read_bytes()), scenario)
     scenario.observed = summary(seen)
     assert seen["parsed"] > 0 and sum(seen.values()) > seen["parsed"], seen  # both kinds were generated
 
@@ -300,12 +332,16 @@ for source in load_sources():
 
 
 @pytest.mark.expect("only ParseError")
+@pytest.mark.promises(PARSER_CRASHES)
 def test_span_bomb_is_bounded(scenario):
     child = subprocess.run([sys.executable, "-c", SPAN_BOMB], cwd=ROOT, capture_output=True, text=True, timeout=90,
                            check=False)
     results = [json.loads(line) for line in child.stdout.splitlines()]
+    html_sources = {s.id for s in SOURCES.values() if sample_path(s).suffix == ".html"}
+    # The child prints a line only for "parsed" or a ParseError: a source without one raised something else.
+    scenario.measure(PARSER_CRASHES, len(html_sources - {sid for sid, _, _ in results}))
     scenario.observed = ", ".join(f"{sid} {outcome} {seconds:.2f}s" for sid, outcome, seconds in results) or (
         child.stderr.strip().splitlines() or ["no output"])[-1]
     assert child.returncode == 0, child.stderr[-2000:]
-    assert {sid for sid, _, _ in results} == {s.id for s in SOURCES.values() if sample_path(s).suffix == ".html"}
+    assert {sid for sid, _, _ in results} == html_sources
     assert all(seconds < 5 for _, _, seconds in results), results

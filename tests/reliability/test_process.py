@@ -17,7 +17,8 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pytest
-from harness import HISTORY_TABLES, Matrix, sample_text, start, wait_until
+from harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
+from promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
 
 from localserver import Reply
 from pipelines.definitions import build_definitions
@@ -105,6 +106,11 @@ def dump(db: Path, tables=(*HISTORY_TABLES, "fetch_log", "quarantine")) -> dict[
         return {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in tables}
 
 
+def currents(m: Matrix) -> dict[str, list[tuple]]:
+    """Each source's current version."""
+    return {s.id: m.current(s.id) for s in m.sources}
+
+
 def duplicate_open_keys(db: Path) -> list[tuple]:
     with duckdb.connect(str(db), read_only=True) as con:
         return [(t.name, *row) for t in VERSIONED for row in con.execute(
@@ -113,6 +119,7 @@ def duplicate_open_keys(db: Path) -> list[tuple]:
 
 
 @pytest.mark.expect("rolled back")
+@pytest.mark.promises(ROWS_WRONGLY_LANDED, LAST_GOOD_LOST)
 def test_sigkill_mid_landing_then_rerun(server, tmp_path, children, scenario):
     m = Matrix(server, tmp_path, ["aws_trn1"])
     assert m.refresh()["aws_trn1"].status == "landed"
@@ -124,8 +131,8 @@ def test_sigkill_mid_landing_then_rerun(server, tmp_path, children, scenario):
     with duckdb.connect(str(m.db_path)):  # opens read-write: the WAL replays cleanly
         pass
     after = dump(m.db_path)
-    scenario.rows_wrongly_landed = sum(len(set(after[t]) - set(before[t])) for t in HISTORY_TABLES)
-    scenario.last_good_lost = int(any(after[t] != before[t] for t in HISTORY_TABLES))
+    scenario.measure(ROWS_WRONGLY_LANDED, sum(rows_added(before[t], after[t]) for t in HISTORY_TABLES))
+    scenario.measure(LAST_GOOD_LOST, int(any(after[t] != before[t] for t in HISTORY_TABLES)))
     assert after == before, "the killed transaction left rows behind (or the crashed fetch was logged)"
     assert duplicate_open_keys(m.db_path) == []
     with exclusive_refresh(m.db_path, wait_s=0):  # the dead child's lock went with it
@@ -144,6 +151,7 @@ def test_sigkill_mid_landing_then_rerun(server, tmp_path, children, scenario):
 
 
 @pytest.mark.expect("old snapshot")
+@pytest.mark.promises(LAST_GOOD_LOST)
 def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children, scenario):
     m = Matrix(server, tmp_path, ["aws_trn1"])
     m.refresh()
@@ -158,7 +166,7 @@ def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children,
     sigkill_at_failpoint(children, tmp_path, "publish", PUBLISH, m.db_path)
     leftovers = sorted(p.name for p in tmp_path.glob(f".{snapshot.name}.*.tmp"))
     intact = hashlib.sha256(snapshot.read_bytes()).hexdigest() == digest
-    scenario.last_good_lost = int(not intact)
+    scenario.measure(LAST_GOOD_LOST, int(not intact))
     scenario.observed = f"killed at publish failpoint; snapshot intact: {intact}; leftover staging files {leftovers}"
     assert intact, "the published snapshot was touched"
     with duckdb.connect(str(snapshot), read_only=True) as con:
@@ -174,13 +182,15 @@ def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children,
 
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(ROWS_WRONGLY_LANDED, LAST_GOOD_LOST)
 def test_same_input_twice_is_idempotent(matrix, scenario):
     assert all(o.status == "landed" for o in matrix.refresh().values())
-    first = dump(matrix.db_path)
+    first, current = dump(matrix.db_path), currents(matrix)
     again = matrix.refresh()
     second = dump(matrix.db_path)
     scenario.observed = ", ".join(f"{k}: {o.status}" for k, o in again.items())
-    scenario.rows_wrongly_landed = sum(len(second[t]) - len(first[t]) for t in HISTORY_TABLES)
+    scenario.measure(ROWS_WRONGLY_LANDED, sum(rows_added(first[t], second[t]) for t in HISTORY_TABLES))
+    scenario.measure(LAST_GOOD_LOST, sum(currents(matrix)[s] != rows for s, rows in current.items()))
     assert all(o.status == "unchanged" and o.inserted == o.closed == 0 for o in again.values()), scenario.observed
     for table in (*HISTORY_TABLES, "quarantine"):
         assert second[table] == first[table], table
@@ -192,18 +202,23 @@ def test_same_input_twice_is_idempotent(matrix, scenario):
 
 
 @pytest.mark.expect("identical")
+@pytest.mark.promises(ROWS_WRONGLY_LANDED, LAST_GOOD_LOST)
 def test_reparse_twice_is_idempotent(server, tmp_path, scenario):
     matrix = Matrix(server, tmp_path, ["fx_ecb", "aws_trn1", "gpu_hyperstack"])  # one source of each kind
     matrix.refresh()
     matrix.refresh()
     matrix.serve("aws_trn1", changed_trn1(matrix))
     assert matrix.refresh()["aws_trn1"].status == "landed"
-    before = dump(matrix.db_path)
+    before, current = dump(matrix.db_path), currents(matrix)
     results = []
     for _ in range(2):
         results.append([reparse_source(s, db_path=matrix.db_path, archive=matrix.archive) for s in matrix.sources])
         results.append(dump(matrix.db_path))
     scenario.observed = "; ".join(f"{r.source_id} {r.landed}L/{r.unchanged}U/{r.quarantined}Q" for r in results[0])
+    # No parser changed, so a reparse has nothing to land: any row not there before is wrong, and so is any
+    # change to a source's current version.
+    scenario.measure(ROWS_WRONGLY_LANDED, sum(rows_added(before[t], results[3][t]) for t in HISTORY_TABLES))
+    scenario.measure(LAST_GOOD_LOST, sum(currents(matrix)[s] != rows for s, rows in current.items()))
     assert results[0] == results[2]
     for table in before:
         assert results[1][table] == results[3][table], f"{table} differs between two reparses"
@@ -212,18 +227,21 @@ def test_reparse_twice_is_idempotent(server, tmp_path, scenario):
 
 
 @pytest.mark.expect("refused")
+@pytest.mark.promises(REFRESHES_OVERLAPPED)
 def test_second_refresh_refused_while_locked(tmp_path, children, scenario):
     db = tmp_path / "prices.duckdb"
     with exclusive_refresh(db):
         cli = start(children, CLI, "refresh", "--offline", "--db", db, "--source", "aws_trn1", "--wait", "0")
         out, err = cli.communicate(timeout=60)
     scenario.observed = f"exit {cli.returncode}: {' '.join(err.split())[:200]}"
+    scenario.measure(REFRESHES_OVERLAPPED, int(db.exists()))  # the refused refresh wrote while the lock was held
     assert cli.returncode == 3, (out, err)
     assert "another refresh" in err and f"pid {os.getpid()}" in err, err
     assert not db.exists(), "the refused refresh touched the warehouse"
 
 
 @pytest.mark.expect("waited")
+@pytest.mark.promises(REFRESHES_OVERLAPPED)
 def test_second_refresh_waits_for_the_holder(tmp_path, children, scenario):
     db = tmp_path / "prices.duckdb"
     lock = str(lock_path(db).resolve())
@@ -244,11 +262,13 @@ def test_second_refresh_waits_for_the_holder(tmp_path, children, scenario):
     assert cli.returncode == 0, (out, err)
     with duckdb.connect(str(db), read_only=True) as con:
         (first_fetch,) = con.execute("SELECT min(fetched_at) FROM fetch_log").fetchone()
+    scenario.measure(REFRESHES_OVERLAPPED, int(first_fetch < released))
     assert first_fetch >= released, "the waiting refresh wrote while the lock was held"
     assert snapshot_path(db).exists()
 
 
 @pytest.mark.expect("serialised")
+@pytest.mark.promises(REFRESHES_OVERLAPPED)
 def test_exclusive_refresh_serialises_processes_and_threads(tmp_path, children, scenario):
     db = tmp_path / "prices.duckdb"
     procs = [start(children, HOLD_LOCK, db) for _ in range(3)]
@@ -274,10 +294,12 @@ def test_exclusive_refresh_serialises_processes_and_threads(tmp_path, children, 
         overlaps[kind] = sum(later[0] < earlier[1] for earlier, later in itertools.pairwise(found))
         assert len(found) == 3, (kind, found)
     scenario.observed = f"overlapping critical sections: {overlaps}"
+    scenario.measure(REFRESHES_OVERLAPPED, sum(overlaps.values()))
     assert overlaps == {"processes": 0, "threads": 0}, scenario.observed
 
 
 @pytest.mark.expect("run request")
+@pytest.mark.promises()  # pass/fail only: one RunRequest per finished refresh is checked as it happens
 def test_publish_sensor_once_per_finished_refresh(server, tmp_path, scenario):
     m = Matrix(server, tmp_path, ["aws_trn1"])
     sources_file = sources_toml(tmp_path / "sources.toml", [m.source("aws_trn1")])

@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from harness import Matrix, sample_text, start, wait_until
+from promises import LAST_GOOD_LOST, READER_SAW_A_MIX, ROWS_WRONGLY_LANDED
 
 
 def start_reader(children: list, code: str, *args) -> subprocess.Popen:
@@ -84,6 +85,7 @@ CHANGES = [{"aws_trn1": ("<td>$1.34</td>", "<td>$1.40</td>"), "aws_capacity_bloc
 
 
 @pytest.mark.expect("consistent")
+@pytest.mark.promises(READER_SAW_A_MIX)
 def test_snapshot_readers_never_block_or_see_a_mix(server, tmp_path, children, scenario):
     m = Matrix(server, tmp_path, ["aws_trn1", "aws_capacity_blocks"])
     assert all(o.status == "landed" for o in m.refresh().values())
@@ -120,6 +122,8 @@ def test_snapshot_readers_never_block_or_see_a_mix(server, tmp_path, children, s
     seen = {mode: answers(log) for mode, log in logs.items()}
     errors = [a for found in seen.values() for a in found if a[0] == "error"]
     order = [versions.index(a) if a in versions else -1 for a in seen["reconnect"]]
+    scenario.measure(READER_SAW_A_MIX, sum(a not in versions for found in seen.values() for a in found
+                                           if a[0] != "error"))
     scenario.observed = (f"hold reader: {len(seen['hold'])} answers, "
                          f"{'all v0' if all(a == versions[0] for a in seen['hold']) else 'CHANGED'}; reconnect "
                          f"reader: versions {sorted(set(order))} in order; errors {len(errors)}; refresh+publish s "
@@ -133,9 +137,11 @@ def test_snapshot_readers_never_block_or_see_a_mix(server, tmp_path, children, s
 
 
 @pytest.mark.expect("WarehouseBusy")
+@pytest.mark.promises(LAST_GOOD_LOST, ROWS_WRONGLY_LANDED)
 def test_client_on_working_file_delays_refresh_boundedly(server, tmp_path, children, scenario):
     m = Matrix(server, tmp_path, ["aws_trn1"])
     assert m.refresh()["aws_trn1"].status == "landed"
+    last_good = m.history("aws_trn1")
     ready, stop = tmp_path / "ready", tmp_path / "stop"
     holder = start_reader(children, HOLDER, m.db_path, ready, stop)
     wait_until(ready.exists, holder, "the client to open the working file")
@@ -166,8 +172,10 @@ def test_client_on_working_file_delays_refresh_boundedly(server, tmp_path, child
     assert not refresh.is_alive(), "the refresh hung after the client closed"
     outcome = result["aws_trn1"]
     scenario.observed += f"; refresh waited, then {outcome.status} after {took:.1f} s"
+    # The waiting refresh lands one new price; the version it supersedes must stay in history, closed.
+    scenario.measure(ROWS_WRONGLY_LANDED, max(0, m.rows_from_fetch(outcome.fetch_id) - 1))
+    scenario.measure(LAST_GOOD_LOST, int(bool(last_good - m.history("aws_trn1"))))
     assert (outcome.status, outcome.inserted, outcome.closed) == ("landed", 1, 1), str(outcome.error)
     assert m.query("""SELECT usd_per_instance_hour::VARCHAR, valid_to IS NULL FROM aws_instance_price_history
                       WHERE instance_type = 'trn1.2xlarge' AND price_kind = 'on_demand' ORDER BY valid_from""") == [
         ("1.340000", False), ("1.400000", True)]
-    scenario.last_good_lost = 0

@@ -4,10 +4,11 @@ must not rewrite history that no parser change touched."""
 from __future__ import annotations
 
 import pytest
-from harness import Matrix, sample_text
+from harness import Matrix, rows_added, sample_text
 
 from localserver import Reply
 from pipelines.reparse import reparse_source
+from promises import LAST_GOOD_LOST, ROWS_WRONGLY_LANDED
 
 
 @pytest.fixture
@@ -21,6 +22,7 @@ def listings(m: Matrix) -> list[tuple]:
 
 
 @pytest.mark.expect("history identical")
+@pytest.mark.promises(ROWS_WRONGLY_LANDED, LAST_GOOD_LOST)
 def test_reparse_converts_with_the_rates_known_at_the_fetch(fx_and_leadergpu, scenario):
     m = fx_and_leadergpu
     assert all(o.ok for o in m.refresh().values())
@@ -30,10 +32,14 @@ def test_reparse_converts_with_the_rates_known_at_the_fetch(fx_and_leadergpu, sc
     m.serve("fx_ecb", Reply(body=later.encode(), content_type="text/xml"))
     m.refresh()
     after_refresh = listings(m)  # LeaderGPU's second fetch converts at 1.25: a new version, rightly
+    current = m.current("gpu_leadergpu")
 
     result = reparse_source(m.source("gpu_leadergpu"), db_path=m.db_path, archive=m.archive)
 
     scenario.observed = f"{result.fetches} fetches replayed; history {'identical' if listings(m) == after_refresh else 'CHANGED'}"
+    # No parser changed: a row the replay adds is wrong, and so is any change to the current version.
+    scenario.measure(ROWS_WRONGLY_LANDED, rows_added(after_refresh, listings(m)))
+    scenario.measure(LAST_GOOD_LOST, int(m.current("gpu_leadergpu") != current))
     assert after_refresh != before
     assert listings(m) == after_refresh
     assert m.query("SELECT count(*) FROM quarantine") == [(0,)]

@@ -15,6 +15,8 @@ import dagster as dg
 import duckdb
 import pytest
 from harness import FAST, run_fault, sample_reply, sample_text
+from promises import (ERRORS_UNNAMED, REFUSED_FAULT, ROWS_WRONGLY_LANDED, SECRETS_LEAKED, UNSAFE_SQL,
+                      UNWANTED_REQUESTS)
 
 from localserver import Reply
 from pipelines.archive import Archive
@@ -34,6 +36,7 @@ PAYLOAD = "x'; DROP TABLE fetch_log; --"
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT, UNWANTED_REQUESTS)
 def test_redirect_to_another_host_is_refused(matrix, scenario):
     # localhost is the same server under another name: had the redirect been followed, /elsewhere gets a hit.
     elsewhere = f"http://localhost:{matrix.server.port}/elsewhere"
@@ -41,15 +44,18 @@ def test_redirect_to_another_host_is_refused(matrix, scenario):
     run_fault(matrix, scenario, source_id="aws_trn1", expect_status="fetch_failed",
               fault=lambda m: m.serve("aws_trn1", Reply(status=302, headers={"Location": elsewhere})),
               expect_in_error=("redirect to other host localhost refused",))
+    scenario.measure(UNWANTED_REQUESTS, matrix.server.hits("/elsewhere"))
     assert matrix.server.hits("/elsewhere") == 0
 
 
 @pytest.mark.expect("refused, 0 requests")
+@pytest.mark.promises(UNWANTED_REQUESTS)
 def test_fetch_refuses_a_host_not_allowed(server, scenario):
     server.set("/page", Reply(body=b"<html></html>"))
     with Fetcher(FAST) as fetcher, pytest.raises(FetchError) as caught:
         fetcher.fetch("src", server.url("/page"), allowed_hosts=frozenset({"aws.amazon.com"}))
     scenario.observed = f"refused: {caught.value}; requests: {len(server.requests)}"
+    scenario.measure(UNWANTED_REQUESTS, len(server.requests))
     assert "host 127.0.0.1 not in allowed hosts ['aws.amazon.com']" in str(caught.value)
     assert server.requests == []
 
@@ -58,6 +64,7 @@ def test_fetch_refuses_a_host_not_allowed(server, scenario):
 
 
 @pytest.mark.expect("refused over max_bytes")
+@pytest.mark.promises(UNWANTED_REQUESTS)
 def test_response_and_decompressed_sizes_are_capped(server, scenario):
     limit = 64 * 1024
     settings = FAST.model_copy(update={"max_bytes": limit})
@@ -71,6 +78,8 @@ def test_response_and_decompressed_sizes_are_capped(server, scenario):
         with pytest.raises(FetchError, match=rf"body exceeds {limit} bytes$") as inflated:
             fetcher.fetch("src", server.url("/bomb"))
     scenario.observed = f"plain and gzip refused: {inflated.value}"
+    # a size cap is final: every request after the first one per URL is a retry that should not have happened
+    scenario.measure(UNWANTED_REQUESTS, sum(max(0, server.hits(path) - 1) for path in ("/big", "/bomb")))
     assert server.hits("/big") == 1 and server.hits("/bomb") == 1  # a cap is final, not retried
 
 
@@ -115,6 +124,7 @@ def warehouse_text(db_path: Path) -> str:
 
 
 @pytest.mark.expect("secret nowhere")
+@pytest.mark.promises(SECRETS_LEAKED)
 def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkeypatch, caplog, capsys):
     caplog.set_level(logging.DEBUG)
     token = f"rc-secret-{uuid.uuid4().hex}"
@@ -154,6 +164,8 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
     scenario.observed = (f"outcomes {outcomes}; header sent {len(sent)}x; secret found in logs/events "
                          f"{sum(token in t for t in texts)}, warehouse {stored.count(token)}, archive "
                          f"{archived.count(token.encode())}")
+    scenario.measure(SECRETS_LEAKED, sum(token in t for t in texts) + stored.count(token)
+                     + archived.count(token.encode()))
     assert sent and all(h == f"Bearer {token}" for h in sent)  # the server did get it: the scan below can fail
     assert any("aws_trn1" in t for t in texts) and "aws_trn1" in stored  # and the scan sees what was written
     leaks = [t[max(0, t.find(token) - 100):t.find(token)] for t in texts if token in t]
@@ -163,6 +175,7 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(UNWANTED_REQUESTS, ERRORS_UNNAMED)
 def test_missing_secret_variable_names_it_and_sends_nothing(server, scenario, tmp_path, monkeypatch):
     monkeypatch.delenv(TOKEN_ENV, raising=False)
     trn1 = next(s for s in load_sources() if s.id == "aws_trn1")
@@ -172,6 +185,8 @@ def test_missing_secret_variable_names_it_and_sends_nothing(server, scenario, tm
     with Fetcher(FAST) as fetcher:
         outcome = refresh_source(source, fetcher=fetcher, db_path=tmp_path / "p.duckdb", archive=Archive(tmp_path))
     scenario.observed = f"{outcome.status}: {outcome.error}"
+    scenario.measure(UNWANTED_REQUESTS, server.hits("/trn1"))
+    scenario.measure(ERRORS_UNNAMED, int("[aws_trn1]" not in str(outcome.error)))
     assert outcome.status == "fetch_failed"
     assert str(outcome.error) == (f"[aws_trn1] fetch: environment variable {TOKEN_ENV} (for header Authorization) "
                                   "is not set")
@@ -179,6 +194,7 @@ def test_missing_secret_variable_names_it_and_sends_nothing(server, scenario, tm
 
 
 @pytest.mark.expect("SourcesFileError")
+@pytest.mark.promises(SECRETS_LEAKED)
 def test_credential_in_url_is_refused_when_loading(tmp_path, scenario):
     secret = f"k{uuid.uuid4().hex}"
     path = tmp_path / "sources.toml"
@@ -187,6 +203,7 @@ def test_credential_in_url_is_refused_when_loading(tmp_path, scenario):
     with pytest.raises(SourcesFileError) as caught:
         load_sources(path)
     scenario.observed = " ".join(str(caught.value).split()[:14])
+    scenario.measure(SECRETS_LEAKED, str(caught.value).count(secret))
     assert "headers_from_env" in str(caught.value) and "api_key" in str(caught.value)
     assert secret not in str(caught.value)  # refusing the URL must not print the credential it carries
 
@@ -195,6 +212,7 @@ def test_credential_in_url_is_refused_when_loading(tmp_path, scenario):
 
 
 @pytest.mark.expect("refused or verbatim")
+@pytest.mark.promises(ROWS_WRONGLY_LANDED)
 def test_sql_in_a_cell_is_data(matrix, scenario):
     trn1, hyperstack = matrix.source("aws_trn1"), matrix.source("gpu_hyperstack")
     matrix.serve("aws_trn1", Reply(body=sample_text(trn1).replace(">trn1.2xlarge<", f">{PAYLOAD}<").encode()))
@@ -208,6 +226,9 @@ def test_sql_in_a_cell_is_data(matrix, scenario):
         outcome = outcomes[source_id]
         assert outcome.status in ("landed", "quarantined"), (source_id, str(outcome.error))
         stored = [v for (v,) in matrix.query(f"SELECT {column} FROM {table} WHERE fetch_id = ?", [outcome.fetch_id])]
+        # Wrongly landed: any row of a quarantined fetch; of a landed one, a row whose payload is not verbatim.
+        scenario.measure(ROWS_WRONGLY_LANDED, len(stored) if outcome.status != "landed" else sum(
+            "drop table" in v.lower() and v.lower() != PAYLOAD.lower() for v in stored))
         if outcome.status == "landed":
             assert PAYLOAD.lower() in [v.lower() for v in stored], stored  # as printed (AWS keys are lower-cased)
         else:
@@ -259,10 +280,13 @@ def sql_built_by_concatenation() -> list[str]:
 
 
 @pytest.mark.expect("only identifiers")
+@pytest.mark.promises(UNSAFE_SQL)
 def test_sql_is_parameterised(scenario):
     found = sql_fstring_interpolations()
     interpolated = {name for names in found.values() for name in names}
     scenario.observed = f"{len(found)} SQL f-strings interpolating {sorted(interpolated)}"
+    scenario.measure(UNSAFE_SQL, sum(bool(set(names) - ALLOWED_INTERPOLATIONS) for names in found.values())
+                     + len(sql_built_by_concatenation()))
     assert "table.name" in interpolated  # the scan does see the versioning SQL, so it is not vacuous
     assert interpolated <= ALLOWED_INTERPOLATIONS, {k: v for k, v in found.items()
                                                      if set(v) - ALLOWED_INTERPOLATIONS}

@@ -15,6 +15,7 @@ from contextlib import contextmanager, suppress
 
 import pytest
 from harness import FAST, Matrix, run_fault, sample_reply, sample_text
+from promises import FAULT, REFUSED_FAULT
 from localserver import CHUNK_SIZE, Reply
 
 from pipelines.sources import SourceSpec
@@ -55,6 +56,7 @@ def point_at(m: Matrix, source_id: str, url: str) -> None:
 
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(*FAULT)
 @pytest.mark.parametrize("status", [500, 502, 503])
 def test_5xx_then_success(matrix, scenario, status):
     fault = Fault("aws_trn1", Reply(status=status, body=b"oops", content_type="text/plain"),
@@ -102,6 +104,7 @@ def hanging_port() -> Iterator[tuple[int, bool]]:
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_connect_timeout(matrix, scenario):
     with hanging_port() as (port, connects_hang):
         cause = "ConnectTimeout" if connects_hang else "ReadTimeout"
@@ -120,6 +123,7 @@ def test_connect_timeout(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_read_timeout_on_slow_body(matrix, scenario):
     # Headers and the first 16 KiB arrive at once; the next chunk comes after twice the read timeout.
     body = padded("aws_trn1", matrix, 3 * CHUNK_SIZE)
@@ -134,6 +138,7 @@ def test_read_timeout_on_slow_body(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_connection_reset_mid_body(matrix, scenario):
     fault = Fault("aws_trn1", Reply(body=sample_reply(matrix.source("aws_trn1")).body, reset_after=1000))
     run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
@@ -142,6 +147,7 @@ def test_connection_reset_mid_body(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_truncated_body(matrix, scenario):
     body = sample_reply(matrix.source("aws_trn1")).body
     fault = Fault("aws_trn1", Reply(body=body, truncate_to=len(body) // 2))
@@ -155,6 +161,7 @@ def test_truncated_body(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_body_over_size_cap(matrix, scenario):
     body = padded("aws_trn1", matrix, 600_000)
     fault = Fault("aws_trn1", Reply(body=body))
@@ -165,6 +172,7 @@ def test_body_over_size_cap(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_gzip_body_inflating_past_cap(matrix, scenario):
     body = padded("aws_trn1", matrix, 4_000_000)  # ~4 KB on the wire, 4 MB inflated
     fault = Fault("aws_trn1", Reply(body=body, gzip=True))
@@ -180,6 +188,7 @@ def test_gzip_body_inflating_past_cap(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_redirect_to_other_host_refused(matrix, scenario):
     # 'localhost' reaches the same server, so following the redirect would show as a second hit.
     target = f"http://localhost:{matrix.server.port}{matrix.path('aws_trn1')}"
@@ -191,6 +200,7 @@ def test_redirect_to_other_host_refused(matrix, scenario):
 
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(*FAULT)
 def test_same_host_redirect_followed(matrix, scenario):
     moved = "/moved/trn1.html"
     matrix.server.set(moved, sample_reply(matrix.source("aws_trn1")))
@@ -206,6 +216,7 @@ def test_same_host_redirect_followed(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_html_source_answered_with_pdf(matrix, scenario):
     body = b"%PDF-1.7\n" + sample_reply(matrix.source("aws_trn1")).body
     fault = Fault("aws_trn1", Reply(body=body, content_type="application/pdf"))
@@ -217,6 +228,7 @@ def test_html_source_answered_with_pdf(matrix, scenario):
 
 
 @pytest.mark.expect("quarantined")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_json_source_answered_with_html_error_page(matrix, scenario):
     body = b"<html><body><h1>Something went wrong</h1><p>Please try again later.</p></body></html>"
     fault = Fault("gpu_runpod", Reply(body=body, content_type="text/html; charset=utf-8"))
@@ -232,6 +244,7 @@ def test_json_source_answered_with_html_error_page(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_404_not_retried(matrix, scenario):
     fault = Fault("aws_capacity_blocks", Reply(status=404, body=b"gone", content_type="text/plain"))
     run_fault(matrix, scenario, source_id="aws_capacity_blocks", fault=fault, expect_status="fetch_failed",
@@ -242,6 +255,7 @@ def test_404_not_retried(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_retry_after_over_the_cap_fails_at_once(matrix, scenario):
     fault = Fault("gpu_hyperstack", Reply(status=503, headers={"Retry-After": "600"}))
     run_fault(matrix, scenario, source_id="gpu_hyperstack", fault=fault, expect_status="fetch_failed",

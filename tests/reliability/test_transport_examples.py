@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from harness import run_fault, sample_reply
+from promises import FAULT, REFUSED_FAULT
 
 from localserver import Reply
 
 
 @pytest.mark.expect("unchanged")
+@pytest.mark.promises(*FAULT)
 def test_429_with_retry_after_then_success(matrix, scenario):
     def fault(m):
         m.serve("aws_trn1", Reply(status=429, headers={"Retry-After": "2"}), sample_reply(m.source("aws_trn1")))
@@ -18,6 +20,7 @@ def test_429_with_retry_after_then_success(matrix, scenario):
 
 
 @pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT)
 def test_persistent_503_gives_up_within_its_budget(matrix, scenario):
     run_fault(matrix, scenario, source_id="aws_capacity_blocks",
               fault=lambda m: m.serve("aws_capacity_blocks", Reply(status=503)),
