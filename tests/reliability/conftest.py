@@ -7,10 +7,10 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
-from harness import Matrix
-from promises import Scenario, report_lines
 
+from harness import Matrix
 from localserver import LocalServer
+from promises import Scenario, report_lines
 
 _RESULTS: list[tuple[Scenario, bool]] = []
 
@@ -44,8 +44,11 @@ def scenario(request: pytest.FixtureRequest) -> Iterator[Scenario]:
     A test that passed but left a declared promise unmeasured (or measured an undeclared one) fails here."""
     expect = request.node.get_closest_marker("expect")
     promises = request.node.get_closest_marker("promises")
-    item = Scenario(name=request.node.name.removeprefix("test_"), expected=expect.args[0] if expect else "",
-                    declared=tuple(promises.args) if promises else None)
+    item = Scenario(
+        name=request.node.name.removeprefix("test_"),
+        expected=expect.args[0] if expect else "",
+        declared=tuple(promises.args) if promises else None,
+    )
     yield item
     report = getattr(request.node, "rep_call", None)
     call_passed = bool(report and report.passed)
@@ -64,8 +67,11 @@ def pytest_runtest_makereport(item, call):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "expect(outcome): the outcome a reliability scenario expects")
-    config.addinivalue_line("markers", "promises(*promises): the promises (promises.py) a reliability scenario "
-                                       "measures; none at all for a pass/fail-only scenario")
+    config.addinivalue_line(
+        "markers",
+        "promises(*promises): the promises (promises.py) a reliability scenario "
+        "measures; none at all for a pass/fail-only scenario",
+    )
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

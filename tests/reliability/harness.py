@@ -25,11 +25,11 @@ from pathlib import Path
 import duckdb
 
 from localserver import LocalServer, Reply
-from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.refresh import SourceOutcome, refresh_source
 from pipelines.sources import SourceSpec, load_sources, sample_path
+from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
 
 # FX first: the GPU source converts with the rates it lands. One AWS page, the Capacity Blocks page, one GPU
 # HTML table, one GPU JSON API (POST), and the ECB XML.
@@ -38,8 +38,15 @@ MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json",
 HISTORY_TABLES = ("aws_instance_price_history", "aws_instance_spec_history", "gpu_listing_history", "fx_rates")
 
 ROOT = Path(__file__).resolve().parents[2]
-FAST = FetchSettings(connect_timeout_s=0.5, read_timeout_s=0.5, max_attempts=3, backoff_initial_s=0.01,
-                     backoff_max_s=0.05, max_retry_after_s=5, max_bytes=512 * 1024)
+FAST = FetchSettings(
+    connect_timeout_s=0.5,
+    read_timeout_s=0.5,
+    max_attempts=3,
+    backoff_initial_s=0.01,
+    backoff_max_s=0.05,
+    max_retry_after_s=5,
+    max_bytes=512 * 1024,
+)
 
 
 def sample_reply(source: SourceSpec) -> Reply:
@@ -63,7 +70,9 @@ class Matrix:
         self.sources: list[SourceSpec] = []
         for source_id in source_ids or MATRIX_SOURCES:
             source = declared[source_id]
-            self.sources.append(SourceSpec.model_validate({**source.model_dump(), "url": server.url(f"/{source.sample}")}))
+            self.sources.append(
+                SourceSpec.model_validate({**source.model_dump(), "url": server.url(f"/{source.sample}")})
+            )
             self.serve_sample(source_id)
 
     def source(self, source_id: str) -> SourceSpec:
@@ -82,8 +91,9 @@ class Matrix:
         outcomes = {}
         with Fetcher(settings, sleep=self.sleeps.append) as fetcher:
             for source in self.sources:
-                outcomes[source.id] = refresh_source(source, fetcher=fetcher, db_path=self.db_path,
-                                                     archive=self.archive)
+                outcomes[source.id] = refresh_source(
+                    source, fetcher=fetcher, db_path=self.db_path, archive=self.archive
+                )
         return outcomes
 
     # -- reading the warehouse (read-only, between refreshes) --
@@ -96,9 +106,14 @@ class Matrix:
         rows = []
         for table in HISTORY_TABLES:
             open_rows = "" if table == "fx_rates" else "AND valid_to IS NULL"
-            rows += [(table, *r) for r in self.query(
-                f"SELECT * FROM {table} WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = ?) "
-                f"{open_rows} ORDER BY ALL", [source_id])]
+            rows += [
+                (table, *r)
+                for r in self.query(
+                    f"SELECT * FROM {table} WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = ?) "
+                    f"{open_rows} ORDER BY ALL",
+                    [source_id],
+                )
+            ]
         return rows
 
     def history(self, source_id: str) -> Counter[tuple]:
@@ -106,31 +121,46 @@ class Matrix:
         rows: Counter[tuple] = Counter()
         for table in HISTORY_TABLES:
             columns = "*" if table == "fx_rates" else "* EXCLUDE (valid_to)"  # fx_rates is append-only
-            rows.update((table, *r) for r in self.query(
-                f"SELECT {columns} FROM {table} WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = ?)",
-                [source_id]))
+            rows.update(
+                (table, *r)
+                for r in self.query(
+                    f"SELECT {columns} FROM {table} "
+                    "WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = ?)",
+                    [source_id],
+                )
+            )
         return rows
 
     def rows_from_fetch(self, fetch_id: int | None) -> int:
         if fetch_id is None:
             return 0
-        return sum(self.query(f"SELECT count(*) FROM {t} WHERE fetch_id = ?", [fetch_id])[0][0]
-                   for t in HISTORY_TABLES)
+        return sum(self.query(f"SELECT count(*) FROM {t} WHERE fetch_id = ?", [fetch_id])[0][0] for t in HISTORY_TABLES)
 
     def last_fetch(self, source_id: str) -> dict:
-        cursor_rows = self.query("""SELECT fetch_id, outcome, status, error, sha256 FROM fetch_log
-                                    WHERE source_id = ? ORDER BY fetch_id DESC LIMIT 1""", [source_id])
+        cursor_rows = self.query(
+            """SELECT fetch_id, outcome, status, error, sha256 FROM fetch_log
+                                    WHERE source_id = ? ORDER BY fetch_id DESC LIMIT 1""",
+            [source_id],
+        )
         fetch_id, outcome, status, error, sha256 = cursor_rows[0]
         return {"fetch_id": fetch_id, "outcome": outcome, "status": status, "error": error, "sha256": sha256}
 
     def quarantined(self, fetch_id: int) -> list[tuple]:
-        return self.query("SELECT stage, reasons, octet_length(raw_body) FROM quarantine WHERE fetch_id = ?", [fetch_id])
+        return self.query(
+            "SELECT stage, reasons, octet_length(raw_body) FROM quarantine WHERE fetch_id = ?", [fetch_id]
+        )
 
 
 def start(children: list, code: str, *args, env: dict | None = None, stdout=subprocess.PIPE) -> subprocess.Popen:
     """A child Python process running `code`; registered so the `children` fixture kills it at teardown."""
-    child = subprocess.Popen([sys.executable, "-c", code, *map(str, args)], cwd=ROOT, text=True,
-                             env={**os.environ, **(env or {})}, stdout=stdout, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, *map(str, args)],
+        cwd=ROOT,
+        text=True,
+        env={**os.environ, **(env or {})},
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+    )
     children.append(child)
     return child
 
@@ -149,9 +179,17 @@ def rows_added(before: list[tuple], after: list[tuple]) -> int:
     return sum((Counter(after) - Counter(before)).values())
 
 
-def measure_fault(matrix: Matrix, scenario: Scenario, outcomes: dict[str, SourceOutcome], *, source_id: str,
-                  before: dict[str, list[tuple]], history_before: Counter[tuple], expect_status: str,
-                  lands: int) -> None:
+def measure_fault(
+    matrix: Matrix,
+    scenario: Scenario,
+    outcomes: dict[str, SourceOutcome],
+    *,
+    source_id: str,
+    before: dict[str, list[tuple]],
+    history_before: Counter[tuple],
+    expect_status: str,
+    lands: int,
+) -> None:
     """Count what the fault refresh did against the promises of FAULT (and REFUSED_FAULT when it is refused)."""
     bad = outcomes[source_id]
     scenario.measure(ROWS_WRONGLY_LANDED, max(0, matrix.rows_from_fetch(bad.fetch_id) - lands))
@@ -159,16 +197,29 @@ def measure_fault(matrix: Matrix, scenario: Scenario, outcomes: dict[str, Source
         scenario.measure(LAST_GOOD_LOST, int(bool(history_before - matrix.history(source_id))))
     else:  # refused or unchanged: the last good version is still exactly the current one
         scenario.measure(LAST_GOOD_LOST, int(matrix.current(source_id) != before[source_id]))
-    scenario.measure(OTHERS_DISTURBED, sum(
-        outcomes[s.id].status not in ("landed", "unchanged") or matrix.current(s.id) != before[s.id]
-        for s in matrix.sources if s.id != source_id))
+    scenario.measure(
+        OTHERS_DISTURBED,
+        sum(
+            outcomes[s.id].status not in ("landed", "unchanged") or matrix.current(s.id) != before[s.id]
+            for s in matrix.sources
+            if s.id != source_id
+        ),
+    )
     if expect_status not in ("landed", "unchanged"):  # the fetch log's error and the raised one both name it
         logged = matrix.last_fetch(source_id)["error"] or ""
         scenario.measure(ERRORS_UNNAMED, sum(f"[{source_id}]" not in text for text in (str(bad.error or ""), logged)))
 
 
-def run_fault(matrix: Matrix, scenario: Scenario, *, source_id: str, fault: Callable[[Matrix], None],
-              expect_status: str, expect_in_error: tuple[str, ...] = (), lands: int = 0) -> dict[str, SourceOutcome]:
+def run_fault(
+    matrix: Matrix,
+    scenario: Scenario,
+    *,
+    source_id: str,
+    fault: Callable[[Matrix], None],
+    expect_status: str,
+    expect_in_error: tuple[str, ...] = (),
+    lands: int = 0,
+) -> dict[str, SourceOutcome]:
     """Good version first, then the fault, then every promise measured and checked (see the module docstring).
 
     `lands` is how many history rows the fault fetch should land, by the scenario's own reading of the page
@@ -185,8 +236,16 @@ def run_fault(matrix: Matrix, scenario: Scenario, *, source_id: str, fault: Call
     bad = outcomes[source_id]
     scenario.observed = bad.status + (f": {bad.error}" if bad.error else "")
     refused = expect_status not in ("landed", "unchanged")
-    measure_fault(matrix, scenario, outcomes, source_id=source_id, before=before, history_before=history_before,
-                  expect_status=expect_status, lands=lands)
+    measure_fault(
+        matrix,
+        scenario,
+        outcomes,
+        source_id=source_id,
+        before=before,
+        history_before=history_before,
+        expect_status=expect_status,
+        lands=lands,
+    )
 
     assert bad.status == expect_status, scenario.observed
     assert scenario.value(ROWS_WRONGLY_LANDED) == 0, f"{scenario.value(ROWS_WRONGLY_LANDED)} rows wrongly landed"

@@ -29,8 +29,18 @@ REFRESHES_OVERLAPPED = Promise("overlap", "refreshes that wrote beside another")
 UNWANTED_REQUESTS = Promise("requests", "requests that should not have been sent")
 SECRETS_LEAKED = Promise("leaks", "secret copies outside the request")
 UNSAFE_SQL = Promise("sql", "SQL texts built from data")
-PROMISES = (ROWS_WRONGLY_LANDED, LAST_GOOD_LOST, OTHERS_DISTURBED, ERRORS_UNNAMED, PARSER_CRASHES, READER_SAW_A_MIX,
-            REFRESHES_OVERLAPPED, UNWANTED_REQUESTS, SECRETS_LEAKED, UNSAFE_SQL)
+PROMISES = (
+    ROWS_WRONGLY_LANDED,
+    LAST_GOOD_LOST,
+    OTHERS_DISTURBED,
+    ERRORS_UNNAMED,
+    PARSER_CRASHES,
+    READER_SAW_A_MIX,
+    REFRESHES_OVERLAPPED,
+    UNWANTED_REQUESTS,
+    SECRETS_LEAKED,
+    UNSAFE_SQL,
+)
 
 # What run_fault measures: every fault scenario, and for a refused fetch also the error's naming.
 FAULT = (ROWS_WRONGLY_LANDED, LAST_GOOD_LOST, OTHERS_DISTURBED)

@@ -11,22 +11,28 @@ import re
 from decimal import Decimal
 
 import pytest
-from harness import run_fault, sample_text
-from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT, ROWS_WRONGLY_LANDED
-from localserver import Reply
 
+from harness import run_fault, sample_text
+from localserver import Reply
 from pipelines.errors import MissingColumnError, TableNotFoundError
+from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT, ROWS_WRONGLY_LANDED
 
 TRN1, HYPERSTACK = "aws_trn1", "gpu_hyperstack"
 TRN1_PRICES = {  # the sample's figures: (instance type, price kind) -> USD per instance-hour
-    ("trn1.2xlarge", "on_demand"): Decimal("1.34"), ("trn1.2xlarge", "reserved_1y"): Decimal("0.79"),
-    ("trn1.2xlarge", "reserved_3y"): Decimal("0.4744"), ("trn1.32xlarge", "on_demand"): Decimal("21.50"),
-    ("trn1.32xlarge", "reserved_1y"): Decimal("12.60"), ("trn1.32xlarge", "reserved_3y"): Decimal("7.59"),
-    ("trn1n.32xlarge", "on_demand"): Decimal("24.78"), ("trn1n.32xlarge", "reserved_1y"): Decimal("14.52"),
+    ("trn1.2xlarge", "on_demand"): Decimal("1.34"),
+    ("trn1.2xlarge", "reserved_1y"): Decimal("0.79"),
+    ("trn1.2xlarge", "reserved_3y"): Decimal("0.4744"),
+    ("trn1.32xlarge", "on_demand"): Decimal("21.50"),
+    ("trn1.32xlarge", "reserved_1y"): Decimal("12.60"),
+    ("trn1.32xlarge", "reserved_3y"): Decimal("7.59"),
+    ("trn1n.32xlarge", "on_demand"): Decimal("24.78"),
+    ("trn1n.32xlarge", "reserved_1y"): Decimal("14.52"),
     ("trn1n.32xlarge", "reserved_3y"): Decimal("8.59"),
 }
-ROW_2XL = ("<tr><td>trn1.2xlarge</td><td>1</td><td>32</td><td>8</td><td>32</td><td>0.5</td><td>Up to 12.5</td>"
-           "<td>No</td><td>Up to 20</td><td>$1.34</td><td>$0.79</td><td>$0.4744</td></tr>")
+ROW_2XL = (
+    "<tr><td>trn1.2xlarge</td><td>1</td><td>32</td><td>8</td><td>32</td><td>0.5</td><td>Up to 12.5</td>"
+    "<td>No</td><td>Up to 20</td><td>$1.34</td><td>$0.79</td><td>$0.4744</td></tr>"
+)
 
 
 def edit(text: str, old: str, new: str) -> str:
@@ -55,16 +61,24 @@ def product_table(text: str, change) -> str:
 
 
 def trn1_prices(m) -> dict[tuple[str, str], Decimal]:
-    return {(t, k): p for t, k, p in m.query("""SELECT instance_type, price_kind, usd_per_instance_hour
-        FROM aws_instance_price_history WHERE source_id = ? AND valid_to IS NULL""", [TRN1])}
+    return {
+        (t, k): p
+        for t, k, p in m.query(
+            """SELECT instance_type, price_kind, usd_per_instance_hour
+        FROM aws_instance_price_history WHERE source_id = ? AND valid_to IS NULL""",
+            [TRN1],
+        )
+    }
 
 
 def fetch_row(m, fetch_id: int) -> tuple:
-    return m.query("SELECT outcome, warnings, shape_fingerprint, error FROM fetch_log WHERE fetch_id = ?",
-                   [fetch_id])[0]
+    return m.query("SELECT outcome, warnings, shape_fingerprint, error FROM fetch_log WHERE fetch_id = ?", [fetch_id])[
+        0
+    ]
 
 
 # -- the table itself --------------------------------------------------------------------------------------
+
 
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
@@ -75,8 +89,14 @@ def test_empty_price_table(matrix, scenario):
         assert n == 1
         m.serve(TRN1, Reply(body=body.encode()))
 
-    run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="quarantined",
-              expect_in_error=("expect_table_row_count_to_be_between", "observed 0"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        fault=fault,
+        expect_status="quarantined",
+        expect_in_error=("expect_table_row_count_to_be_between", "observed 0"),
+    )
 
 
 @pytest.mark.expect("quarantined")
@@ -88,17 +108,28 @@ def test_price_table_missing(matrix, scenario):
         assert n == 1
         m.serve(TRN1, Reply(body=body.encode()))
 
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="quarantined",
-                         expect_in_error=("no table found", "on_demand"))
+    outcomes = run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        fault=fault,
+        expect_status="quarantined",
+        expect_in_error=("no table found", "on_demand"),
+    )
     assert isinstance(outcomes[TRN1].error, TableNotFoundError)
 
 
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_required_column_renamed(matrix, scenario):
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
-                         fault=lambda m: serve_edited(m, TRN1, ("On-Demand Price/hr", "Hourly Rate")),
-                         expect_in_error=("required column(s) on_demand missing", "Hourly Rate"))
+    outcomes = run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="quarantined",
+        fault=lambda m: serve_edited(m, TRN1, ("On-Demand Price/hr", "Hourly Rate")),
+        expect_in_error=("required column(s) on_demand missing", "Hourly Rate"),
+    )
     assert isinstance(outcomes[TRN1].error, MissingColumnError) and outcomes[TRN1].error.missing == ["on_demand"]
 
 
@@ -110,8 +141,14 @@ def test_required_column_missing(matrix, scenario):
         assert "Trainium Chips" not in text
         m.serve(TRN1, Reply(body=text.encode()))
 
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="quarantined",
-                         expect_in_error=("required column(s) accelerators missing",))
+    outcomes = run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        fault=fault,
+        expect_status="quarantined",
+        expect_in_error=("required column(s) accelerators missing",),
+    )
     assert outcomes[TRN1].error.missing == ["accelerators"]
 
 
@@ -132,39 +169,62 @@ def test_reordered_and_extra_columns(matrix, scenario):
 
 # -- the price cells ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
-@pytest.mark.parametrize(("cell", "cause"), [("call us", "no amount in price cell 'call us'"),
-                                             ("$-1.34", "negative amount"),
-                                             ("$0.00", "greater than 0")], ids=["text", "negative", "zero"])
+@pytest.mark.parametrize(
+    ("cell", "cause"),
+    [("call us", "no amount in price cell 'call us'"), ("$-1.34", "negative amount"), ("$0.00", "greater than 0")],
+    ids=["text", "negative", "zero"],
+)
 def test_bad_price_cell(matrix, scenario, cell, cause):
-    run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
-              fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", f"<td>{cell}</td>")),
-              expect_in_error=(cause,))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="quarantined",
+        fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", f"<td>{cell}</td>")),
+        expect_in_error=(cause,),
+    )
 
 
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_price_100x_previous_version(matrix, scenario):
-    run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
-              fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", "<td>$134.00</td>")),
-              expect_in_error=("max_price_change_share=1.0", "trn1.2xlarge on_demand", "1.34 -> 134 "))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="quarantined",
+        fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", "<td>$134.00</td>")),
+        expect_in_error=("max_price_change_share=1.0", "trn1.2xlarge on_demand", "1.34 -> 134 "),
+    )
 
 
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_duplicate_rows(matrix, scenario):
-    run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
-              fault=lambda m: serve_edited(m, TRN1, (ROW_2XL, ROW_2XL + "\n" + ROW_2XL)),
-              expect_in_error=("expect_column_values_to_be_unique(instance_type)", "trn1.2xlarge"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="quarantined",
+        fault=lambda m: serve_edited(m, TRN1, (ROW_2XL, ROW_2XL + "\n" + ROW_2XL)),
+        expect_in_error=("expect_column_values_to_be_unique(instance_type)", "trn1.2xlarge"),
+    )
 
 
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_currency_switch_on_aws_page(matrix, scenario):
-    run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
-              fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", "<td>€1.34</td>")),
-              expect_in_error=("'€1.34' is in €, not USD",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="quarantined",
+        fault=lambda m: serve_edited(m, TRN1, ("<td>$1.34</td>", "<td>€1.34</td>")),
+        expect_in_error=("'€1.34' is in €, not USD",),
+    )
 
 
 @pytest.mark.expect("quarantined")
@@ -175,11 +235,18 @@ def test_currency_switch_on_hyperstack(matrix, scenario):
         assert n == 6
         m.serve(HYPERSTACK, Reply(body=text.encode()))
 
-    run_fault(matrix, scenario, source_id=HYPERSTACK, fault=fault, expect_status="quarantined",
-              expect_in_error=("is in €, not USD",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=HYPERSTACK,
+        fault=fault,
+        expect_status="quarantined",
+        expect_in_error=("is in €, not USD",),
+    )
 
 
 # -- encodings ---------------------------------------------------------------------------------------------
+
 
 @pytest.mark.expect("landed")
 @pytest.mark.promises(*FAULT)
@@ -192,8 +259,13 @@ def test_page_in_windows_1252(matrix, scenario):
         m.serve(TRN1, Reply(body=body, content_type="text/html"))
 
     outcomes = run_fault(matrix, scenario, source_id=TRN1, fault=fault, expect_status="landed", lands=1)
-    accelerators = dict(matrix.query("""SELECT instance_type, accelerator FROM aws_instance_spec_history
-                                        WHERE source_id = ? AND valid_to IS NULL""", [TRN1]))
+    accelerators = dict(
+        matrix.query(
+            """SELECT instance_type, accelerator FROM aws_instance_spec_history
+                                        WHERE source_id = ? AND valid_to IS NULL""",
+            [TRN1],
+        )
+    )
     assert accelerators == {"trn1.2xlarge": "Trainium™", "trn1.32xlarge": "Trainium", "trn1n.32xlarge": "Trainium"}
     assert trn1_prices(matrix) == TRN1_PRICES and (outcomes[TRN1].inserted, outcomes[TRN1].closed) == (1, 1)
 
@@ -204,8 +276,10 @@ def test_invalid_utf8_bytes_in_non_price_cell(matrix, scenario):
     def fault(m):  # broken bytes in the EFA and network cells; and one real price move, so the page must land
         text = edit(sample_text(m.source(TRN1)), "<td>$24.78</td>", "<td>$24.90</td>")
         body = text.encode()
-        for old, new in ((b"<td>No</td><td>Up to 20</td>", b"<td>N\xc3\x28o\xff</td><td>Up to 20</td>"),
-                         (b"<td>800</td>", b"<td>800\x80\xfe</td>")):
+        for old, new in (
+            (b"<td>No</td><td>Up to 20</td>", b"<td>N\xc3\x28o\xff</td><td>Up to 20</td>"),
+            (b"<td>800</td>", b"<td>800\x80\xfe</td>"),
+        ):
             assert body.count(old) == 1
             body = body.replace(old, new)
         m.serve(TRN1, Reply(body=body))
@@ -220,9 +294,13 @@ def test_invalid_utf8_bytes_in_non_price_cell(matrix, scenario):
 MARKUP = {
     "bold_price": [("<td>$1.34</td>", "<td><b>$1.34</b></td>")],
     "script_in_name": [("<td>trn1.2xlarge</td>", "<td>trn1.2xlarge<script>alert(1)</script></td>")],
-    "entities": [("<td>trn1.32xlarge</td><td>16</td>",
-                  "<td>trn1&#46;32xlarge</td><td>16&nbsp;&times;&#32;AWS&nbsp;Trainium chips</td>"),
-                 ("<td>$21.50</td>", "<td>&#36;21&#x2E;50</td>")],
+    "entities": [
+        (
+            "<td>trn1.32xlarge</td><td>16</td>",
+            "<td>trn1&#46;32xlarge</td><td>16&nbsp;&times;&#32;AWS&nbsp;Trainium chips</td>",
+        ),
+        ("<td>$21.50</td>", "<td>&#36;21&#x2E;50</td>"),
+    ],
 }
 
 
@@ -231,16 +309,31 @@ MARKUP = {
 @pytest.mark.parametrize("variant", sorted(MARKUP))
 def test_markup_in_cells_is_read_as_text(matrix, scenario, variant):
     # unchanged: the cells read exactly as the plain sample's, so not one versioned attribute differs
-    run_fault(matrix, scenario, source_id=TRN1, expect_status="unchanged",
-              fault=lambda m: serve_edited(m, TRN1, *MARKUP[variant]))
+    run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="unchanged",
+        fault=lambda m: serve_edited(m, TRN1, *MARKUP[variant]),
+    )
     # Wrongly landed here also means any row, of any fetch, whose key still carries the injected markup.
-    scenario.measure(ROWS_WRONGLY_LANDED, sum(matrix.query(
-        f"SELECT count(*) FROM {table} WHERE regexp_matches(instance_type, '<|>|&|alert')")[0][0]
-        for table in ("aws_instance_price_history", "aws_instance_spec_history")))
-    specs = matrix.query("""SELECT instance_type, family, accelerator FROM aws_instance_spec_history
-                            WHERE source_id = ? AND valid_to IS NULL ORDER BY 1""", [TRN1])
-    assert specs == [("trn1.2xlarge", "trn1", "Trainium"), ("trn1.32xlarge", "trn1", "Trainium"),
-                     ("trn1n.32xlarge", "trn1n", "Trainium")]
+    scenario.measure(
+        ROWS_WRONGLY_LANDED,
+        sum(
+            matrix.query(f"SELECT count(*) FROM {table} WHERE regexp_matches(instance_type, '<|>|&|alert')")[0][0]
+            for table in ("aws_instance_price_history", "aws_instance_spec_history")
+        ),
+    )
+    specs = matrix.query(
+        """SELECT instance_type, family, accelerator FROM aws_instance_spec_history
+                            WHERE source_id = ? AND valid_to IS NULL ORDER BY 1""",
+        [TRN1],
+    )
+    assert specs == [
+        ("trn1.2xlarge", "trn1", "Trainium"),
+        ("trn1.32xlarge", "trn1", "Trainium"),
+        ("trn1n.32xlarge", "trn1n", "Trainium"),
+    ]
     assert trn1_prices(matrix) == TRN1_PRICES
     landed = str(matrix.query("SELECT list(instance_type) FROM aws_instance_price_history"))
     assert "<script" not in landed and "alert" not in landed and "<b>" not in landed
@@ -249,27 +342,43 @@ def test_markup_in_cells_is_read_as_text(matrix, scenario, variant):
 @pytest.mark.expect("landed")
 @pytest.mark.promises(*FAULT)
 def test_unknown_gpu_name_is_kept_and_reported(matrix, scenario):
-    row = ('<tr><td>NVIDIA Z999 Ultra</td><td>96</td><td>32</td><td>256</td><td>$ 4.20 per Hour</td>\n'
-           '<td><a class="btn btn-primary" href="https://console.hyperstack.cloud/">Deploy now</a></td></tr>\n')
+    row = (
+        "<tr><td>NVIDIA Z999 Ultra</td><td>96</td><td>32</td><td>256</td><td>$ 4.20 per Hour</td>\n"
+        '<td><a class="btn btn-primary" href="https://console.hyperstack.cloud/">Deploy now</a></td></tr>\n'
+    )
     before = {}
 
     def fault(m):
-        before.update(m.query("""SELECT listing, fetch_id FROM gpu_listing_history
-                                 WHERE source_id = ? AND valid_to IS NULL""", [HYPERSTACK]))
-        serve_edited(m, HYPERSTACK, ("</tbody>\n</table>\n</div>\n<p class=\"note\">",
-                                     row + "</tbody>\n</table>\n</div>\n<p class=\"note\">"))
+        before.update(
+            m.query(
+                """SELECT listing, fetch_id FROM gpu_listing_history
+                                 WHERE source_id = ? AND valid_to IS NULL""",
+                [HYPERSTACK],
+            )
+        )
+        serve_edited(
+            m,
+            HYPERSTACK,
+            ('</tbody>\n</table>\n</div>\n<p class="note">', row + '</tbody>\n</table>\n</div>\n<p class="note">'),
+        )
 
     outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, fault=fault, expect_status="landed", lands=1)
     new = outcomes[HYPERSTACK]
     assert (new.inserted, new.closed) == (1, 0)
-    assert matrix.query("""SELECT gpu_model, usd_per_gpu_hour, stock_status FROM gpu_listing_history
+    assert matrix.query(
+        """SELECT gpu_model, usd_per_gpu_hour, stock_status FROM gpu_listing_history
                            WHERE source_id = ? AND listing = 'NVIDIA Z999 Ultra' AND valid_to IS NULL""",
-                        [HYPERSTACK]) == [(None, Decimal("4.2"), "in_stock")]
+        [HYPERSTACK],
+    ) == [(None, Decimal("4.2"), "in_stock")]
     assert any("unknown GPU name 'NVIDIA Z999 Ultra'" in w for w in new.warnings), new.warnings
     assert any("NVIDIA Z999 Ultra" in w for w in fetch_row(matrix, new.fetch_id)[1])
-    after = dict(matrix.query("""SELECT listing, fetch_id FROM gpu_listing_history
+    after = dict(
+        matrix.query(
+            """SELECT listing, fetch_id FROM gpu_listing_history
                                  WHERE source_id = ? AND valid_to IS NULL AND listing <> 'NVIDIA Z999 Ultra'""",
-                              [HYPERSTACK]))
+            [HYPERSTACK],
+        )
+    )
     assert len(before) == 6 and after == before  # the six known listings kept their version
 
 
@@ -279,10 +388,16 @@ SQL_NAME = "trn1.2xlarge'; DROP TABLE fetch_log; --"
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_sql_looking_instance_type_is_refused(matrix, scenario):
-    outcomes = run_fault(matrix, scenario, source_id=TRN1, expect_status="quarantined",
-                         fault=lambda m: serve_edited(m, TRN1, (ROW_2XL, ROW_2XL + ROW_2XL.replace(
-                             "<td>trn1.2xlarge</td>", f"<td>{SQL_NAME}</td>"))),
-                         expect_in_error=("instance_type", "drop table fetch_log"))
+    outcomes = run_fault(
+        matrix,
+        scenario,
+        source_id=TRN1,
+        expect_status="quarantined",
+        fault=lambda m: serve_edited(
+            m, TRN1, (ROW_2XL, ROW_2XL + ROW_2XL.replace("<td>trn1.2xlarge</td>", f"<td>{SQL_NAME}</td>"))
+        ),
+        expect_in_error=("instance_type", "drop table fetch_log"),
+    )
     assert matrix.query("SELECT count(*) FROM fetch_log")[0][0] == 10  # 5 sources x 2 refreshes, table intact
     (reasons,) = matrix.query("SELECT reasons FROM quarantine WHERE fetch_id = ?", [outcomes[TRN1].fetch_id])[0]
     assert any(SQL_NAME.lower() in r for r in reasons)  # stored verbatim, as data
@@ -292,13 +407,27 @@ def test_sql_looking_instance_type_is_refused(matrix, scenario):
 @pytest.mark.promises(*FAULT)
 def test_sql_looking_gpu_listing_is_stored_verbatim(matrix, scenario):
     name = "Z999'); DROP TABLE gpu_listing_history; --"
-    outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, expect_status="landed", lands=1,
-                         fault=lambda m: serve_edited(m, HYPERSTACK, ("<td>NVIDIA L40</td>", f"<td>{name}</td>")))
+    outcomes = run_fault(
+        matrix,
+        scenario,
+        source_id=HYPERSTACK,
+        expect_status="landed",
+        lands=1,
+        fault=lambda m: serve_edited(m, HYPERSTACK, ("<td>NVIDIA L40</td>", f"<td>{name}</td>")),
+    )
     # Wrongly landed here also means the payload stored altered (escaped, cut, re-cased) instead of verbatim.
-    scenario.measure(ROWS_WRONGLY_LANDED, matrix.query(
-        "SELECT count(*) FROM gpu_listing_history WHERE fetch_id = ? AND listing ILIKE '%drop table%' AND listing <> ?",
-        [outcomes[HYPERSTACK].fetch_id, name])[0][0])
+    scenario.measure(
+        ROWS_WRONGLY_LANDED,
+        matrix.query(
+            "SELECT count(*) FROM gpu_listing_history "
+            "WHERE fetch_id = ? AND listing ILIKE '%drop table%' AND listing <> ?",
+            [outcomes[HYPERSTACK].fetch_id, name],
+        )[0][0],
+    )
     assert matrix.query("SELECT count(*) FROM fetch_log")[0][0] == 10
-    assert matrix.query("""SELECT listing, usd_per_gpu_hour FROM gpu_listing_history WHERE source_id = ?
-                           AND valid_to IS NULL AND listing LIKE 'Z999%'""", [HYPERSTACK]) == [(name, Decimal(1))]
+    assert matrix.query(
+        """SELECT listing, usd_per_gpu_hour FROM gpu_listing_history WHERE source_id = ?
+                           AND valid_to IS NULL AND listing LIKE 'Z999%'""",
+        [HYPERSTACK],
+    ) == [(name, Decimal(1))]
     assert (outcomes[HYPERSTACK].inserted, outcomes[HYPERSTACK].closed) == (1, 1)  # NVIDIA L40 gone, Z999 new

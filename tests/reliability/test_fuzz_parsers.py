@@ -34,18 +34,117 @@ from promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {s.id: s for s in load_sources()}
 JSON_SOURCES = ["gpu_runpod", "gpu_vastai", "gpu_leadergpu"]
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
-TOKENS = [b"<", b">", b"</td>", b"<td>", b"<tr>", b"</tr>", b"<table>", b"</table>", b"<th>", b"<sup>", b'"', b"'",
-          b"$", "€".encode(), "£".encode(), b"USD", b"0", b"7", b"12.5", b"99999999999999999999999999999999", b"-",
-          b"e", b"1e308", b"E-9", b".", b",", b"1,5", b"NaN", b"Infinity", b"\xff", b"\xfe\xff", b"\x80\x81",
-          b"\xc3(", b"\xed\xa0\x80", b"\x00", b"&#0;", b"&#xD800;", b"&nbsp;", b"{", b"}", b"[", b"]", b":",
-          b"\\", b"\\ud800", b"<![CDATA[", b"<!--", b"<!DOCTYPE x>", b' rowspan="7"', b' colspan="3"',
-          b' colspan="-2"', "×".encode(), b" x ", b"GB", b"TiB", b"pcs", b"8 pcs ", b"/ day", b"per week",
-          b"null", b"true", b"N/A", b"\xe2\x80\x94", "\u0661\u0662".encode(), b"\t\n", b" " * 20]
-TEXT_PIECES = ["$", "€", "USD", "EUR", "-", "e", "E", ".", ",", "0", "1", "9", "x", "×", " ", "GB", "GiB", "TB",
-               "N/A", "—", "Up to", "1e400", "٣", "½", "\u00a0", "*", "†", "(", ")", "%", "/", "hour", "pcs"]
+TOKENS = [
+    b"<",
+    b">",
+    b"</td>",
+    b"<td>",
+    b"<tr>",
+    b"</tr>",
+    b"<table>",
+    b"</table>",
+    b"<th>",
+    b"<sup>",
+    b'"',
+    b"'",
+    b"$",
+    "€".encode(),
+    "£".encode(),
+    b"USD",
+    b"0",
+    b"7",
+    b"12.5",
+    b"99999999999999999999999999999999",
+    b"-",
+    b"e",
+    b"1e308",
+    b"E-9",
+    b".",
+    b",",
+    b"1,5",
+    b"NaN",
+    b"Infinity",
+    b"\xff",
+    b"\xfe\xff",
+    b"\x80\x81",
+    b"\xc3(",
+    b"\xed\xa0\x80",
+    b"\x00",
+    b"&#0;",
+    b"&#xD800;",
+    b"&nbsp;",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b":",
+    b"\\",
+    b"\\ud800",
+    b"<![CDATA[",
+    b"<!--",
+    b"<!DOCTYPE x>",
+    b' rowspan="7"',
+    b' colspan="3"',
+    b' colspan="-2"',
+    "×".encode(),
+    b" x ",
+    b"GB",
+    b"TiB",
+    b"pcs",
+    b"8 pcs ",
+    b"/ day",
+    b"per week",
+    b"null",
+    b"true",
+    b"N/A",
+    b"\xe2\x80\x94",
+    "\u0661\u0662".encode(),
+    b"\t\n",
+    b" " * 20,
+]
+TEXT_PIECES = [
+    "$",
+    "€",
+    "USD",
+    "EUR",
+    "-",
+    "e",
+    "E",
+    ".",
+    ",",
+    "0",
+    "1",
+    "9",
+    "x",
+    "×",
+    " ",
+    "GB",
+    "GiB",
+    "TB",
+    "N/A",
+    "—",
+    "Up to",
+    "1e400",
+    "٣",
+    "½",
+    "\u00a0",
+    "*",
+    "†",
+    "(",
+    ")",
+    "%",
+    "/",
+    "hour",
+    "pcs",
+]
 
 
 @st.composite
@@ -55,19 +154,22 @@ def byte_mutants(draw: st.DrawFn, sample: bytes) -> bytes:
         n = len(body)
         at = draw(st.integers(0, n))
         span = draw(st.integers(1, 300))
-        op = draw(st.sampled_from(["delete", "duplicate", "flip", "replace", "insert", "insert_after_tag",
-                                   "rewrite_text", "truncate"]))
+        op = draw(
+            st.sampled_from(
+                ["delete", "duplicate", "flip", "replace", "insert", "insert_after_tag", "rewrite_text", "truncate"]
+            )
+        )
         if op == "delete":
-            body = body[:at] + body[at + span:]
+            body = body[:at] + body[at + span :]
         elif op == "duplicate":
-            body = body[:at + span] + body[at:at + span] + body[at + span:]
+            body = body[: at + span] + body[at : at + span] + body[at + span :]
         elif op == "flip" and n:
             i = min(at, n - 1)
-            body = body[:i] + bytes([body[i] ^ (1 << draw(st.integers(0, 7)))]) + body[i + 1:]
+            body = body[:i] + bytes([body[i] ^ (1 << draw(st.integers(0, 7)))]) + body[i + 1 :]
         elif op == "replace" and n:
             i = min(at, n - 1)
             new = draw(st.binary(min_size=1, max_size=8))
-            body = body[:i] + new + body[i + len(new):]
+            body = body[:i] + new + body[i + len(new) :]
         elif op == "insert":
             body = body[:at] + draw(_insertion()) + body[at:]
         elif op == "insert_after_tag":
@@ -85,8 +187,9 @@ def byte_mutants(draw: st.DrawFn, sample: bytes) -> bytes:
 
 
 def _insertion() -> st.SearchStrategy[bytes]:
-    return st.one_of(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map(b"".join),
-                     st.binary(min_size=1, max_size=6))
+    return st.one_of(
+        st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map(b"".join), st.binary(min_size=1, max_size=6)
+    )
 
 
 CRASHED, UNNAMED = "crashed", "ParseError not naming its source"  # counted in `seen` just before failing
@@ -177,11 +280,17 @@ def test_fuzz_finding_stays_fixed(case, scenario):
 # -- JSON sources, structural mutants ----------------------------------------------------------------------------
 
 ODD_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(min_value=10**18, max_value=10**60),
-    st.just(-(10**40)), st.floats(), st.sampled_from([1e308, -0.0, 5e-324, 1e-30]),
-    st.sampled_from(["NaN", "Infinity", "-1", "1e999", "0", "", "  ", "€5", "$-1", "\ud800", "0x10", "１２"]),
-    st.text(max_size=12), st.lists(st.integers(0, 9), max_size=3), st.dictionaries(st.text(max_size=4),
-                                                                                     st.integers(), max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(min_value=10**18, max_value=10**60),
+    st.just(-(10**40)),
+    st.floats(),
+    st.sampled_from([1e308, -0.0, 5e-324, 1e-30]),
+    st.sampled_from(["NaN", "Infinity", "-1", "1e999", "0", "", "  ", "€5", "$-1", "\ud800", "0x10", "１２"]),  # noqa: RUF001 - full-width digits on purpose
+    st.text(max_size=12),
+    st.lists(st.integers(0, 9), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
 )
 
 
@@ -212,8 +321,11 @@ def json_mutants(draw: st.DrawFn, sample: bytes, html_key: str | None = None) ->
     for _ in range(draw(st.integers(1, 5))):
         paths = _paths(document)
         path = draw(st.sampled_from(paths))
-        op = draw(st.sampled_from(["swap", "swap", "delete", "wrap", "html"] if html_key else
-                                  ["swap", "swap", "delete", "wrap"]))
+        op = draw(
+            st.sampled_from(
+                ["swap", "swap", "delete", "wrap", "html"] if html_key else ["swap", "swap", "delete", "wrap"]
+            )
+        )
         if not path:
             document = draw(ODD_VALUES) if op == "swap" else [document]
         elif op == "swap":
@@ -243,11 +355,33 @@ def test_fuzz_json_structure(source_id, scenario):
 # -- the ECB XML: well-formed but odd --------------------------------------------------------------------------
 
 XML_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cn"]), max_size=8)
-RATES = st.one_of(st.sampled_from(["1" + "0" * 400, "0." + "0" * 400 + "1", "1e5", "-1", "0", "1,5", " 1.2 ",
-                                   "+1.2", "1.", ".5", "\u0661.\u0662", "NaN", "Infinity", ""]),
-                  st.decimals(min_value=0, allow_nan=False, allow_infinity=False, places=4).map(str), XML_TEXT)
-DATES = st.one_of(st.sampled_from(["2026-02-30", "9999-12-31", "0000-01-01", "2026-9-1", "2026-09-28T00:00", "",
-                                   " 2026-09-28 "]), st.dates().map(str), XML_TEXT)
+RATES = st.one_of(
+    st.sampled_from(
+        [
+            "1" + "0" * 400,
+            "0." + "0" * 400 + "1",
+            "1e5",
+            "-1",
+            "0",
+            "1,5",
+            " 1.2 ",
+            "+1.2",
+            "1.",
+            ".5",
+            "\u0661.\u0662",
+            "NaN",
+            "Infinity",
+            "",
+        ]
+    ),
+    st.decimals(min_value=0, allow_nan=False, allow_infinity=False, places=4).map(str),
+    XML_TEXT,
+)
+DATES = st.one_of(
+    st.sampled_from(["2026-02-30", "9999-12-31", "0000-01-01", "2026-9-1", "2026-09-28T00:00", "", " 2026-09-28 "]),
+    st.dates().map(str),
+    XML_TEXT,
+)
 CURRENCIES = st.one_of(st.sampled_from(["usd", "US", "USDX", "", "€", "XXX", " USD "]), XML_TEXT)
 ECB_NS = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
 
@@ -257,8 +391,22 @@ def _odd_edit(draw: st.DrawFn, root: etree._Element) -> etree._Element:
     rate_cubes = [c for c in root.iter(f"{ECB_NS}Cube") if "currency" in c.attrib]
     day_cubes = [c for c in root.iter(f"{ECB_NS}Cube") if "time" in c.attrib]
     cube = draw(st.sampled_from(rate_cubes)) if rate_cubes else None
-    op = draw(st.sampled_from(["drop_attr", "rate", "date", "currency", "namespace", "rehome", "duplicate",
-                               "nest", "extra_day", "drop_time"]))
+    op = draw(
+        st.sampled_from(
+            [
+                "drop_attr",
+                "rate",
+                "date",
+                "currency",
+                "namespace",
+                "rehome",
+                "duplicate",
+                "nest",
+                "extra_day",
+                "drop_time",
+            ]
+        )
+    )
     if op == "drop_attr" and cube is not None:
         cube.attrib.pop(draw(st.sampled_from(["currency", "rate"])), None)
     elif op in ("rate", "currency") and cube is not None:
@@ -334,14 +482,17 @@ for source in load_sources():
 @pytest.mark.expect("only ParseError")
 @pytest.mark.promises(PARSER_CRASHES)
 def test_span_bomb_is_bounded(scenario):
-    child = subprocess.run([sys.executable, "-c", SPAN_BOMB], cwd=ROOT, capture_output=True, text=True, timeout=90,
-                           check=False)
+    child = subprocess.run(
+        [sys.executable, "-c", SPAN_BOMB], cwd=ROOT, capture_output=True, text=True, timeout=90, check=False
+    )
     results = [json.loads(line) for line in child.stdout.splitlines()]
     html_sources = {s.id for s in SOURCES.values() if sample_path(s).suffix == ".html"}
     # The child prints a line only for "parsed" or a ParseError: a source without one raised something else.
     scenario.measure(PARSER_CRASHES, len(html_sources - {sid for sid, _, _ in results}))
-    scenario.observed = ", ".join(f"{sid} {outcome} {seconds:.2f}s" for sid, outcome, seconds in results) or (
-        child.stderr.strip().splitlines() or ["no output"])[-1]
+    scenario.observed = (
+        ", ".join(f"{sid} {outcome} {seconds:.2f}s" for sid, outcome, seconds in results)
+        or (child.stderr.strip().splitlines() or ["no output"])[-1]
+    )
     assert child.returncode == 0, child.stderr[-2000:]
     assert {sid for sid, _, _ in results} == html_sources
     assert all(seconds < 5 for _, _, seconds in results), results

@@ -17,14 +17,14 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pytest
-from harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
-from promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
 
+from harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
 from localserver import Reply
 from pipelines.definitions import build_definitions
 from pipelines.reparse import reparse_source
 from pipelines.resources import FetcherResource
 from pipelines.schedules import publish_after_refresh
+from promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import PRICES, SPECS
 from warehouse.lock import exclusive_refresh, lock_path
@@ -78,8 +78,11 @@ def toml_value(value) -> str:
 
 def sources_toml(path: Path, sources) -> Path:
     """A sources file declaring these sources as they are (already pointed at the local server)."""
-    blocks = ["[[sources]]\n" + "\n".join(f"{k} = {toml_value(v)}" for k, v in s.model_dump(mode="json").items()
-                                           if v is not None) for s in sources]
+    blocks = [
+        "[[sources]]\n"
+        + "\n".join(f"{k} = {toml_value(v)}" for k, v in s.model_dump(mode="json").items() if v is not None)
+        for s in sources
+    ]
     path.write_text("\n\n".join(blocks) + "\n")
     return path
 
@@ -113,9 +116,14 @@ def currents(m: Matrix) -> dict[str, list[tuple]]:
 
 def duplicate_open_keys(db: Path) -> list[tuple]:
     with duckdb.connect(str(db), read_only=True) as con:
-        return [(t.name, *row) for t in VERSIONED for row in con.execute(
-            f"SELECT {', '.join(('source_id', *t.key_columns))}, count(*) FROM {t.name} WHERE valid_to IS NULL "
-            f"GROUP BY ALL HAVING count(*) > 1").fetchall()]
+        return [
+            (t.name, *row)
+            for t in VERSIONED
+            for row in con.execute(
+                f"SELECT {', '.join(('source_id', *t.key_columns))}, count(*) FROM {t.name} WHERE valid_to IS NULL "
+                f"GROUP BY ALL HAVING count(*) > 1"
+            ).fetchall()
+        ]
 
 
 @pytest.mark.expect("rolled back")
@@ -125,8 +133,9 @@ def test_sigkill_mid_landing_then_rerun(server, tmp_path, children, scenario):
     assert m.refresh()["aws_trn1"].status == "landed"
     before = dump(m.db_path)
     m.serve("aws_trn1", changed_trn1(m))
-    sigkill_at_failpoint(children, tmp_path, "landing", LAND_ONE, m.db_path, tmp_path / "archive", "aws_trn1",
-                         m.source("aws_trn1").url)
+    sigkill_at_failpoint(
+        children, tmp_path, "landing", LAND_ONE, m.db_path, tmp_path / "archive", "aws_trn1", m.source("aws_trn1").url
+    )
 
     with duckdb.connect(str(m.db_path)):  # opens read-write: the WAL replays cleanly
         pass
@@ -139,13 +148,17 @@ def test_sigkill_mid_landing_then_rerun(server, tmp_path, children, scenario):
         pass
 
     rerun = m.refresh()["aws_trn1"]
-    scenario.observed = (f"killed at landing failpoint: state as before, no duplicate open keys; "
-                         f"rerun {rerun.status} +{rerun.inserted}/-{rerun.closed}")
+    scenario.observed = (
+        f"killed at landing failpoint: state as before, no duplicate open keys; "
+        f"rerun {rerun.status} +{rerun.inserted}/-{rerun.closed}"
+    )
     assert (rerun.status, rerun.inserted, rerun.closed) == ("landed", 2, 2), scenario.observed
     assert duplicate_open_keys(m.db_path) == []
     assert m.query("""SELECT usd_per_instance_hour::VARCHAR, valid_to IS NULL FROM aws_instance_price_history
                       WHERE instance_type = 'trn1.2xlarge' AND price_kind = 'on_demand' ORDER BY valid_from""") == [
-        ("1.340000", False), ("1.400000", True)]
+        ("1.340000", False),
+        ("1.400000", True),
+    ]
     assert m.query("""SELECT count(*) FROM aws_instance_spec_history WHERE instance_type = 'trn1.2xlarge'""") == [(2,)]
     assert m.refresh()["aws_trn1"].status == "unchanged"  # landed exactly once
 
@@ -158,8 +171,9 @@ def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children,
     snapshot = publish_snapshot(m.db_path)
     assert snapshot == snapshot_path(m.db_path)
     digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
-    price_sql = ("SELECT max(usd_per_instance_hour)::VARCHAR FROM aws_instance_prices "
-                 "WHERE instance_type = 'trn1.2xlarge'")
+    price_sql = (
+        "SELECT max(usd_per_instance_hour)::VARCHAR FROM aws_instance_prices WHERE instance_type = 'trn1.2xlarge'"
+    )
     m.serve("aws_trn1", changed_trn1(m))
     assert m.refresh()["aws_trn1"].status == "landed"
 
@@ -289,8 +303,8 @@ def test_exclusive_refresh_serialises_processes_and_threads(tmp_path, children, 
     for thread in threads:
         thread.join(timeout=30)
     overlaps = {}
-    for kind, found in (("processes", spans), ("threads", spans_t)):
-        found = sorted(found)
+    for kind, unsorted in (("processes", spans), ("threads", spans_t)):
+        found = sorted(unsorted)
         overlaps[kind] = sum(later[0] < earlier[1] for earlier, later in itertools.pairwise(found))
         assert len(found) == 3, (kind, found)
     scenario.observed = f"overlapping critical sections: {overlaps}"
@@ -299,12 +313,16 @@ def test_exclusive_refresh_serialises_processes_and_threads(tmp_path, children, 
 
 
 @pytest.mark.expect("run request")
-@pytest.mark.promises()  # pass/fail only: one RunRequest per finished refresh is checked as it happens
+@pytest.mark.promises  # pass/fail only: one RunRequest per finished refresh is checked as it happens
 def test_publish_sensor_once_per_finished_refresh(server, tmp_path, scenario):
     m = Matrix(server, tmp_path, ["aws_trn1"])
     sources_file = sources_toml(tmp_path / "sources.toml", [m.source("aws_trn1")])
-    defs = build_definitions(sources_file, m.db_path, fetch_retry_policy=dg.RetryPolicy(max_retries=0),
-                             fetcher=FetcherResource(max_attempts=1, read_timeout_s=5))
+    defs = build_definitions(
+        sources_file,
+        m.db_path,
+        fetch_retry_policy=dg.RetryPolicy(max_retries=0),
+        fetcher=FetcherResource(max_attempts=1, read_timeout_s=5),
+    )
     instance = dg.DagsterInstance.ephemeral()
     assert isinstance(publish_after_refresh(dg.build_sensor_context(instance=instance)), dg.SkipReason)
 

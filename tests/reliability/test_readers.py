@@ -13,16 +13,17 @@ from pathlib import Path
 
 import duckdb
 import pytest
+
 from harness import Matrix, sample_text, start, wait_until
+from localserver import Reply
 from promises import LAST_GOOD_LOST, READER_SAW_A_MIX, ROWS_WRONGLY_LANDED
+from warehouse.db import WarehouseBusy, connect
+from warehouse.publish import publish_snapshot, snapshot_path
 
 
 def start_reader(children: list, code: str, *args) -> subprocess.Popen:
     return start(children, code, *args, stdout=subprocess.DEVNULL)  # readers report through a file
 
-from localserver import Reply
-from warehouse.db import WarehouseBusy, connect
-from warehouse.publish import publish_snapshot, snapshot_path
 
 ANSWER = "SELECT count(*), sum(usd_per_instance_hour)::VARCHAR FROM aws_instance_prices"
 # Queries the snapshot until the stop file appears: `hold` keeps one connection for the whole run, `reconnect`
@@ -76,12 +77,16 @@ def edited(m: Matrix, source_id: str, old: str, new: str) -> Reply:
     return Reply(body=text.replace(old, new).encode(), content_type="text/html; charset=utf-8")
 
 
-P4D_ROW = ("<tr><td>p4d.24xlarge</td><td>US East (Ohio)</td><td>$14.75 USD</td><td>$1.844 USD</td><td>8 x A100</td>"
-           "<td></td><td>1152 GiB</td><td>320 GB HBM2e</td><td>8 x 1</td><td>400 Gigabit</td></tr>")
+P4D_ROW = (
+    "<tr><td>p4d.24xlarge</td><td>US East (Ohio)</td><td>$14.75 USD</td><td>$1.844 USD</td><td>8 x A100</td>"
+    "<td></td><td>1152 GiB</td><td>320 GB HBM2e</td><td>8 x 1</td><td>400 Gigabit</td></tr>"
+)
 # Version 1 changes both sources (two landing transactions: the working file is half-new in between);
 # version 2 only trn1. The snapshot may show v0, v1 or v2, never trn1's v1 price without the p4d row gone.
-CHANGES = [{"aws_trn1": ("<td>$1.34</td>", "<td>$1.40</td>"), "aws_capacity_blocks": (P4D_ROW, "")},
-           {"aws_trn1": ("<td>$1.34</td>", "<td>$1.45</td>")}]
+CHANGES = [
+    {"aws_trn1": ("<td>$1.34</td>", "<td>$1.40</td>"), "aws_capacity_blocks": (P4D_ROW, "")},
+    {"aws_trn1": ("<td>$1.34</td>", "<td>$1.45</td>")},
+]
 
 
 @pytest.mark.expect("consistent")
@@ -111,8 +116,11 @@ def test_snapshot_readers_never_block_or_see_a_mix(server, tmp_path, children, s
             assert all(outcomes[s].status == "landed" for s in change), {k: str(o.error) for k, o in outcomes.items()}
             versions.append(answer(snapshot))  # a new connection sees the new version at once...
             assert versions[-1] == answer(m.db_path)  # ...which is exactly what the working file holds
-        wait_until(lambda: answers(logs["reconnect"])[-1:] == [versions[-1]], readers["reconnect"],
-                   "the reconnecting reader to see the last version")
+        wait_until(
+            lambda: answers(logs["reconnect"])[-1:] == [versions[-1]],
+            readers["reconnect"],
+            "the reconnecting reader to see the last version",
+        )
         assert all(r.poll() is None for r in readers.values()), "a reader died during the refreshes"
     finally:
         stop.touch()
@@ -122,12 +130,15 @@ def test_snapshot_readers_never_block_or_see_a_mix(server, tmp_path, children, s
     seen = {mode: answers(log) for mode, log in logs.items()}
     errors = [a for found in seen.values() for a in found if a[0] == "error"]
     order = [versions.index(a) if a in versions else -1 for a in seen["reconnect"]]
-    scenario.measure(READER_SAW_A_MIX, sum(a not in versions for found in seen.values() for a in found
-                                           if a[0] != "error"))
-    scenario.observed = (f"hold reader: {len(seen['hold'])} answers, "
-                         f"{'all v0' if all(a == versions[0] for a in seen['hold']) else 'CHANGED'}; reconnect "
-                         f"reader: versions {sorted(set(order))} in order; errors {len(errors)}; refresh+publish s "
-                         f"{[(round(a, 1), round(b, 1)) for a, b in timings]}; versions {versions}")
+    scenario.measure(
+        READER_SAW_A_MIX, sum(a not in versions for found in seen.values() for a in found if a[0] != "error")
+    )
+    scenario.observed = (
+        f"hold reader: {len(seen['hold'])} answers, "
+        f"{'all v0' if all(a == versions[0] for a in seen['hold']) else 'CHANGED'}; reconnect "
+        f"reader: versions {sorted(set(order))} in order; errors {len(errors)}; refresh+publish s "
+        f"{[(round(a, 1), round(b, 1)) for a, b in timings]}; versions {versions}"
+    )
     assert len({tuple(v) for v in versions}) == 3, versions
     assert errors == [], errors
     assert all(a == versions[0] for a in seen["hold"]), "the held connection's answer changed under it"
@@ -178,4 +189,6 @@ def test_client_on_working_file_delays_refresh_boundedly(server, tmp_path, child
     assert (outcome.status, outcome.inserted, outcome.closed) == ("landed", 1, 1), str(outcome.error)
     assert m.query("""SELECT usd_per_instance_hour::VARCHAR, valid_to IS NULL FROM aws_instance_price_history
                       WHERE instance_type = 'trn1.2xlarge' AND price_kind = 'on_demand' ORDER BY valid_from""") == [
-        ("1.340000", False), ("1.400000", True)]
+        ("1.340000", False),
+        ("1.400000", True),
+    ]

@@ -4,8 +4,8 @@ must not rewrite history that no parser change touched."""
 from __future__ import annotations
 
 import pytest
-from harness import Matrix, rows_added, sample_text
 
+from harness import Matrix, rows_added, sample_text
 from localserver import Reply
 from pipelines.reparse import reparse_source
 from promises import LAST_GOOD_LOST, ROWS_WRONGLY_LANDED
@@ -36,7 +36,9 @@ def test_reparse_converts_with_the_rates_known_at_the_fetch(fx_and_leadergpu, sc
 
     result = reparse_source(m.source("gpu_leadergpu"), db_path=m.db_path, archive=m.archive)
 
-    scenario.observed = f"{result.fetches} fetches replayed; history {'identical' if listings(m) == after_refresh else 'CHANGED'}"
+    scenario.observed = (
+        f"{result.fetches} fetches replayed; history {'identical' if listings(m) == after_refresh else 'CHANGED'}"
+    )
     # No parser changed: a row the replay adds is wrong, and so is any change to the current version.
     scenario.measure(ROWS_WRONGLY_LANDED, rows_added(after_refresh, listings(m)))
     scenario.measure(LAST_GOOD_LOST, int(m.current("gpu_leadergpu") != current))

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from promises import (FAULT, LAST_GOOD_LOST, OTHERS_DISTURBED, PARSER_CRASHES, ROWS_WRONGLY_LANDED, Promise,
-                      Scenario, promise_line, report_lines)
+
+from promises import (
+    FAULT,
+    LAST_GOOD_LOST,
+    OTHERS_DISTURBED,
+    PARSER_CRASHES,
+    ROWS_WRONGLY_LANDED,
+    Promise,
+    Scenario,
+    promise_line,
+    report_lines,
+)
 
 
 def made(name: str, declared: tuple[Promise, ...] | None, **counts: int) -> Scenario:
@@ -20,18 +30,25 @@ def test_measured_zero_is_counted_and_unmeasured_is_not() -> None:
     counted = made("counted", (ROWS_WRONGLY_LANDED,), rows=0)
     silent = made("silent", ())
     assert counted.value(ROWS_WRONGLY_LANDED) == 0 and silent.value(ROWS_WRONGLY_LANDED) is None
-    assert promise_line(ROWS_WRONGLY_LANDED, [counted, silent]) == \
-        "  rows wrongly landed: 0 in 1 scenario that counts them"
+    assert (
+        promise_line(ROWS_WRONGLY_LANDED, [counted, silent])
+        == "  rows wrongly landed: 0 in 1 scenario that counts them"
+    )
     assert promise_line(LAST_GOOD_LOST, [counted, silent]) == "  last-good versions lost: not measured by any scenario"
 
 
 def test_totals_add_measured_counts_only() -> None:
-    scenarios = [made("a", FAULT, rows=2, lost=0, others=0), made("b", FAULT, rows=0, lost=1, others=0),
-                 made("c", (PARSER_CRASHES,), crashes=0)]
+    scenarios = [
+        made("a", FAULT, rows=2, lost=0, others=0),
+        made("b", FAULT, rows=0, lost=1, others=0),
+        made("c", (PARSER_CRASHES,), crashes=0),
+    ]
     assert promise_line(ROWS_WRONGLY_LANDED, scenarios) == "  rows wrongly landed: 2 in 2 scenarios that count them"
     assert promise_line(LAST_GOOD_LOST, scenarios) == "  last-good versions lost: 1 in 2 scenarios that count them"
-    assert promise_line(PARSER_CRASHES, scenarios) == \
-        "  parser exceptions other than ParseError: 0 in 1 scenario that counts them"
+    assert (
+        promise_line(PARSER_CRASHES, scenarios)
+        == "  parser exceptions other than ParseError: 0 in 1 scenario that counts them"
+    )
 
 
 def test_several_checks_of_one_promise_add_up() -> None:
@@ -49,17 +66,21 @@ def test_a_count_must_be_a_non_negative_int(count: object) -> None:
 def test_bookkeeping_errors_name_unmeasured_undeclared_and_missing_declarations() -> None:
     assert made("ok", FAULT, rows=0, lost=0, others=0).bookkeeping_errors() == []
     assert made("unmeasured", FAULT, rows=0, lost=0).bookkeeping_errors() == [
-        "declared but never measured: other sources disturbed"]
+        "declared but never measured: other sources disturbed"
+    ]
     assert made("undeclared", (), crashes=0).bookkeeping_errors() == [
-        "measured but not declared: parser exceptions other than ParseError"]
+        "measured but not declared: parser exceptions other than ParseError"
+    ]
     assert made("bare", None).bookkeeping_errors() == ["no @pytest.mark.promises(...) declaration"]
 
 
 def test_report_lines_per_scenario_then_per_promise_then_tally() -> None:
-    results = [(made("good", FAULT, rows=0, lost=0, others=0), True),
-               (made("failed_early", FAULT, rows=1), False),  # stopped before measuring: not a bookkeeping error
-               (made("forgot", FAULT, rows=0, lost=0), True),  # its test passed, but one promise was never measured
-               (made("pass_fail_only", ()), True)]
+    results = [
+        (made("good", FAULT, rows=0, lost=0, others=0), True),
+        (made("failed_early", FAULT, rows=1), False),  # stopped before measuring: not a bookkeeping error
+        (made("forgot", FAULT, rows=0, lost=0), True),  # its test passed, but one promise was never measured
+        (made("pass_fail_only", ()), True),
+    ]
     lines = report_lines(results)
     scenario_lines = [line for line in lines if " | " in line][1:]
     assert [line.rsplit(" | ", 1)[1] for line in scenario_lines] == ["pass", "FAIL", "FAIL", "pass"]
@@ -68,9 +89,11 @@ def test_report_lines_per_scenario_then_per_promise_then_tally() -> None:
     assert "  last-good versions lost: 0 in 2 scenarios that count them" in lines
     assert "  other sources disturbed: 0 in 1 scenario that counts them" in lines
     assert "  pass/fail only, no counted promise: 1 scenario" in lines
-    assert lines[-3:] == ["Promise bookkeeping errors in 1 scenario:",
-                          "  forgot: declared but never measured: other sources disturbed",
-                          "Scenarios tried: 4, passed: 2"]
+    assert lines[-3:] == [
+        "Promise bookkeeping errors in 1 scenario:",
+        "  forgot: declared but never measured: other sources disturbed",
+        "Scenarios tried: 4, passed: 2",
+    ]
 
 
 def test_no_scenarios_no_report() -> None:

@@ -14,10 +14,8 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pytest
-from harness import FAST, run_fault, sample_reply, sample_text
-from promises import (ERRORS_UNNAMED, REFUSED_FAULT, ROWS_WRONGLY_LANDED, SECRETS_LEAKED, UNSAFE_SQL,
-                      UNWANTED_REQUESTS)
 
+from harness import FAST, run_fault, sample_reply, sample_text
 from localserver import Reply
 from pipelines.archive import Archive
 from pipelines.definitions import build_definitions
@@ -26,6 +24,7 @@ from pipelines.fetch import Fetcher
 from pipelines.refresh import refresh_source
 from pipelines.resources import FetcherResource
 from pipelines.sources import SourceSpec, load_sources
+from promises import ERRORS_UNNAMED, REFUSED_FAULT, ROWS_WRONGLY_LANDED, SECRETS_LEAKED, UNSAFE_SQL, UNWANTED_REQUESTS
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN_ENV = "RATECARD_TEST_TOKEN"
@@ -41,9 +40,14 @@ def test_redirect_to_another_host_is_refused(matrix, scenario):
     # localhost is the same server under another name: had the redirect been followed, /elsewhere gets a hit.
     elsewhere = f"http://localhost:{matrix.server.port}/elsewhere"
     matrix.server.set("/elsewhere", sample_reply(matrix.source("aws_trn1")))
-    run_fault(matrix, scenario, source_id="aws_trn1", expect_status="fetch_failed",
-              fault=lambda m: m.serve("aws_trn1", Reply(status=302, headers={"Location": elsewhere})),
-              expect_in_error=("redirect to other host localhost refused",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        expect_status="fetch_failed",
+        fault=lambda m: m.serve("aws_trn1", Reply(status=302, headers={"Location": elsewhere})),
+        expect_in_error=("redirect to other host localhost refused",),
+    )
     scenario.measure(UNWANTED_REQUESTS, matrix.server.hits("/elsewhere"))
     assert matrix.server.hits("/elsewhere") == 0
 
@@ -88,6 +92,7 @@ def test_response_and_decompressed_sizes_are_capped(server, scenario):
 
 def write_sources(path: Path, source: SourceSpec) -> Path:
     """One source as TOML, dicts as inline tables (as tests/conftest.py write_sources_file does)."""
+
     def value(v: object) -> str:
         if isinstance(v, dict):
             return "{ " + ", ".join(f"{json.dumps(k)} = {value(x)}" for k, x in v.items()) + " }"
@@ -100,8 +105,12 @@ def write_sources(path: Path, source: SourceSpec) -> Path:
 
 def run_prices(sources_file: Path, db_path: Path) -> tuple[dg.ExecuteInProcessResult, list[str]]:
     """The price job in process, and every event-log entry of its run as text (user log messages included)."""
-    defs = build_definitions(sources_file, db_path, fetch_retry_policy=dg.RetryPolicy(max_retries=0),
-                             fetcher=FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5))
+    defs = build_definitions(
+        sources_file,
+        db_path,
+        fetch_retry_policy=dg.RetryPolicy(max_retries=0),
+        fetcher=FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5),
+    )
     with dg.DagsterInstance.ephemeral() as instance:
         result = defs.resolve_job_def("refresh_prices").execute_in_process(instance=instance, raise_on_error=False)
         entries = [str(entry) for entry in instance.all_logs(result.run_id)]
@@ -112,14 +121,21 @@ def warehouse_text(db_path: Path) -> str:
     """Every column of every table, cast to text: fetch_log, quarantine, history, all of it."""
     out = []
     with duckdb.connect(str(db_path), read_only=True) as con:
-        tables = con.execute("SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'"
-                             ).fetchall()
+        tables = con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'"
+        ).fetchall()
         for (table,) in tables:
-            columns = [c for (c,) in con.execute("SELECT column_name FROM information_schema.columns "
-                                                 "WHERE table_name = ?", [table]).fetchall()]
+            columns = [
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [table]
+                ).fetchall()
+            ]
             for column in columns:  # identifiers from the catalog, quoted: never a value
-                out += [str(v) for (v,) in con.execute(f'SELECT DISTINCT CAST("{column}" AS VARCHAR) FROM "{table}"')
-                        .fetchall()]
+                out += [
+                    str(v)
+                    for (v,) in con.execute(f'SELECT DISTINCT CAST("{column}" AS VARCHAR) FROM "{table}"').fetchall()
+                ]
     return "\n".join(out)
 
 
@@ -130,8 +146,9 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
     token = f"rc-secret-{uuid.uuid4().hex}"
     monkeypatch.setenv(TOKEN_ENV, f"Bearer {token}")
     trn1 = next(s for s in load_sources() if s.id == "aws_trn1")
-    source = SourceSpec.model_validate({**trn1.model_dump(), "url": server.url("/trn1"),
-                                        "headers_from_env": {"Authorization": TOKEN_ENV}})
+    source = SourceSpec.model_validate(
+        {**trn1.model_dump(), "url": server.url("/trn1"), "headers_from_env": {"Authorization": TOKEN_ENV}}
+    )
     sources_file, db_path = write_sources(tmp_path / "sources.toml", source), tmp_path / "wh" / "prices.duckdb"
 
     page = sample_text(source)
@@ -159,16 +176,24 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
     stored = warehouse_text(db_path)
     archived = b"".join(gzip.decompress(p.read_bytes()) for p in (db_path.parent / "archive").rglob("*.gz"))
 
-    sent = [h for path, headers in server.requests if path == "/trn1"
-            for name, h in headers.items() if name.lower() == "authorization"]
-    scenario.observed = (f"outcomes {outcomes}; header sent {len(sent)}x; secret found in logs/events "
-                         f"{sum(token in t for t in texts)}, warehouse {stored.count(token)}, archive "
-                         f"{archived.count(token.encode())}")
-    scenario.measure(SECRETS_LEAKED, sum(token in t for t in texts) + stored.count(token)
-                     + archived.count(token.encode()))
+    sent = [
+        h
+        for path, headers in server.requests
+        if path == "/trn1"
+        for name, h in headers.items()
+        if name.lower() == "authorization"
+    ]
+    scenario.observed = (
+        f"outcomes {outcomes}; header sent {len(sent)}x; secret found in logs/events "
+        f"{sum(token in t for t in texts)}, warehouse {stored.count(token)}, archive "
+        f"{archived.count(token.encode())}"
+    )
+    scenario.measure(
+        SECRETS_LEAKED, sum(token in t for t in texts) + stored.count(token) + archived.count(token.encode())
+    )
     assert sent and all(h == f"Bearer {token}" for h in sent)  # the server did get it: the scan below can fail
     assert any("aws_trn1" in t for t in texts) and "aws_trn1" in stored  # and the scan sees what was written
-    leaks = [t[max(0, t.find(token) - 100):t.find(token)] for t in texts if token in t]
+    leaks = [t[max(0, t.find(token) - 100) : t.find(token)] for t in texts if token in t]
     assert not leaks, leaks
     assert token not in stored and "Bearer" not in stored, "secret stored in the warehouse"
     assert token.encode() not in archived, "secret archived"
@@ -179,8 +204,9 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
 def test_missing_secret_variable_names_it_and_sends_nothing(server, scenario, tmp_path, monkeypatch):
     monkeypatch.delenv(TOKEN_ENV, raising=False)
     trn1 = next(s for s in load_sources() if s.id == "aws_trn1")
-    source = SourceSpec.model_validate({**trn1.model_dump(), "url": server.url("/trn1"),
-                                        "headers_from_env": {"Authorization": TOKEN_ENV}})
+    source = SourceSpec.model_validate(
+        {**trn1.model_dump(), "url": server.url("/trn1"), "headers_from_env": {"Authorization": TOKEN_ENV}}
+    )
     server.set("/trn1", Reply(body=sample_text(source).encode()))
     with Fetcher(FAST) as fetcher:
         outcome = refresh_source(source, fetcher=fetcher, db_path=tmp_path / "p.duckdb", archive=Archive(tmp_path))
@@ -188,8 +214,9 @@ def test_missing_secret_variable_names_it_and_sends_nothing(server, scenario, tm
     scenario.measure(UNWANTED_REQUESTS, server.hits("/trn1"))
     scenario.measure(ERRORS_UNNAMED, int("[aws_trn1]" not in str(outcome.error)))
     assert outcome.status == "fetch_failed"
-    assert str(outcome.error) == (f"[aws_trn1] fetch: environment variable {TOKEN_ENV} (for header Authorization) "
-                                  "is not set")
+    assert str(outcome.error) == (
+        f"[aws_trn1] fetch: environment variable {TOKEN_ENV} (for header Authorization) is not set"
+    )
     assert server.hits("/trn1") == 0  # no request goes out without its credential
 
 
@@ -198,8 +225,10 @@ def test_missing_secret_variable_names_it_and_sends_nothing(server, scenario, tm
 def test_credential_in_url_is_refused_when_loading(tmp_path, scenario):
     secret = f"k{uuid.uuid4().hex}"
     path = tmp_path / "sources.toml"
-    path.write_text('[[sources]]\nid = "leaky"\nadapter = "aws_product_page"\nsample = "aws/trn1.html"\n'
-                    f'url = "https://aws.amazon.com/ec2/instance-types/trn1/?region=x&api_key={secret}"\n')
+    path.write_text(
+        '[[sources]]\nid = "leaky"\nadapter = "aws_product_page"\nsample = "aws/trn1.html"\n'
+        f'url = "https://aws.amazon.com/ec2/instance-types/trn1/?region=x&api_key={secret}"\n'
+    )
     with pytest.raises(SourcesFileError) as caught:
         load_sources(path)
     scenario.observed = " ".join(str(caught.value).split()[:14])
@@ -216,19 +245,26 @@ def test_credential_in_url_is_refused_when_loading(tmp_path, scenario):
 def test_sql_in_a_cell_is_data(matrix, scenario):
     trn1, hyperstack = matrix.source("aws_trn1"), matrix.source("gpu_hyperstack")
     matrix.serve("aws_trn1", Reply(body=sample_text(trn1).replace(">trn1.2xlarge<", f">{PAYLOAD}<").encode()))
-    matrix.serve("gpu_hyperstack", Reply(body=sample_text(hyperstack).replace(
-        ">NVIDIA H100 PCIe<", f">{PAYLOAD}<").encode()))
+    matrix.serve(
+        "gpu_hyperstack", Reply(body=sample_text(hyperstack).replace(">NVIDIA H100 PCIe<", f">{PAYLOAD}<").encode())
+    )
     outcomes = matrix.refresh()
     scenario.observed = f"aws_trn1 {outcomes['aws_trn1'].status}, gpu_hyperstack {outcomes['gpu_hyperstack'].status}"
     assert matrix.query("SELECT count(*) FROM fetch_log")[0][0] == len(matrix.sources)  # still there, all logged
-    for source_id, table, column in (("aws_trn1", "aws_instance_spec_history", "instance_type"),
-                                     ("gpu_hyperstack", "gpu_listing_history", "listing")):
+    for source_id, table, column in (
+        ("aws_trn1", "aws_instance_spec_history", "instance_type"),
+        ("gpu_hyperstack", "gpu_listing_history", "listing"),
+    ):
         outcome = outcomes[source_id]
         assert outcome.status in ("landed", "quarantined"), (source_id, str(outcome.error))
         stored = [v for (v,) in matrix.query(f"SELECT {column} FROM {table} WHERE fetch_id = ?", [outcome.fetch_id])]
         # Wrongly landed: any row of a quarantined fetch; of a landed one, a row whose payload is not verbatim.
-        scenario.measure(ROWS_WRONGLY_LANDED, len(stored) if outcome.status != "landed" else sum(
-            "drop table" in v.lower() and v.lower() != PAYLOAD.lower() for v in stored))
+        scenario.measure(
+            ROWS_WRONGLY_LANDED,
+            len(stored)
+            if outcome.status != "landed"
+            else sum("drop table" in v.lower() and v.lower() != PAYLOAD.lower() for v in stored),
+        )
         if outcome.status == "landed":
             assert PAYLOAD.lower() in [v.lower() for v in stored], stored  # as printed (AWS keys are lower-cased)
         else:
@@ -242,8 +278,12 @@ def test_sql_in_a_cell_is_data(matrix, scenario):
 ALLOWED_INTERPOLATIONS = {
     "table.name",  # VersionedTable / AppendOnlyTable constants (warehouse/landing.py, gpu_landing.py)
     "table",  # pipelines/reparse.py: iterating HISTORY_TABLES, a constant
-    "same_version", "match", "_key_match('s', 'h', key)",  # joins over key_columns constants
-    "left", "right", "k",  # _key_match: aliases 's'/'h' and key column names
+    "same_version",
+    "match",
+    "_key_match('s', 'h', key)",  # joins over key_columns constants
+    "left",
+    "right",
+    "k",  # _key_match: aliases 's'/'h' and key column names
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 
@@ -253,8 +293,14 @@ def sql_fstring_interpolations() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in sorted([*ROOT.glob("warehouse/**/*.py"), *ROOT.glob("pipelines/**/*.py")]):
         tree = ast.parse(path.read_text(), filename=str(path))
-        executed = {id(call.args[0]) for call in ast.walk(tree) if isinstance(call, ast.Call) and call.args
-                    and isinstance(call.func, ast.Attribute) and call.func.attr in ("execute", "executemany", "sql")}
+        executed = {
+            id(call.args[0])
+            for call in ast.walk(tree)
+            if isinstance(call, ast.Call)
+            and call.args
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("execute", "executemany", "sql")
+        }
         for node in ast.walk(tree):
             if not isinstance(node, ast.JoinedStr):
                 continue
@@ -270,11 +316,18 @@ def sql_built_by_concatenation() -> list[str]:
     bad = []
     for path in sorted([*ROOT.glob("warehouse/**/*.py"), *ROOT.glob("pipelines/**/*.py")]):
         for call in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                    and call.func.attr in ("execute", "executemany") and call.args):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr in ("execute", "executemany")
+                and call.args
+            ):
                 first = call.args[0]
-                if isinstance(first, ast.BinOp) or (isinstance(first, ast.Call) and isinstance(
-                        first.func, ast.Attribute) and first.func.attr == "format"):
+                if isinstance(first, ast.BinOp) or (
+                    isinstance(first, ast.Call)
+                    and isinstance(first.func, ast.Attribute)
+                    and first.func.attr == "format"
+                ):
                     bad.append(f"{path.relative_to(ROOT)}:{call.lineno}")
     return bad
 
@@ -285,9 +338,10 @@ def test_sql_is_parameterised(scenario):
     found = sql_fstring_interpolations()
     interpolated = {name for names in found.values() for name in names}
     scenario.observed = f"{len(found)} SQL f-strings interpolating {sorted(interpolated)}"
-    scenario.measure(UNSAFE_SQL, sum(bool(set(names) - ALLOWED_INTERPOLATIONS) for names in found.values())
-                     + len(sql_built_by_concatenation()))
+    scenario.measure(
+        UNSAFE_SQL,
+        sum(bool(set(names) - ALLOWED_INTERPOLATIONS) for names in found.values()) + len(sql_built_by_concatenation()),
+    )
     assert "table.name" in interpolated  # the scan does see the versioning SQL, so it is not vacuous
-    assert interpolated <= ALLOWED_INTERPOLATIONS, {k: v for k, v in found.items()
-                                                     if set(v) - ALLOWED_INTERPOLATIONS}
+    assert interpolated <= ALLOWED_INTERPOLATIONS, {k: v for k, v in found.items() if set(v) - ALLOWED_INTERPOLATIONS}
     assert sql_built_by_concatenation() == []

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
 import pytest
-from harness import FAST, Matrix, run_fault, sample_reply, sample_text
-from promises import FAULT, REFUSED_FAULT
-from localserver import CHUNK_SIZE, Reply
 
+from harness import FAST, Matrix, run_fault, sample_reply, sample_text
+from localserver import CHUNK_SIZE, Reply
 from pipelines.sources import SourceSpec
+from promises import FAULT, REFUSED_FAULT
 
 CAP = FAST.max_bytes  # 512 KiB
 
@@ -59,13 +59,17 @@ def point_at(m: Matrix, source_id: str, url: str) -> None:
 @pytest.mark.promises(*FAULT)
 @pytest.mark.parametrize("status", [500, 502, 503])
 def test_5xx_then_success(matrix, scenario, status):
-    fault = Fault("aws_trn1", Reply(status=status, body=b"oops", content_type="text/plain"),
-                  sample_reply(matrix.source("aws_trn1")))
+    fault = Fault(
+        "aws_trn1",
+        Reply(status=status, body=b"oops", content_type="text/plain"),
+        sample_reply(matrix.source("aws_trn1")),
+    )
     run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="unchanged")
     assert fault.hits(matrix) == 2  # one failure, one retry that succeeded
     assert len(matrix.sleeps) == 1  # one backoff, through the injected sleep
-    assert matrix.query("SELECT attempts FROM fetch_log WHERE source_id = 'aws_trn1' "
-                        "ORDER BY fetch_id DESC LIMIT 1") == [(2,)]
+    assert matrix.query(
+        "SELECT attempts FROM fetch_log WHERE source_id = 'aws_trn1' ORDER BY fetch_id DESC LIMIT 1"
+    ) == [(2,)]
 
 
 # -- time: connect and read timeouts ----------------------------------------------------------------------
@@ -116,8 +120,14 @@ def test_connect_timeout(matrix, scenario):
             m.sleeps.clear()
             point_at(m, "aws_trn1", f"http://127.0.0.1:{port}/aws/trn1.html")
 
-        run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-                  expect_in_error=("gave up after 3 attempts", cause))
+        run_fault(
+            matrix,
+            scenario,
+            source_id="aws_trn1",
+            fault=fault,
+            expect_status="fetch_failed",
+            expect_in_error=("gave up after 3 attempts", cause),
+        )
     assert len(matrix.sleeps) == 2  # retried, with a backoff before each retry
     assert matrix.last_fetch("aws_trn1")["status"] is None  # no response ever arrived
 
@@ -128,8 +138,14 @@ def test_read_timeout_on_slow_body(matrix, scenario):
     # Headers and the first 16 KiB arrive at once; the next chunk comes after twice the read timeout.
     body = padded("aws_trn1", matrix, 3 * CHUNK_SIZE)
     fault = Fault("aws_trn1", Reply(body=body, chunks_delay_s=2 * FAST.read_timeout_s))
-    run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-              expect_in_error=("gave up after 3 attempts", "ReadTimeout"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=("gave up after 3 attempts", "ReadTimeout"),
+    )
     assert fault.hits(matrix) == FAST.max_attempts
     assert len(matrix.sleeps) == FAST.max_attempts - 1
 
@@ -141,8 +157,14 @@ def test_read_timeout_on_slow_body(matrix, scenario):
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_connection_reset_mid_body(matrix, scenario):
     fault = Fault("aws_trn1", Reply(body=sample_reply(matrix.source("aws_trn1")).body, reset_after=1000))
-    run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-              expect_in_error=("gave up after 3 attempts", "reset"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=("gave up after 3 attempts", "reset"),
+    )
     assert fault.hits(matrix) == FAST.max_attempts
 
 
@@ -151,9 +173,18 @@ def test_connection_reset_mid_body(matrix, scenario):
 def test_truncated_body(matrix, scenario):
     body = sample_reply(matrix.source("aws_trn1")).body
     fault = Fault("aws_trn1", Reply(body=body, truncate_to=len(body) // 2))
-    run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-              expect_in_error=("gave up after 3 attempts", "RemoteProtocolError",
-                               f"received {len(body) // 2} bytes, expected {len(body)}"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=(
+            "gave up after 3 attempts",
+            "RemoteProtocolError",
+            f"received {len(body) // 2} bytes, expected {len(body)}",
+        ),
+    )
     assert fault.hits(matrix) == FAST.max_attempts
 
 
@@ -165,8 +196,14 @@ def test_truncated_body(matrix, scenario):
 def test_body_over_size_cap(matrix, scenario):
     body = padded("aws_trn1", matrix, 600_000)
     fault = Fault("aws_trn1", Reply(body=body))
-    run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-              expect_in_error=(f"body exceeds {CAP} bytes", f"Content-Length {len(body)}"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=(f"body exceeds {CAP} bytes", f"Content-Length {len(body)}"),
+    )
     assert fault.hits(matrix) == 1  # a size cap is not transient: no retry
     assert matrix.sleeps == []
 
@@ -176,8 +213,14 @@ def test_body_over_size_cap(matrix, scenario):
 def test_gzip_body_inflating_past_cap(matrix, scenario):
     body = padded("aws_trn1", matrix, 4_000_000)  # ~4 KB on the wire, 4 MB inflated
     fault = Fault("aws_trn1", Reply(body=body, gzip=True))
-    outcomes = run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-                         expect_in_error=(f"body exceeds {CAP} bytes",))
+    outcomes = run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=(f"body exceeds {CAP} bytes",),
+    )
     # The small Content-Length passed; the cap caught it while inflating, not from the header.
     assert "Content-Length" not in str(outcomes["aws_trn1"].error)
     assert fault.hits(matrix) == 1
@@ -193,8 +236,14 @@ def test_redirect_to_other_host_refused(matrix, scenario):
     # 'localhost' reaches the same server, so following the redirect would show as a second hit.
     target = f"http://localhost:{matrix.server.port}{matrix.path('aws_trn1')}"
     fault = Fault("aws_trn1", Reply(status=302, headers={"Location": target}))
-    run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed",
-              expect_in_error=("redirect to other host localhost refused",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=("redirect to other host localhost refused",),
+    )
     assert fault.hits(matrix) == 1
     assert matrix.last_fetch("aws_trn1")["status"] == 302
 
@@ -207,8 +256,9 @@ def test_same_host_redirect_followed(matrix, scenario):
     fault = Fault("aws_trn1", Reply(status=302, headers={"Location": matrix.server.url(moved)}))
     run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="unchanged")
     assert fault.hits(matrix) == 1 and matrix.server.hits(moved) == 1
-    final_url = matrix.query("SELECT final_url FROM fetch_log WHERE source_id = 'aws_trn1' "
-                             "ORDER BY fetch_id DESC LIMIT 1")[0][0]
+    final_url = matrix.query(
+        "SELECT final_url FROM fetch_log WHERE source_id = 'aws_trn1' ORDER BY fetch_id DESC LIMIT 1"
+    )[0][0]
     assert final_url == matrix.server.url(moved)
 
 
@@ -220,8 +270,14 @@ def test_same_host_redirect_followed(matrix, scenario):
 def test_html_source_answered_with_pdf(matrix, scenario):
     body = b"%PDF-1.7\n" + sample_reply(matrix.source("aws_trn1")).body
     fault = Fault("aws_trn1", Reply(body=body, content_type="application/pdf"))
-    run_fault(matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="quarantined",
-              expect_in_error=("content type 'application/pdf'",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_trn1",
+        fault=fault,
+        expect_status="quarantined",
+        expect_in_error=("content type 'application/pdf'",),
+    )
     [(stage, reasons, kept)] = matrix.quarantined(matrix.last_fetch("aws_trn1")["fetch_id"])
     assert stage == "parse" and "application/pdf" in reasons[0]
     assert kept == len(body)  # the whole body is kept for a human to look at
@@ -232,8 +288,14 @@ def test_html_source_answered_with_pdf(matrix, scenario):
 def test_json_source_answered_with_html_error_page(matrix, scenario):
     body = b"<html><body><h1>Something went wrong</h1><p>Please try again later.</p></body></html>"
     fault = Fault("gpu_runpod", Reply(body=body, content_type="text/html; charset=utf-8"))
-    run_fault(matrix, scenario, source_id="gpu_runpod", fault=fault, expect_status="quarantined",
-              expect_in_error=("content type 'text/html'",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="gpu_runpod",
+        fault=fault,
+        expect_status="quarantined",
+        expect_in_error=("content type 'text/html'",),
+    )
     [(stage, reasons, kept)] = matrix.quarantined(matrix.last_fetch("gpu_runpod")["fetch_id"])
     assert stage == "parse" and "text/html" in reasons[0]
     assert kept == len(body)
@@ -247,8 +309,14 @@ def test_json_source_answered_with_html_error_page(matrix, scenario):
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_404_not_retried(matrix, scenario):
     fault = Fault("aws_capacity_blocks", Reply(status=404, body=b"gone", content_type="text/plain"))
-    run_fault(matrix, scenario, source_id="aws_capacity_blocks", fault=fault, expect_status="fetch_failed",
-              expect_in_error=("HTTP 404",))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_capacity_blocks",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=("HTTP 404",),
+    )
     assert fault.hits(matrix) == 1
     assert matrix.sleeps == []
     assert matrix.last_fetch("aws_capacity_blocks")["status"] == 404
@@ -258,7 +326,13 @@ def test_404_not_retried(matrix, scenario):
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_retry_after_over_the_cap_fails_at_once(matrix, scenario):
     fault = Fault("gpu_hyperstack", Reply(status=503, headers={"Retry-After": "600"}))
-    run_fault(matrix, scenario, source_id="gpu_hyperstack", fault=fault, expect_status="fetch_failed",
-              expect_in_error=("Retry-After 600s", f"over the {FAST.max_retry_after_s:g}s limit", "not retrying"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="gpu_hyperstack",
+        fault=fault,
+        expect_status="fetch_failed",
+        expect_in_error=("Retry-After 600s", f"over the {FAST.max_retry_after_s:g}s limit", "not retrying"),
+    )
     assert fault.hits(matrix) == 1
     assert matrix.sleeps == []  # did not wait 600 s, nor any backoff

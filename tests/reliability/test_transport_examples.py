@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from harness import run_fault, sample_reply
-from promises import FAULT, REFUSED_FAULT
 
+from harness import run_fault, sample_reply
 from localserver import Reply
+from promises import FAULT, REFUSED_FAULT
 
 
 @pytest.mark.expect("unchanged")
@@ -22,7 +22,12 @@ def test_429_with_retry_after_then_success(matrix, scenario):
 @pytest.mark.expect("fetch_failed")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_persistent_503_gives_up_within_its_budget(matrix, scenario):
-    run_fault(matrix, scenario, source_id="aws_capacity_blocks",
-              fault=lambda m: m.serve("aws_capacity_blocks", Reply(status=503)),
-              expect_status="fetch_failed", expect_in_error=("gave up after 3 attempts", "503"))
+    run_fault(
+        matrix,
+        scenario,
+        source_id="aws_capacity_blocks",
+        fault=lambda m: m.serve("aws_capacity_blocks", Reply(status=503)),
+        expect_status="fetch_failed",
+        expect_in_error=("gave up after 3 attempts", "503"),
+    )
     assert matrix.server.hits(matrix.path("aws_capacity_blocks")) == 1 + 3
