@@ -39,7 +39,7 @@ def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefini
         deps=[source_asset_key(s.id) for s in gpu_sources],
         description="Cheapest in-stock on-demand USD per GPU-hour per GPU model (views gpu_listings, gpu_cheapest).",
     )
-    def gpu_cheapest(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    def gpu_cheapest(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
         with connect(warehouse.db_path) as con:
             rows = rows_as_dicts(con, GPU_CHEAPEST)
         return dg.MaterializeResult(
@@ -57,7 +57,7 @@ def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefini
         deps=[VIEWS_KEY, GPU_CHEAPEST_KEY],
         description="AWS per-accelerator-hour and GPU per-GPU-hour prices in one comparable view.",
     )
-    def accelerator_hour_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    def accelerator_hour_prices(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
         with connect(warehouse.db_path) as con:
             summary = rows_as_dicts(con, COMPARISON_SUMMARY)
         return dg.MaterializeResult(

@@ -24,7 +24,7 @@ LOCK_WAIT_S = 600.0
     description="prices.snapshot.duckdb: a checkpointed copy of the warehouse, renamed into place "
     "atomically, that SQL clients open read-only without ever blocking a refresh.",
 )
-def published_snapshot(warehouse: WarehouseResource) -> dg.MaterializeResult:
+def published_snapshot(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
     with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S):
         path = publish_snapshot(warehouse.db_path)
     return dg.MaterializeResult(

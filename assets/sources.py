@@ -5,6 +5,9 @@ asset checks (with statistics as metadata) so the UI shows why a batch was refus
 the FX source, so a run lands today's rates before converting any non-USD price.
 """
 
+from collections.abc import Iterator
+from typing import Any
+
 import dagster as dg
 import duckdb
 
@@ -61,7 +64,7 @@ def changes_markdown(outcome: SourceOutcome) -> str:
     return "\n".join(lines)
 
 
-def outcome_metadata(outcome: SourceOutcome) -> dict:
+def outcome_metadata(outcome: SourceOutcome) -> dict[str, Any]:
     return {
         "outcome": outcome.status,
         "url": dg.MetadataValue.url(outcome.url),
@@ -98,7 +101,7 @@ def build_source_asset(
         warehouse: WarehouseResource,
         fetcher: FetcherResource,
         sources: SourcesResource,
-    ):
+    ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult[None]]:
         spec = sources.get(source.id)
         try:
             with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S), fetcher.fetcher() as client:

@@ -5,6 +5,8 @@ source lands (`warehouse.db.connect` applies the schema, views included, only wh
 asset counts the view's rows and records a preview for the Dagster UI.
 """
 
+from typing import Any
+
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
@@ -29,7 +31,7 @@ WHERE printed_usd_per_accelerator_hour IS NOT NULL
 PRICES_WITHOUT_SPEC = "SELECT instance_type, price_kind, source_id FROM aws_instance_prices WHERE accelerator IS NULL"
 
 
-def preview_markdown(rows: list[dict], limit: int = 30) -> str:
+def preview_markdown(rows: list[dict[str, Any]], limit: int = 30) -> str:
     if not rows:
         return "(no rows)"
     names = list(rows[0])
@@ -47,7 +49,7 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
         pool=WRITER_POOL,
         description="Current AWS prices per instance-hour and per accelerator-hour (view aws_instance_prices).",
     )
-    def aws_instance_prices(warehouse: WarehouseResource) -> dg.MaterializeResult:
+    def aws_instance_prices(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
         with connect(warehouse.db_path) as con:  # the views already exist: connect() applied the schema
             (count,) = one_row(con, VIEW_ROW_COUNT)
             headline = rows_as_dicts(con, HEADLINE_PRICES)

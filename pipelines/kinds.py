@@ -15,12 +15,14 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from pipelines.drift import Key
 from pipelines.errors import ValidationFailed
-from pipelines.gpu.normalise import FxTable, MissingFxRate, StaleRate, normalise
+from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
 from pipelines.sources import SourceSpec
 from schemas.expectations import ValidationReport, validate_batch
-from schemas.gpu import GpuBatch
+from schemas.gpu import FxBatch, GpuBatch
 from schemas.gpu_expectations import validate_fx, validate_listings
+from schemas.records import SourceBatch
 from warehouse.gpu_landing import fx_snapshots, gpu_snapshots
 from warehouse.landing import Snapshot, aws_snapshots
 
@@ -41,12 +43,12 @@ class Kind:
     validate: Callable[[Any, SourceSpec], list[ValidationReport]]
     snapshots: Callable[[Any], list[Snapshot]]
     # Prices by business key, as the drift rules compare them with the current version.
-    prices: Callable[[Any], dict[tuple, Decimal]]
+    prices: Callable[[Any], dict[Key, Decimal]]
     # Rows the batch would keep open, for the row-drop rule (AWS: specs and prices, so spec-only pages count).
     row_count: Callable[[Any], int]
 
 
-def _prepare_aws(batch, _source, _on, _fx) -> Prepared:
+def _prepare_aws(batch: SourceBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
     return Prepared(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
 
 
@@ -80,15 +82,15 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) ->
     )
 
 
-def _prepare_fx(batch, _source, _on, _fx) -> Prepared:
+def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
     return Prepared(batch, [], {"rate_rows": len(batch.rates)})
 
 
-def _aws_prices(batch) -> dict[tuple, Decimal]:
+def _aws_prices(batch: SourceBatch) -> dict[Key, Decimal]:
     return {(p.instance_type, p.price_kind.value, p.region): p.usd_per_instance_hour for p in batch.prices}
 
 
-def _gpu_prices(batch) -> dict[tuple, Decimal]:
+def _gpu_prices(batch: NormalisedBatch) -> dict[Key, Decimal]:
     return {(item.listing, item.price_kind.value, item.region): item.usd_per_gpu_hour for item in batch.listings}
 
 

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -45,7 +46,7 @@ class SourceOutcome:
     inserted: int = 0
     closed: int = 0
     unchanged: int = 0
-    changes: list[dict] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     reports: list[ValidationReport] = field(default_factory=list)
     error: SourceError | None = None

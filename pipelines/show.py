@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -47,7 +48,7 @@ def money(value: Decimal) -> str:
     return f"{whole}.{cents.ljust(2, '0')}"
 
 
-def headline_rows(rows: list[dict]) -> list[dict]:
+def headline_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         memory = ""
@@ -62,7 +63,7 @@ def headline_rows(rows: list[dict]) -> list[dict]:
     return out
 
 
-def gpu_rows(rows: list[dict]) -> list[dict]:
+def gpu_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             **row,
@@ -73,7 +74,7 @@ def gpu_rows(rows: list[dict]) -> list[dict]:
     ]
 
 
-def rows_table(title: str, rows: list[dict], headers: dict[str, str] | None = None) -> Table:
+def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Table:
     table = Table(title=title, title_justify="left")
     names = list(headers or (rows[0] if rows else {}))
     for name in names:

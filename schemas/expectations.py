@@ -57,7 +57,7 @@ def _price_rows(batch: SourceBatch) -> list[dict[str, Any]]:
     return rows
 
 
-def _specs_expectations(gxe: Any) -> list:
+def _specs_expectations(gxe: Any) -> list[Any]:
     return [
         gxe.ExpectTableRowCountToBeBetween(min_value=1),
         gxe.ExpectColumnValuesToNotBeNull(column="instance_type"),
@@ -76,7 +76,7 @@ def _specs_expectations(gxe: Any) -> list:
 
 def _prices_expectations(
     gxe: Any, *, expects_prices: bool, known_types: list[str], max_instance: Decimal, max_accelerator: Decimal
-) -> list:
+) -> list[Any]:
     required = ["instance_type", "price_kind", "usd_per_instance_hour", "accelerator_count", "usd_per_accelerator_hour"]
     return [
         gxe.ExpectTableRowCountToBeBetween(min_value=1 if expects_prices else 0),

@@ -34,7 +34,7 @@ def listing_rows(listings: list[GpuListing]) -> list[dict[str, Any]]:
     return rows
 
 
-def _listing_expectations(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list:
+def _listing_expectations(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list[Any]:
     required = [
         "provider",
         "listing",

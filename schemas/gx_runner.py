@@ -37,7 +37,7 @@ class ExpectationOutcome:
     column: str | None
     success: bool
     unexpected_count: int | None
-    partial_unexpected: list
+    partial_unexpected: list[Any]
     detail: str | None = None  # table-level observed value, or the error if the expectation raised
 
     def describe(self) -> str:
@@ -215,7 +215,9 @@ def _refuse_float_columns(name: str, data: pd.DataFrame) -> None:
         raise TypeError(f"{name}: float columns handed to Great Expectations: {', '.join(floats)}")
 
 
-def run_suite(ctx: Any, gx: Any, name: str, expectations: list, frame: pd.DataFrame, rows: list) -> ValidationReport:
+def run_suite(
+    ctx: Any, gx: Any, name: str, expectations: list[Any], frame: pd.DataFrame, rows: list[dict[str, Any]]
+) -> ValidationReport:
     _refuse_float_columns(name, frame)
     # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
     asset = ctx.data_sources.add_pandas(name).add_dataframe_asset(name)

@@ -4,6 +4,7 @@ and bringing listings landed before the stale-rate flag existed up to date."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import duckdb
 import pyarrow as pa
@@ -11,6 +12,9 @@ import pyarrow as pa
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate
 from warehouse.landing import MONEY, Snapshot
 from warehouse.versioning import FactTable, VersionedTable, rehash
+
+if TYPE_CHECKING:  # the warehouse does not import the pipeline at run time
+    from pipelines.gpu.normalise import NormalisedBatch
 
 GPU_LISTINGS = VersionedTable(
     name="gpu_listing_history",
@@ -63,8 +67,7 @@ WHERE fx_rate_stale IS NULL AND fx_rate_date IS NOT NULL
 """
 
 
-def gpu_snapshots(batch) -> list[Snapshot]:
-    """`batch` is a NormalisedBatch (pipelines.gpu.normalise)."""
+def gpu_snapshots(batch: NormalisedBatch) -> list[Snapshot]:
     rows = []
     for listing in batch.listings:
         row = listing.model_dump(mode="python")

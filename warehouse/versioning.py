@@ -137,7 +137,7 @@ def rehash(con: duckdb.DuckDBPyConnection, table: VersionedTable) -> int:
             WHERE h.rowid = r.row_id AND h.attributes_hash <> r.attributes_hash""",
     )
     con.unregister("_rehashed")
-    return changed
+    return int(changed)
 
 
 @dataclass(frozen=True)

@@ -90,4 +90,5 @@ def parser_for(adapter: str) -> Parser:
 
 
 def parser_version(adapter: str) -> str:
-    return adapter_module(adapter).PARSER_VERSION
+    version: str = adapter_module(adapter).PARSER_VERSION
+    return version

@@ -12,6 +12,7 @@ rows lead to sales). gpu_count comes from the plan's `8x` prefix.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from bs4 import BeautifulSoup, Tag
 from pydantic import ValidationError
@@ -119,7 +120,7 @@ def _stock(tr: Tag | None, price_text: str) -> StockStatus:
 
 
 def _offer(
-    row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amount, currency: str, source: SourceSpec
+    row: Row, table: HeaderTable, tr: Tag | None, kind: GpuPriceKind, amount: Decimal, currency: str, source: SourceSpec
 ) -> GpuOffer:
     price_text = row.get("price") or ""
     match = PLAN.match(row.label)

@@ -152,7 +152,7 @@ def _offers(entry: Any, index: int, sid: str) -> list[GpuOffer]:
     return offers
 
 
-def _text(entry: dict, key: str, where: str, sid: str) -> str:
+def _text(entry: dict[str, Any], key: str, where: str, sid: str) -> str:
     value = entry.get(key)
     if not isinstance(value, str) or not value.strip():
         raise ParseError(sid, f"{where}.{key} is {value!r}, not a name")
