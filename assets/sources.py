@@ -13,13 +13,14 @@ import duckdb
 
 from pipelines.adapters import adapter_kind
 from pipelines.errors import FetchError
-from pipelines.refresh import SourceOutcome, refresh_source
+from pipelines.refresh import SourceOutcome
+from pipelines.refresh_all import refresh_network_first
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
 from warehouse.db import WarehouseBusy
-from warehouse.lock import RefreshLocked, exclusive_refresh
+from warehouse.lock import RefreshLocked
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
@@ -91,8 +92,7 @@ def build_source_asset(
         deps=deps or [],
         description=f"{source.title or source.id}: fetched, validated and landed as versioned rows.",
         kinds={"python", "duckdb"},
-        pool=WRITER_POOL,
-        retry_policy=retry_policy,
+        retry_policy=retry_policy,  # no writer pool: the step waits on the network unlocked (refresh_network_first)
         check_specs=[dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[kind]],
         metadata={"source_id": source.id, "adapter": source.adapter},
     )
@@ -104,8 +104,14 @@ def build_source_asset(
     ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult[None]]:
         spec = sources.get(source.id)
         try:
-            with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S), fetcher.fetcher() as client:
-                outcome = refresh_source(spec, fetcher=client, db_path=warehouse.db_path, archive=warehouse.archive())
+            with fetcher.fetcher() as client:
+                outcome = refresh_network_first(
+                    spec,
+                    fetcher=client,
+                    db_path=warehouse.db_path,
+                    archive=warehouse.archive(),
+                    lock_wait_s=LOCK_WAIT_S,
+                )
         except (duckdb.IOException, WarehouseBusy, RefreshLocked):
             raise  # another process holds the file or the refresh lock: worth the retry policy
         except Exception as exc:  # a bug or a refused write: retrying the same bytes would fail the same way

@@ -7,21 +7,18 @@ anything else is a bug, reported in one line as such. `--debug` shows the traceb
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
 from pipelines.errors import SourcesFileError
 from pipelines.show import wide_console
-from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
+from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources, load_sources_file
 from warehouse.db import (
     DEFAULT_DB_PATH,
     NewerDuckDBFile,
@@ -33,9 +30,6 @@ from warehouse.db import (
     writable_location,
 )
 from warehouse.lock import RefreshLocked, exclusive_refresh
-
-if TYPE_CHECKING:
-    from pipelines.runner import SourceRun
 
 EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
 EXIT_CODES = {
@@ -105,7 +99,6 @@ DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
 SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]
 SourceIdsOption = Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")]
 WAIT_HELP = "Seconds to wait for a refresh already running, or a program holding the database."
-STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red", "failed": "red"}
 
 
 @app.callback()
@@ -128,19 +121,29 @@ def refresh(
     source: SourceIdsOption = None,
     wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 0.0,
 ) -> None:
-    """Fetch, validate and land every source (or --source ones), refresh the views, publish the snapshot."""
+    """Fetch, validate and land every source (or --source ones), refresh the views, publish the snapshot.
+
+    Sources are fetched, parsed and validated concurrently (the sources file's [concurrency]) and land one at a
+    time, FX first. Ctrl-C or SIGTERM stops the whole refresh (exit 130 / 143) with nothing half-landed.
+    """
     _quiet_libraries()
-    selected = [s.id for s in selected_sources(sources_file, source)]
-    # All before the seconds of importing Dagster: a refused refresh says so at once.
+    declared = load_sources_file(sources_file)
+    selected = selected_sources(declared.sources, source)
+    # All before the seconds of importing Great Expectations: a refused refresh says so at once.
     writable_location(db)
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
-        _refresh_locked(offline, sources_file, db, selected)
+        from pipelines.cli_refresh import print_summary, run_refresh, write_log
+
+        report = run_refresh(declared, selected, db, console, offline=offline)
+        report.log_path = write_log(report, db)
+    print_summary(report, db, console)
+    if report.exit_code:
+        raise typer.Exit(code=report.exit_code)
 
 
-def selected_sources(sources_file: Path, wanted: list[str] | None) -> list[SourceSpec]:
+def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> list[SourceSpec]:
     """The sources to run, in sources-file order; an unknown id is a usage error listing the declared ones."""
-    declared = load_sources(sources_file)
     unknown = sorted(set(wanted or []) - {s.id for s in declared})
     if unknown:
         raise typer.BadParameter(
@@ -154,61 +157,6 @@ def usable_database(db: Path, wait: float) -> None:
     is refused here in one line instead of failing every source."""
     with connect(db, wait_s=wait):
         pass
-
-
-def _refresh_locked(offline: bool, sources_file: Path, db: Path, selected: list[str]) -> None:
-    from pipelines.definitions import build_definitions
-    from pipelines.offline import serve_directory
-    from pipelines.runner import instance_for_cli, run_sources
-
-    with contextlib.ExitStack() as stack:
-        base_url = stack.enter_context(serve_directory()) if offline else ""
-        defs = build_definitions(sources_file, db, offline_base_url=base_url)
-        with Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=console, transient=False
-        ) as progress:
-            tasks = {sid: progress.add_task(f"[dim]{sid}: waiting", start=False) for sid in selected}
-
-            def started(sid: str) -> None:
-                progress.start_task(tasks[sid])
-                progress.update(tasks[sid], description=f"{sid}: fetching, validating, landing")
-
-            def done(run: SourceRun) -> None:
-                style = STATUS_STYLE.get(run.status, "white")
-                progress.update(
-                    tasks[run.source_id], completed=1, total=1, description=f"[{style}]{run.source_id}: {run.status}[/]"
-                )
-                progress.stop_task(tasks[run.source_id])
-
-            runs, views_ok = run_sources(defs, selected, instance=instance_for_cli(), on_start=started, on_done=done)
-    _print_summary(runs, views_ok, db)
-    if not all(r.ok for r in runs) or not views_ok:
-        raise typer.Exit(code=1)
-
-
-def _print_summary(runs: list[SourceRun], views_ok: bool, db: Path) -> None:
-    table = Table(title=f"Refresh of {db}", show_lines=False)
-    for name in ("source", "outcome", "opened", "closed", "unchanged", "seconds", "detail"):
-        table.add_column(name, justify="right" if name in ("opened", "closed", "unchanged", "seconds") else "left")
-    for run in runs:
-        style = STATUS_STYLE.get(run.status, "white")
-        table.add_row(
-            run.source_id,
-            f"[{style}]{run.status}[/]",
-            str(run.inserted),
-            str(run.closed),
-            str(run.unchanged),
-            f"{run.seconds:.2f}",
-            run.message[:300],
-        )
-    console.print(table)
-    landed = sum(r.status == "landed" for r in runs)
-    unchanged = sum(r.status == "unchanged" for r in runs)
-    failed = len(runs) - landed - unchanged
-    console.print(
-        f"{landed} landed, {unchanged} unchanged, {failed} failed; views "
-        + ("refreshed, snapshot published" if views_ok else "[red]not refreshed[/]")
-    )
 
 
 @app.command()
@@ -233,7 +181,7 @@ def reparse(
 ) -> None:
     """Re-parse every archived body of the sources with today's parsers and rebuild their history."""
     _quiet_libraries()
-    selected = selected_sources(sources_file, source)
+    selected = selected_sources(load_sources(sources_file), source)
     if not db.exists():
         raise WarehouseMissing(db, "does not exist yet")
     from pipelines.archive import Archive

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from pipelines.sources import SAMPLES_DIR
+from pipelines.sources import SAMPLES_DIR, SourceSpec
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -37,3 +37,8 @@ def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:
+    """The same sources, each URL replaced by its bundled sample's URL under base_url."""
+    return [SourceSpec.model_validate({**s.model_dump(), "url": f"{base_url.rstrip('/')}/{s.sample}"}) for s in sources]

@@ -9,6 +9,7 @@ FX rates), so the writer lock is held for milliseconds, not for a slow page.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -29,6 +30,8 @@ from schemas.expectations import ValidationReport
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
 from warehouse.queries import changes_for
+
+GE_LOCK = threading.Lock()  # one Great Expectations validation at a time in this process
 
 # What a landing may raise when the batch itself is at fault (the transaction is rolled back first).
 WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintException, duckdb.ConversionException)
@@ -130,7 +133,8 @@ def check_body(
         prepared = kind.prepare(parsed, source, on, state.fx)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
-    reports = kind.validate(prepared.batch, source)
+    with GE_LOCK:  # GE keeps a process-wide "current" context; its work holds the GIL anyway, so no loss
+        reports = kind.validate(prepared.batch, source)
     # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
     # reasons are joined from these alone.
     failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
@@ -157,40 +161,46 @@ def check_body(
     )
 
 
-def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive) -> SourceOutcome:
-    url = str(source.url)
-    started = datetime.now(UTC)
-    try:
-        result = fetcher.fetch(
-            source.id,
-            url,
-            allowed_hosts=frozenset({source.host}),
-            method=source.method,
-            body=source.request_body.encode() if source.request_body else None,
-            content_type=source.request_content_type,
-            headers=secret_headers(source),
-        )
-    except FetchError as exc:
-        with connect(db_path) as con:
-            fetch_id = log_fetch(
-                con, FetchRecord(source.id, url, started, status=exc.status), outcome="fetch_failed", error=str(exc)
-            )
-        return SourceOutcome(source.id, "fetch_failed", url, fetch_id=fetch_id, fetched_at=started, error=exc)
+def fetch_source(source: SourceSpec, fetcher: Fetcher) -> FetchResult:
+    """The network half: raises FetchError; touches neither the archive nor the warehouse."""
+    return fetcher.fetch(
+        source.id,
+        str(source.url),
+        allowed_hosts=frozenset({source.host}),
+        method=source.method,
+        body=source.request_body.encode() if source.request_body else None,
+        content_type=source.request_content_type,
+        headers=secret_headers(source),
+    )
 
+
+def check_fetched(source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState) -> Checked:
+    """Archive the body, then decide whether it may land; a bug quarantines the page instead of crashing."""
     archive.put(result.body)
-    fetch = fetch_record(source.id, result)
     try:
-        checked = check_body(
-            source, result.body, result.fetched_at.date(), WarehouseState(db_path), result.content_type
-        )
-    except (ArithmeticError, ValueError, TypeError, KeyError) as exc:  # a bug must quarantine, not crash the run
-        checked = Checked(
-            error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"), stage="validate"
-        )
+        return check_body(source, result.body, result.fetched_at.date(), state, result.content_type)
+    except (ArithmeticError, ValueError, TypeError, KeyError) as exc:
+        error = ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}")
+        return Checked(error=error, stage="validate")
+
+
+def log_fetch_failure(
+    con: duckdb.DuckDBPyConnection, source: SourceSpec, error: FetchError, started: datetime
+) -> SourceOutcome:
+    url = str(source.url)
+    record = FetchRecord(source.id, url, started, status=error.status)
+    fetch_id = log_fetch(con, record, outcome="fetch_failed", error=str(error))
+    return SourceOutcome(source.id, "fetch_failed", url, fetch_id=fetch_id, fetched_at=started, error=error)
+
+
+def land_checked(
+    con: duckdb.DuckDBPyConnection, source: SourceSpec, result: FetchResult, checked: Checked
+) -> SourceOutcome:
+    """The writing half, in one short transaction: the batch lands, or the body is quarantined with reasons."""
     outcome = SourceOutcome(
         source.id,
         "quarantined",
-        url,
+        str(source.url),
         sha256=result.sha256,
         fetched_at=result.fetched_at,
         counts=checked.counts,
@@ -199,26 +209,39 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
         error=checked.error,
     )
     version = parser_version(source.adapter)
-    fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
-    with connect(db_path) as con:
-        if checked.error is not None:
-            error = checked.error
-            reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
-            outcome.fetch_id = quarantine_batch(
-                con, fetch, result.body, stage=checked.stage, reasons=reasons, parser_version=version
-            )
-            return outcome
-        snapshots = KINDS[adapter_kind(source.adapter)].snapshots(checked.batch)
-        try:
-            landed = land_batch(con, fetch, version, snapshots)
-        except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
-            reason = f"[{source.id}] land: the warehouse refused the batch: {type(exc).__name__}: {exc}"
-            outcome.error = ValidationFailed(source.id, [reason])
-            outcome.fetch_id = quarantine_batch(
-                con, fetch, result.body, stage="validate", reasons=[reason], parser_version=version
-            )
-            return outcome
-        outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id, result.fetched_at)
+    fetch = replace(fetch_record(source.id, result), shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
+    if checked.error is not None:
+        error = checked.error
+        reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
+        outcome.fetch_id = quarantine_batch(
+            con, fetch, result.body, stage=checked.stage, reasons=reasons, parser_version=version
+        )
+        return outcome
+    snapshots = KINDS[adapter_kind(source.adapter)].snapshots(checked.batch)
+    try:
+        landed = land_batch(con, fetch, version, snapshots)
+    except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
+        reason = f"[{source.id}] land: the warehouse refused the batch: {type(exc).__name__}: {exc}"
+        outcome.error = ValidationFailed(source.id, [reason])
+        outcome.fetch_id = quarantine_batch(
+            con, fetch, result.body, stage="validate", reasons=[reason], parser_version=version
+        )
+        return outcome
+    outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id, result.fetched_at)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id
     outcome.inserted, outcome.closed, outcome.unchanged = landed.inserted, landed.closed, landed.unchanged
     return outcome
+
+
+def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive) -> SourceOutcome:
+    """One source end to end. The warehouse is opened only after the network work (and briefly for the FX rates
+    and the current version the batch is checked against)."""
+    started = datetime.now(UTC)
+    try:
+        result = fetch_source(source, fetcher)
+    except FetchError as exc:
+        with connect(db_path) as con:
+            return log_fetch_failure(con, source, exc, started)
+    checked = check_fetched(source, result, archive, WarehouseState(db_path))
+    with connect(db_path) as con:
+        return land_checked(con, source, result, checked)

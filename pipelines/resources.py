@@ -10,6 +10,7 @@ import dagster as dg
 
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.offline import pointed_at
 from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
 from warehouse.db import DEFAULT_DB_PATH
 
@@ -54,8 +55,5 @@ class SourcesResource(dg.ConfigurableResource["SourcesResource"]):
     def get(self, source_id: str) -> SourceSpec:
         for source in load_sources(self.sources_file):
             if source.id == source_id:
-                if self.offline_base_url:
-                    url = f"{self.offline_base_url.rstrip('/')}/{source.sample}"
-                    return SourceSpec.model_validate({**source.model_dump(), "url": url})
-                return source
+                return pointed_at([source], self.offline_base_url)[0] if self.offline_base_url else source
         raise dg.Failure(f"source {source_id!r} is not declared in {self.sources_file}", allow_retries=False)

@@ -99,11 +99,21 @@ class SourceSpec(BaseModel):
         return self.url.host or ""
 
 
+class Concurrency(BaseModel):
+    """How many sources a refresh fetches (and parses, and validates) at once; landing is always one at a time."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_sources: int = Field(16, ge=1, le=256)  # sources in flight at once, over all hosts
+    per_host: int = Field(2, ge=1, le=64)  # requests in flight to one host: politeness toward each provider
+
+
 class SourcesFile(BaseModel):
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # as SourceSpec: no URL in errors
 
     drift: DriftRules = DriftRules()
     fx: FxSettings = FxSettings()
+    concurrency: Concurrency = Concurrency()
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)
@@ -121,6 +131,11 @@ class SourcesFile(BaseModel):
 
 def load_sources(path: Path | str | None = None) -> list[SourceSpec]:
     """The file's sources; a SourcesFileError naming the file, line and field when it cannot be used."""
+    return load_sources_file(path).sources
+
+
+def load_sources_file(path: Path | str | None = None) -> SourcesFile:
+    """The whole file: its sources and the file-level settings (concurrency)."""
     path = Path(path) if path else DEFAULT_SOURCES_FILE
     try:
         text = path.read_text(encoding="utf-8")
@@ -132,7 +147,7 @@ def load_sources(path: Path | str | None = None) -> list[SourceSpec]:
         raise sources_errors.toml_syntax(path, text, exc) from exc
     with_source_defaults(data)
     try:
-        return SourcesFile.model_validate(data).sources
+        return SourcesFile.model_validate(data)
     except ValidationError as exc:
         raise sources_errors.invalid_fields(path, text, data, exc) from exc
 

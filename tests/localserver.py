@@ -47,7 +47,8 @@ class _QuietServer(ThreadingHTTPServer):
 class LocalServer:
     """ThreadingHTTPServer in a daemon thread. Paths not set answer 404."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        # Any loopback address (127.0.0.0/8) is this machine: tests of per-host limits use several.
         self._lock = threading.Lock()
         self._routes: dict[str, list[Reply]] = {}
         self._hits: dict[str, int] = {}
@@ -55,8 +56,8 @@ class LocalServer:
         self.max_in_flight = 0  # most requests handled at once, for concurrency-limit tests
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.posted: list[tuple[str, bytes]] = []  # (path, body) of each POST
-        self._httpd = _QuietServer(("127.0.0.1", 0), self._handler_class())
-        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        self._httpd = _QuietServer((host, 0), self._handler_class())
+        self.base_url = f"http://{host}:{self._httpd.server_address[1]}"
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="LocalServer", daemon=True
         )  # short poll: shutdown() waits up to one interval

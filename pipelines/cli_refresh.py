@@ -1,0 +1,186 @@
+"""`ratecard refresh`: every selected source at once through pipelines.refresh_all, with live progress.
+
+Plain Python, no Dagster: a Dagster run costs about a second of fixed overhead, which a per-source run paid
+again for each source. The terminal gets one progress line per source and one summary line per failed
+source; the details (full errors, warnings, validation failures) go to a log file named at the end. SIGINT
+and SIGTERM stop the whole refresh: nothing half-landed, what landed before the stop listed, exit 130 / 143.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pipelines.archive import Archive
+from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.refresh import SourceOutcome
+from pipelines.refresh_all import RefreshStopped, StopRequested, refresh_all
+from pipelines.sources import SourcesFile, SourceSpec
+
+STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}
+EXIT_FOR_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells report it
+NO_NETWORK_CAUSES = frozenset({"dns", "refused"})  # failures that mean "not reachable at all", not "busy"
+DETAIL_WIDTH = 100
+
+
+@dataclass
+class RefreshReport:
+    outcomes: list[SourceOutcome]
+    seconds: dict[str, float]
+    published: Path | None = None
+    stopped_by: int | None = None  # the signal that stopped it
+    log_path: Path | None = None
+    failed: list[SourceOutcome] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.failed = [o for o in self.outcomes if not o.ok]
+
+    @property
+    def exit_code(self) -> int:
+        if self.stopped_by is not None:
+            return EXIT_FOR_SIGNAL.get(signal.Signals(self.stopped_by), 128 + self.stopped_by)
+        return 1 if self.failed or self.published is None else 0
+
+
+@contextlib.contextmanager
+def sigterm_stops() -> Iterator[None]:
+    """SIGTERM raises StopRequested in the main thread, as SIGINT raises KeyboardInterrupt."""
+
+    def stop(signal_number: int, _frame: FrameType | None) -> None:
+        raise StopRequested(signal_number)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_refresh(
+    sources_file: SourcesFile, selected: list[SourceSpec], db: Path, console: Console, *, offline: bool
+) -> RefreshReport:
+    from pipelines.offline import pointed_at, serve_directory
+    from warehouse.publish import publish_snapshot
+
+    archive = Archive(db.parent / "archive")
+    settings = FetchSettings(per_host_limit=sources_file.concurrency.per_host)
+    started: dict[str, float] = {}
+    seconds: dict[str, float] = {}
+    with contextlib.ExitStack() as stack:
+        sources = pointed_at(selected, stack.enter_context(serve_directory())) if offline else selected
+        fetcher = stack.enter_context(Fetcher(settings))
+        progress = stack.enter_context(_progress(console))
+        tasks = {s.id: progress.add_task(f"[dim]{s.id}: waiting", start=False) for s in sources}
+
+        def on_phase(source_id: str, phase: str) -> None:
+            if source_id not in started:
+                started[source_id] = time.perf_counter()
+                progress.start_task(tasks[source_id])
+            progress.update(tasks[source_id], description=f"{source_id}: {phase}")
+
+        def on_done(outcome: SourceOutcome) -> None:
+            seconds[outcome.source_id] = time.perf_counter() - started.get(outcome.source_id, time.perf_counter())
+            style = STATUS_STYLE.get(outcome.status, "white")
+            description = f"[{style}]{outcome.source_id}: {outcome.status}[/]"
+            progress.update(tasks[outcome.source_id], completed=1, total=1, description=description)
+            progress.stop_task(tasks[outcome.source_id])
+
+        try:
+            with sigterm_stops():
+                outcomes = refresh_all(
+                    sources,
+                    db_path=db,
+                    archive=archive,
+                    fetcher=fetcher,
+                    max_sources=sources_file.concurrency.max_sources,
+                    on_phase=on_phase,
+                    on_done=on_done,
+                )
+        except RefreshStopped as stop:
+            signal_number = stop.cause.signal_number if isinstance(stop.cause, StopRequested) else signal.SIGINT
+            return RefreshReport(stop.outcomes, seconds, stopped_by=int(signal_number))
+    return RefreshReport(outcomes, seconds, published=publish_snapshot(db))
+
+
+@contextlib.contextmanager
+def _progress(console: Console) -> Iterator[Progress]:
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        yield progress
+
+
+def write_log(report: RefreshReport, db: Path) -> Path:
+    """Every detail the terminal leaves out: full errors, validation failures and warnings, per source."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = db.parent / "logs" / f"refresh-{stamp}.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"ratecard refresh of {db} at {stamp}"]
+    for outcome in report.outcomes:
+        lines.append(
+            f"\n== {outcome.source_id}: {outcome.status} ({report.seconds.get(outcome.source_id, 0):.2f} s) "
+            f"{outcome.url}  +{outcome.inserted} -{outcome.closed} ={outcome.unchanged}"
+        )
+        if outcome.error is not None:
+            lines.append(f"error: {outcome.error}")
+            lines += [f"  - {failure}" for failure in getattr(outcome.error, "failures", [])]
+        lines += [f"warning: {warning}" for warning in outcome.warnings]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def print_summary(report: RefreshReport, db: Path, console: Console) -> None:
+    table = Table(title=f"Refresh of {db}", show_lines=False)
+    for name in ("source", "outcome", "opened", "closed", "unchanged", "seconds", "detail"):
+        table.add_column(name, justify="right" if name in ("opened", "closed", "unchanged", "seconds") else "left")
+    for outcome in report.outcomes:
+        style = STATUS_STYLE.get(outcome.status, "white")
+        table.add_row(
+            outcome.source_id,
+            f"[{style}]{outcome.status}[/]",
+            str(outcome.inserted),
+            str(outcome.closed),
+            str(outcome.unchanged),
+            f"{report.seconds.get(outcome.source_id, 0):.2f}",
+            one_line(str(outcome.error)) if outcome.error else "",
+        )
+    console.print(table)
+    console.print(closing_line(report))
+    if no_network(report.outcomes):
+        console.print(
+            "[red]no network? every source failed to resolve its host or was refused a connection.[/] "
+            "`ratecard refresh --offline` refreshes from the bundled samples."
+        )
+    if report.log_path is not None:
+        console.print(f"details: {report.log_path}")
+
+
+def closing_line(report: RefreshReport) -> str:
+    landed = sum(o.status == "landed" for o in report.outcomes)
+    unchanged = sum(o.status == "unchanged" for o in report.outcomes)
+    counts = f"{landed} landed, {unchanged} unchanged, {len(report.failed)} failed"
+    if report.stopped_by is not None:
+        name = signal.Signals(report.stopped_by).name
+        return f"[red]stopped by {name}[/]: {counts} before the stop; nothing half-landed; snapshot not published"
+    published = f"snapshot published to {report.published}" if report.published else "[red]snapshot not published[/]"
+    return f"{counts}; {published}"
+
+
+def no_network(outcomes: list[SourceOutcome]) -> bool:
+    """Every source failed before reaching its host: more likely the machine than the providers."""
+    causes = [getattr(o.error, "cause", None) for o in outcomes]
+    return bool(outcomes) and all(cause in NO_NETWORK_CAUSES for cause in causes)
+
+
+def one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= DETAIL_WIDTH else flat[: DETAIL_WIDTH - 3] + "..."

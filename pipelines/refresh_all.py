@@ -1,0 +1,188 @@
+"""Many sources at once: the network work runs concurrently, the writing goes through one connection in turn.
+
+Each source is fetched, archived, parsed, normalised, validated and drift-checked in a worker thread, at most
+`max_sources` at a time (and `per_host` requests per host, enforced by the Fetcher). Only landing is serial:
+the calling thread owns the one DuckDB writer and lands each source in its own short transaction, in a stable
+order, FX sources first, then the sources file's order. GPU sources convert with the FX rates, so their
+checks wait until every FX source has landed (or failed); their fetches do not wait.
+
+A stop (SIGINT, SIGTERM: the caller raises in the calling thread) lands nothing more: the transaction in
+progress rolls back, workers still fetching are abandoned (daemon threads: the process does not wait for them),
+and the outcomes landed so far travel with the RefreshStopped exception.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from queue import Empty, Queue
+
+import duckdb
+
+from pipelines.adapters import adapter_kind
+from pipelines.archive import Archive
+from pipelines.errors import FetchError
+from pipelines.fetch import Fetcher, FetchResult
+from pipelines.refresh import Checked, SourceOutcome, check_fetched, fetch_source, land_checked, log_fetch_failure
+from pipelines.sources import SourceSpec
+from pipelines.state import WarehouseState
+from warehouse.db import connect
+from warehouse.lock import exclusive_refresh
+
+PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
+DoneCallback = Callable[[SourceOutcome], None]
+
+
+@dataclass
+class Gathered:
+    """What a worker hands the writer: a fetch failure, or a fetched body and the verdict on it."""
+
+    source: SourceSpec
+    started: datetime
+    result: FetchResult | None = None
+    checked: Checked | None = None
+    error: FetchError | None = None
+
+
+class StopRequested(BaseException):
+    """Raised in the calling thread by a signal handler (SIGTERM), as KeyboardInterrupt is for SIGINT."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(f"signal {signal_number}")
+        self.signal_number = signal_number
+
+
+class RefreshStopped(Exception):
+    """Raised out of refresh_all when the caller stopped it; carries the outcomes landed before the stop."""
+
+    def __init__(self, outcomes: list[SourceOutcome], cause: BaseException):
+        super().__init__(f"stopped after {len(outcomes)} source(s): {type(cause).__name__}")
+        self.outcomes = outcomes
+        self.cause = cause
+
+
+def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
+    """FX first (GPU prices convert with it), then the sources file's order: stable from run to run."""
+    return sorted(sources, key=lambda s: adapter_kind(s.adapter) != "fx")
+
+
+class _Run:
+    """One refresh of many sources: the shared state its workers and its writer need."""
+
+    def __init__(self, fetcher: Fetcher, archive: Archive, on_phase: PhaseCallback):
+        self.fetcher = fetcher
+        self.archive = archive
+        self.on_phase = on_phase
+        self.fx_landed = threading.Event()
+        self.stopping = threading.Event()
+
+    def gather(self, source: SourceSpec, reader: duckdb.DuckDBPyConnection) -> Gathered:
+        started = datetime.now(UTC)
+        try:
+            self.on_phase(source.id, "fetching")
+            try:
+                result = fetch_source(source, self.fetcher)
+            except FetchError as exc:
+                return Gathered(source, started, error=exc)
+            if adapter_kind(source.adapter) == "gpu":
+                self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
+            if self.stopping.is_set():
+                return Gathered(source, started, result=result)
+            self.on_phase(source.id, "checking")
+            state = WarehouseState(con=reader)
+            return Gathered(source, started, result, check_fetched(source, result, self.archive, state))
+        finally:
+            reader.close()
+
+    def land(self, con: duckdb.DuckDBPyConnection, gathered: Gathered) -> SourceOutcome:
+        self.on_phase(gathered.source.id, "landing")
+        if gathered.error is not None:
+            return log_fetch_failure(con, gathered.source, gathered.error, gathered.started)
+        assert gathered.result is not None and gathered.checked is not None  # not stopped: it was checked
+        return land_checked(con, gathered.source, gathered.result, gathered.checked)
+
+
+def refresh_network_first(
+    source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive, lock_wait_s: float
+) -> SourceOutcome:
+    """One source for a Dagster step: the fetch outside any lock, then check and land under the refresh lock, so
+    a step waiting on a slow page never holds up another step's landing."""
+    started = datetime.now(UTC)
+    try:
+        result: FetchResult | FetchError = fetch_source(source, fetcher)
+    except FetchError as exc:
+        result = exc
+    with exclusive_refresh(db_path, wait_s=lock_wait_s), connect(db_path) as con:
+        if isinstance(result, FetchError):
+            return log_fetch_failure(con, source, result, started)
+        checked = check_fetched(source, result, archive, WarehouseState(con=con))
+        return land_checked(con, source, result, checked)
+
+
+def refresh_all(
+    sources: list[SourceSpec],
+    *,
+    db_path: Path | str,
+    archive: Archive,
+    fetcher: Fetcher,
+    max_sources: int,
+    on_phase: PhaseCallback = lambda _id, _phase: None,
+    on_done: DoneCallback = lambda _outcome: None,
+) -> list[SourceOutcome]:
+    """Refresh `sources`; returns their outcomes in landing order. Raises RefreshStopped if interrupted."""
+    ordered = landing_order(sources)
+    run = _Run(fetcher, archive, on_phase)
+    fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}
+    if not fx_ids:
+        run.fx_landed.set()
+    outcomes: list[SourceOutcome] = []
+    with connect(db_path) as con:
+        # FX first in the queue, so a worker never waits on rates that no worker is fetching.
+        futures = start_workers(run, [(s, con.cursor()) for s in ordered], max_sources)
+        try:
+            for future in futures:
+                outcome = run.land(con, future.result())
+                outcomes.append(outcome)
+                on_done(outcome)
+                fx_ids.discard(outcome.source_id)
+                if not fx_ids:
+                    run.fx_landed.set()
+        except BaseException as exc:
+            run.stopping.set()
+            run.fx_landed.set()  # release the workers waiting for rates; they see the stop and check nothing
+            if isinstance(exc, KeyboardInterrupt | StopRequested):
+                raise RefreshStopped(outcomes, exc) from exc
+            raise
+    return outcomes
+
+
+def start_workers(
+    run: _Run, work: list[tuple[SourceSpec, duckdb.DuckDBPyConnection]], count: int
+) -> list[Future[Gathered]]:
+    """`count` daemon threads gathering the sources in order. Daemons, because a stopped refresh must not wait
+    at exit for a fetch still reading a slow answer (ThreadPoolExecutor joins its threads at exit)."""
+    queue: Queue[tuple[SourceSpec, duckdb.DuckDBPyConnection, Future[Gathered]]] = Queue()
+    futures: list[Future[Gathered]] = []
+    for source, reader in work:
+        future: Future[Gathered] = Future()
+        futures.append(future)
+        queue.put((source, reader, future))
+
+    def worker() -> None:
+        while not run.stopping.is_set():
+            try:
+                source, reader, future = queue.get_nowait()
+            except Empty:
+                return
+            try:
+                future.set_result(run.gather(source, reader))
+            except BaseException as exc:  # a bug in one source's work is reported by the writer, who lands it
+                future.set_exception(exc)
+
+    for number in range(min(count, len(work))):
+        threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
+    return futures
