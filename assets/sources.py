@@ -33,8 +33,9 @@ CHECK_FOR_SUITE = {
 }
 SUITES_FOR_KIND = {"aws": (SPECS_SUITE, PRICES_SUITE), "gpu": (LISTINGS_SUITE,), "fx": (FX_SUITE,)}
 
-# Transport trouble is worth another go a minute later; parse and validation failures are not.
 LOCK_WAIT_S = 600.0  # a CLI refresh holding the warehouse: wait for it rather than fail
+# Transient transport trouble (timeouts, resets, 429/5xx) is worth another go a minute later; a host that does
+# not resolve or refuses (no network), parse and validation failures are not: FetchError.retryable says which.
 FETCH_RETRY_POLICY = dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL)
 
 

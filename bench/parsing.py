@@ -32,7 +32,7 @@ def soup_parser(adapter: str, features: str):
     """Temporarily make one adapter module build its soup with `features` instead of lxml."""
     module = adapter_module(adapter)
     original = module.soup_of
-    module.soup_of = lambda body: BeautifulSoup(body, features)
+    module.soup_of = lambda body, charset=None: BeautifulSoup(body, features)
     try:
         yield
     finally:

@@ -2,6 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+# Why a fetch failed, in a word a caller can compare across sources ("dns" everywhere: no network?).
+FetchCause = Literal[
+    "dns",  # the host name does not resolve
+    "refused",  # nothing listens on the host's port
+    "connect",  # any other failure to connect (TLS, unreachable): retried
+    "timeout",  # connect or read timeout: retried
+    "broken",  # connection reset or closed mid-answer: retried
+    "http-429",
+    "http-5xx",
+    "http-4xx",  # any other 4xx
+    "http-other",  # any other status outside 2xx that is not a redirect
+    "redirect",  # too many, or to a host not allowed
+    "body",  # over the size cap, or an encoding we cannot read
+    "request",  # the request itself cannot be made: bad URL, host not allowed, protocol
+]
+
 
 class SourceError(Exception):
     """Base: something about one source went wrong. `stage` says where: fetch, parse, validate, land."""
@@ -17,9 +35,18 @@ class SourceError(Exception):
 class FetchError(SourceError):
     stage = "fetch"
 
-    def __init__(self, source_id: str, message: str, *, status: int | None = None, retryable: bool = False):
+    def __init__(
+        self,
+        source_id: str,
+        message: str,
+        *,
+        status: int | None = None,
+        retryable: bool = False,
+        cause: FetchCause | None = None,
+    ) -> None:
         self.status = status
         self.retryable = retryable
+        self.cause = cause  # None where no fetch was tried (e.g. a missing credential)
         super().__init__(source_id, message)
 
 

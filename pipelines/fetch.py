@@ -18,13 +18,15 @@ import httpx
 import pydantic
 import tenacity
 
-from pipelines.errors import FetchError
+from pipelines.errors import FetchCause, FetchError
+from pipelines.fetch_causes import connect_cause, describe, final_connect_message, status_cause, transport_cause
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5
-# Transport failures that a later attempt may well not hit; anything else from httpx is final.
+# Transport failures that a later attempt may well not hit; anything else from httpx is final. A ConnectError
+# is final too when the host does not resolve or refuses the connection (see _connect_failure).
 TRANSIENT_ERRORS = (
     httpx.ConnectError,
     httpx.ConnectTimeout,
@@ -65,8 +67,11 @@ class FetchResult:
 class _Retryable(Exception):
     """One attempt failed in a way worth retrying. Internal: fetch() turns it into FetchError."""
 
-    def __init__(self, cause: str, *, status: int | None = None, retry_after_s: float | None = None):
-        super().__init__(cause)
+    def __init__(
+        self, detail: str, cause: FetchCause, *, status: int | None = None, retry_after_s: float | None = None
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
         self.cause = cause
         self.status = status
         self.retry_after_s = retry_after_s
@@ -131,11 +136,12 @@ class Fetcher:
         try:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
-            raise FetchError(source_id, f"invalid URL {url!r}: {exc}") from exc
+            raise FetchError(source_id, f"invalid URL {url!r}: {exc}", cause="request") from exc
         if parsed.scheme not in ("http", "https") or not parsed.host:
-            raise FetchError(source_id, f"not an http(s) URL: {url!r}")
+            raise FetchError(source_id, f"not an http(s) URL: {url!r}", cause="request")
         if allowed_hosts is not None and parsed.host not in allowed_hosts:
-            raise FetchError(source_id, f"host {parsed.host} not in allowed hosts {sorted(allowed_hosts)}")
+            message = f"host {parsed.host} not in allowed hosts {sorted(allowed_hosts)}"
+            raise FetchError(source_id, message, cause="request")
         hosts_ok = frozenset({parsed.host}) | (allowed_hosts or frozenset())
 
         started = time.monotonic()
@@ -155,8 +161,10 @@ class Fetcher:
             last = exc.last_attempt
             failure = last.exception()
             assert isinstance(failure, _Retryable)
-            message = f"gave up after {last.attempt_number} attempts: {failure.cause}"
-            raise FetchError(source_id, message, status=failure.status, retryable=True) from failure
+            message = f"gave up after {last.attempt_number} attempts: {failure.detail}"
+            raise FetchError(
+                source_id, message, status=failure.status, retryable=True, cause=failure.cause
+            ) from failure
 
         return FetchResult(
             source_id=source_id,
@@ -202,19 +210,22 @@ class Fetcher:
                     body = self._read_body(source_id, response)
                     content_type = response.headers.get("Content-Type")
                     return _Page(fetched_at, str(response.url), response.status_code, content_type, body)
+            except httpx.ConnectError as exc:
+                raise _connect_failure(source_id, url, exc) from exc
             except TRANSIENT_ERRORS as exc:
-                raise _Retryable(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__) from exc
+                raise _Retryable(describe(exc), transport_cause(exc)) from exc
             except httpx.HTTPError as exc:  # e.g. UnsupportedProtocol, WriteTimeout: retrying will not help
-                raise FetchError(source_id, f"{type(exc).__name__}: {exc}") from exc
-        raise FetchError(source_id, f"more than {MAX_REDIRECTS} redirects")
+                raise FetchError(source_id, describe(exc), cause=transport_cause(exc)) from exc
+        raise FetchError(source_id, f"more than {MAX_REDIRECTS} redirects", cause="redirect")
 
     def _check_status(self, source_id: str, response: httpx.Response) -> None:
         status = response.status_code
         if 200 <= status < 300:
             return
         what = f"HTTP {status} {response.reason_phrase}".rstrip()
+        cause = status_cause(status)
         if status not in RETRY_STATUSES:
-            raise FetchError(source_id, f"{what} for {response.url}", status=status)
+            raise FetchError(source_id, f"{what} for {response.url}", status=status, cause=cause)
         retry_after = _retry_after_s(response.headers.get("Retry-After")) if status in RETRY_AFTER_STATUSES else None
         if retry_after is not None and retry_after > self.settings.max_retry_after_s:
             # Waiting that long would stall the whole run; better to fail now and say why.
@@ -224,15 +235,20 @@ class Fetcher:
                 "not retrying",
                 status=status,
                 retryable=True,
+                cause=cause,
             )
-        raise _Retryable(what, status=status, retry_after_s=retry_after)
+        raise _Retryable(what, cause, status=status, retry_after_s=retry_after)
 
     def _read_body(self, source_id: str, response: httpx.Response) -> bytes:
         limit = self.settings.max_bytes
+
+        def body_error(message: str) -> FetchError:
+            return FetchError(source_id, message, status=response.status_code, cause="body")
+
         too_big = f"body exceeds {limit} bytes"
         declared = response.headers.get("Content-Length", "").strip()
         if declared.isdigit() and int(declared) > limit:
-            raise FetchError(source_id, f"{too_big} (Content-Length {declared})", status=response.status_code)
+            raise body_error(f"{too_big} (Content-Length {declared})")
         # We inflate gzip ourselves: httpx inflates each network chunk whole, so a small gzip bomb
         # could balloon in memory before we see it; zlib's max_length stops at the cap instead.
         encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
@@ -241,7 +257,7 @@ class Fetcher:
         elif encoding in ("identity", ""):
             inflater = None
         else:
-            raise FetchError(source_id, f"unsupported Content-Encoding {encoding!r}", status=response.status_code)
+            raise body_error(f"unsupported Content-Encoding {encoding!r}")
 
         parts: list[bytes] = []
         size = 0
@@ -249,26 +265,35 @@ class Fetcher:
             try:
                 chunk = inflater.decompress(raw, limit - size + 1) if inflater else raw
             except zlib.error as exc:
-                raise FetchError(source_id, f"corrupt gzip body: {exc}", status=response.status_code) from exc
+                raise body_error(f"corrupt gzip body: {exc}") from exc
             size += len(chunk)
             if size > limit:
-                raise FetchError(source_id, too_big, status=response.status_code)
+                raise body_error(too_big)
             parts.append(chunk)
         if inflater is not None and not inflater.eof:
-            raise FetchError(source_id, "gzip body ends mid-stream", status=response.status_code)
+            raise body_error("gzip body ends mid-stream")
         return b"".join(parts)
 
 
 def _redirect_target(source_id: str, response: httpx.Response, hosts_ok: frozenset[str]) -> httpx.URL:
     location = response.headers.get("Location")
     if not location:
-        raise FetchError(source_id, "redirect without a Location header", status=response.status_code)
+        raise FetchError(source_id, "redirect without a Location header", status=response.status_code, cause="redirect")
     target = response.url.join(location)
     # Pages must come from where the sources file says; a redirect elsewhere is a change worth a human look.
     if target.host not in hosts_ok:
         message = f"redirect to other host {target.host} refused ({target})"
-        raise FetchError(source_id, message, status=response.status_code)
+        raise FetchError(source_id, message, status=response.status_code, cause="redirect")
     return target
+
+
+def _connect_failure(source_id: str, url: httpx.URL, exc: httpx.ConnectError) -> FetchError | _Retryable:
+    """A host that does not resolve or refuses will do the same on every try (typically: no network), so that
+    fails at once; any other failed connect (TLS, unreachable) is worth another attempt."""
+    cause = connect_cause(exc)
+    if cause == "connect":
+        return _Retryable(describe(exc), cause)
+    return FetchError(source_id, final_connect_message(url, cause, exc), retryable=False, cause=cause)
 
 
 def _retry_after_s(value: str | None) -> float | None:

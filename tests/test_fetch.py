@@ -112,7 +112,7 @@ def test_persistent_503_gives_up_after_max_attempts(server, make_fetcher, waits)
     error = fetch_error(make_fetcher(max_attempts=4), server.url("/page"))
     assert "gave up after 4 attempts" in str(error) and "HTTP 503" in str(error)
     assert str(error).startswith("[src] fetch: ")
-    assert error.status == 503 and error.retryable
+    assert error.status == 503 and error.retryable and error.cause == "http-5xx"
     assert server.hits("/page") == 4
     assert len(waits) == 3
 
@@ -121,7 +121,7 @@ def test_retry_after_above_cap_gives_up_at_once(server, make_fetcher, waits):
     server.set("/page", Reply(status=429, headers={"Retry-After": "600"}), Reply(body=PAGE))
     error = fetch_error(make_fetcher(max_retry_after_s=120), server.url("/page"))
     assert "Retry-After 600s" in str(error)
-    assert error.status == 429
+    assert error.status == 429 and error.cause == "http-429"
     assert server.hits("/page") == 1
     assert waits == []
 
@@ -129,7 +129,7 @@ def test_retry_after_above_cap_gives_up_at_once(server, make_fetcher, waits):
 def test_404_is_not_retried(server, make_fetcher, waits):
     error = fetch_error(make_fetcher(), server.url("/missing"))
     assert "HTTP 404" in str(error)
-    assert error.status == 404 and not error.retryable
+    assert error.status == 404 and not error.retryable and error.cause == "http-4xx"
     assert server.hits("/missing") == 1
     assert waits == []
 
@@ -138,7 +138,7 @@ def test_read_timeout_is_retried_then_fails(server, make_fetcher):
     server.set("/slow", Reply(body=PAGE, delay_s=0.6))
     error = fetch_error(make_fetcher(read_timeout_s=0.2, max_attempts=2), server.url("/slow"))
     assert "gave up after 2 attempts: ReadTimeout" in str(error)
-    assert error.retryable and error.status is None
+    assert error.retryable and error.status is None and error.cause == "timeout"
     assert server.hits("/slow") == 2
 
 
@@ -148,19 +148,62 @@ def test_read_timeout_then_success(server, make_fetcher):
     assert result.body == PAGE and result.attempts == 2
 
 
-def test_connection_refused_is_retried(make_fetcher, waits):
-    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there now
+@pytest.fixture
+def connects(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every (host, port) the fetcher tries to connect to: the real socket.create_connection, counted."""
+    tried: list[tuple[str, int]] = []
+    real = socket.create_connection
+
+    def counted(address: tuple[str, int], *args: object, **kwargs: object) -> socket.socket:
+        tried.append(address)
+        return real(address, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "create_connection", counted)
+    return tried
+
+
+def closed_port() -> int:
+    """A port that was free a moment ago: nothing listens there now, so a connect is refused."""
+    with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    error = fetch_error(make_fetcher(max_attempts=2), f"http://127.0.0.1:{port}/page")
-    assert "gave up after 2 attempts: ConnectError" in str(error)
-    assert len(waits) == 1
+        return int(sock.getsockname()[1])
+
+
+def test_host_that_does_not_resolve_fails_at_once(make_fetcher, waits, connects):
+    # RFC 6761: names under .invalid never resolve, so no lookup can succeed and no request leaves the machine.
+    error = fetch_error(make_fetcher(max_attempts=4), "https://prices.invalid/page")
+    assert connects == [("prices.invalid", 443)]  # one attempt of the four allowed
+    assert error.cause == "dns" and not error.retryable
+    assert "host prices.invalid does not resolve (no network?)" in str(error)
+    assert str(error).startswith("[src] fetch: ")
+    assert "gave up" not in str(error)  # one attempt, not a retry loop that ran out
+    assert error.status is None
+    assert waits == []  # no backoff: the sleep callback was never called
+
+
+def test_connection_refused_fails_at_once(make_fetcher, waits, connects):
+    port = closed_port()
+    error = fetch_error(make_fetcher(max_attempts=4), f"http://127.0.0.1:{port}/page")
+    assert connects == [("127.0.0.1", port)]
+    assert error.cause == "refused" and not error.retryable
+    assert f"connection to 127.0.0.1:{port} refused" in str(error)
+    assert "gave up" not in str(error)
+    assert waits == []
+
+
+def test_unresolvable_redirect_target_fails_at_once(server, make_fetcher, waits):
+    # A hop to an allowed host that does not resolve is as final as a first request to it.
+    server.set("/old", Reply(status=302, headers={"Location": "http://mirror.invalid/new"}))
+    error = fetch_error(make_fetcher(), server.url("/old"), allowed_hosts=frozenset({"127.0.0.1", "mirror.invalid"}))
+    assert error.cause == "dns" and "host mirror.invalid does not resolve" in str(error)
+    assert server.hits("/old") == 1
+    assert waits == []
 
 
 def test_truncated_body_is_a_retried_transport_error(server, make_fetcher):
     server.set("/page", Reply(body=PAGE, truncate_to=20))
     error = fetch_error(make_fetcher(max_attempts=2), server.url("/page"))
-    assert "RemoteProtocolError" in str(error) and error.retryable
+    assert "RemoteProtocolError" in str(error) and error.retryable and error.cause == "broken"
     assert server.hits("/page") == 2
 
 
@@ -173,7 +216,7 @@ def test_truncated_body_then_full_body(server, make_fetcher):
 def test_body_over_max_bytes_is_refused(server, make_fetcher):
     server.set("/big", Reply(body=b"x" * 5000))
     error = fetch_error(make_fetcher(max_bytes=1000), server.url("/big"))
-    assert "body exceeds 1000 bytes" in str(error) and not error.retryable
+    assert "body exceeds 1000 bytes" in str(error) and not error.retryable and error.cause == "body"
     assert server.hits("/big") == 1
 
 

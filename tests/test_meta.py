@@ -14,7 +14,7 @@ from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
 
 TESTS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
-NOT_ADAPTERS = {"__init__.py", "tables.py", "json_body.py"}  # shared helpers, not adapters
+NOT_ADAPTERS = {"__init__.py", "tables.py", "json_body.py", "cards.py", "read_paths.py"}  # shared helpers
 
 SOURCES = load_sources()
 ADAPTER_MODULES = sorted(p.stem for p in ADAPTERS_DIR.glob("*.py") if p.name not in NOT_ADAPTERS)

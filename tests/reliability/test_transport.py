@@ -13,12 +13,16 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
+import dagster as dg
 import pytest
 
+from assets.sources import build_source_asset
 from harness import FAST, Matrix, run_fault, sample_reply, sample_text
 from localserver import CHUNK_SIZE, Reply
+from pipelines.errors import FetchError
+from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
-from promises import FAULT, REFUSED_FAULT
+from promises import FAULT, REFUSED_FAULT, UNWANTED_REQUESTS
 
 CAP = FAST.max_bytes  # 512 KiB
 
@@ -47,7 +51,7 @@ def padded(source_id: str, m: Matrix, size: int) -> bytes:
 
 
 def point_at(m: Matrix, source_id: str, url: str) -> None:
-    """Point a source at another URL (same host, 127.0.0.1, so the allowed-hosts check still passes)."""
+    """Point a source at another URL (its allowed host is the URL's own, so any host passes that check)."""
     i = next(i for i, s in enumerate(m.sources) if s.id == source_id)
     m.sources[i] = SourceSpec.model_validate({**m.sources[i].model_dump(), "url": url})
 
@@ -336,3 +340,79 @@ def test_retry_after_over_the_cap_fails_at_once(matrix, scenario):
     )
     assert fault.hits(matrix) == 1
     assert matrix.sleeps == []  # did not wait 600 s, nor any backoff
+
+
+# -- no network: a host that does not resolve, a connection refused -- one attempt, no backoff, no Dagster retry
+
+
+def closed_port() -> int:
+    """A port that was free a moment ago: nothing listens there now, so a connect is refused."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def unreachable_fault(matrix: Matrix, scenario, url: str, cause: str, says: str) -> None:
+    """Point aws_trn1 at `url`; it must fail by `cause` at the first attempt while every other source lands."""
+
+    def fault(m: Matrix) -> None:
+        m.sleeps.clear()
+        point_at(m, "aws_trn1", url)
+
+    outcomes = run_fault(
+        matrix, scenario, source_id="aws_trn1", fault=fault, expect_status="fetch_failed", expect_in_error=(says,)
+    )
+    # Each backoff precedes a retry that could not have gone otherwise: a request that should not have been sent.
+    scenario.measure(UNWANTED_REQUESTS, len(matrix.sleeps))
+    error = outcomes["aws_trn1"].error
+    assert isinstance(error, FetchError) and error.cause == cause and not error.retryable, repr(error)
+    assert "gave up" not in str(error)  # failed at the first attempt, not after the retries ran out
+    assert matrix.sleeps == []
+    assert matrix.last_fetch("aws_trn1")["status"] is None
+
+
+@pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT, UNWANTED_REQUESTS)
+def test_host_does_not_resolve(matrix, scenario):
+    # RFC 6761: a name under .invalid never resolves, so nothing leaves the machine.
+    url = "http://prices.invalid/aws/trn1.html"
+    unreachable_fault(matrix, scenario, url, "dns", "host prices.invalid does not resolve (no network?)")
+
+
+@pytest.mark.expect("fetch_failed")
+@pytest.mark.promises(*REFUSED_FAULT, UNWANTED_REQUESTS)
+def test_connection_refused(matrix, scenario):
+    port = closed_port()
+    url = f"http://127.0.0.1:{port}/aws/trn1.html"
+    unreachable_fault(matrix, scenario, url, "refused", f"connection to 127.0.0.1:{port} refused")
+
+
+def dagster_attempts(matrix: Matrix, tmp_path, source_id: str, base_url: str) -> int:
+    """Materialise one source asset under a retry policy of 2 retries; how many times Dagster ran it."""
+    asset = build_source_asset(matrix.source(source_id), dg.RetryPolicy(max_retries=2, delay=0))
+    result = dg.materialize(
+        [asset],
+        resources={
+            "warehouse": WarehouseResource(db_path=str(tmp_path / "dagster.duckdb")),
+            "fetcher": FetcherResource(max_attempts=1, connect_timeout_s=0.5, read_timeout_s=2),
+            "sources": SourcesResource(offline_base_url=base_url),
+        },
+        raise_on_error=False,
+    )
+    assert not result.success
+    retries = sum(event.event_type == dg.DagsterEventType.STEP_UP_FOR_RETRY for event in result.all_events)
+    return 1 + retries
+
+
+@pytest.mark.expect("dns: 1 run, 503: 3")
+@pytest.mark.promises(UNWANTED_REQUESTS)
+def test_dagster_retries_transient_failures_only(matrix, scenario, tmp_path):
+    # The asset's source spec comes from the sources file, pointed at base_url the way --offline does it.
+    dns_runs = dagster_attempts(matrix, tmp_path, "fx_ecb", "http://prices.invalid")
+    matrix.serve("fx_ecb", Reply(status=503, body=b"busy", content_type="text/plain"))
+    busy_runs = dagster_attempts(matrix, tmp_path, "fx_ecb", matrix.server.base_url)
+    scenario.observed = f"dns: {dns_runs} run(s), 503: {busy_runs} run(s)"
+    scenario.measure(UNWANTED_REQUESTS, dns_runs - 1)
+    assert dns_runs == 1, scenario.observed
+    assert busy_runs == 3, scenario.observed  # the policy still retries what may pass a minute later
+    assert matrix.server.hits(matrix.path("fx_ecb")) == 3
