@@ -19,7 +19,7 @@ from pipelines.resources import FetcherResource, SourcesResource, WarehouseResou
 from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
-from warehouse.db import WarehouseBusy
+from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked
 
 SOURCE_KEY_PREFIX = "sources"

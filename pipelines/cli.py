@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,19 +17,22 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from pipelines.errors import SourcesFileError
-from pipelines.show import wide_console
-from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources, load_sources_file
-from warehouse.db import (
+from pipelines.locations import DEFAULT_SOURCES_FILE
+from pipelines.terminal import wide_console
+from warehouse.files import (
     DEFAULT_DB_PATH,
     NewerDuckDBFile,
     NotADuckDBFile,
     WarehouseBusy,
     WarehouseMissing,
     WarehouseUnwritable,
-    connect,
-    writable_location,
 )
 from warehouse.lock import RefreshLocked, exclusive_refresh
+
+# Only light modules above: `ratecard --help` and `ratecard show` must start fast, so pydantic, DuckDB, Great
+# Expectations and Dagster are imported by the commands that use them.
+if TYPE_CHECKING:
+    from pipelines.sources import SourceSpec
 
 EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
 EXIT_CODES = {
@@ -127,6 +130,9 @@ def refresh(
     time, FX first. Ctrl-C or SIGTERM stops the whole refresh (exit 130 / 143) with nothing half-landed.
     """
     _quiet_libraries()
+    from pipelines.sources import load_sources_file
+    from warehouse.db import writable_location
+
     declared = load_sources_file(sources_file)
     selected = selected_sources(declared.sources, source)
     # All before the seconds of importing Great Expectations: a refused refresh says so at once.
@@ -155,6 +161,8 @@ def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> li
 def usable_database(db: Path, wait: float) -> None:
     """Open the file once, read-write (creating it and its schema), so a file that is not ratecard's, or is held,
     is refused here in one line instead of failing every source."""
+    from warehouse.db import connect
+
     with connect(db, wait_s=wait):
         pass
 
@@ -181,6 +189,9 @@ def reparse(
 ) -> None:
     """Re-parse every archived body of the sources with today's parsers and rebuild their history."""
     _quiet_libraries()
+    from pipelines.sources import load_sources
+    from warehouse.db import writable_location
+
     selected = selected_sources(load_sources(sources_file), source)
     if not db.exists():
         raise WarehouseMissing(db, "does not exist yet")

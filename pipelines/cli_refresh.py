@@ -18,6 +18,7 @@ from pathlib import Path
 from types import FrameType
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -151,7 +152,7 @@ def print_summary(report: RefreshReport, db: Path, console: Console) -> None:
             str(outcome.closed),
             str(outcome.unchanged),
             f"{report.seconds.get(outcome.source_id, 0):.2f}",
-            one_line(str(outcome.error)) if outcome.error else "",
+            escape(one_line(str(outcome.error))) if outcome.error else "",  # "[source]" is not markup
         )
     console.print(table)
     console.print(closing_line(report))

@@ -12,10 +12,11 @@ from assets.publish import published_snapshot
 from assets.sources import FETCH_RETRY_POLICY, build_source_asset, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.adapters import adapter_kind
+from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.schedules import daily_schedule, fx_job, fx_schedule, publish_after_refresh, publish_job, refresh_job
-from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources
-from warehouse.db import DEFAULT_DB_PATH
+from pipelines.sources import load_sources
+from warehouse.files import DEFAULT_DB_PATH
 
 SOURCES_ENV = "RATECARD_SOURCES"
 DB_ENV = "RATECARD_DB"

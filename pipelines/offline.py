@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from pipelines.sources import SAMPLES_DIR, SourceSpec
+from pipelines.locations import SAMPLES_DIR
+from pipelines.sources import SourceSpec
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):

@@ -10,9 +10,10 @@ import dagster as dg
 
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.offline import pointed_at
-from pipelines.sources import DEFAULT_SOURCES_FILE, SourceSpec, load_sources
-from warehouse.db import DEFAULT_DB_PATH
+from pipelines.sources import SourceSpec, load_sources
+from warehouse.files import DEFAULT_DB_PATH
 
 
 # Each resource is its own value (none overrides create_resource), hence ConfigurableResource["<the class>"].

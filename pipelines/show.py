@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -84,11 +83,6 @@ def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] |
     for row in rows:
         table.add_row(*("" if row[n] is None else str(row[n]) for n in names))
     return table
-
-
-def wide_console() -> Console:
-    # Piped output (make demo in CI logs) gets a width that fits the tables instead of the 80-column default.
-    return Console() if sys.stdout.isatty() else Console(width=200)
 
 
 def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:

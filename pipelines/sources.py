@@ -15,11 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
 from pipelines import sources_errors
+from pipelines.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
-SAMPLES_DIR = PACKAGE_DIR / "samples"
 
 
 class DriftRules(BaseModel):

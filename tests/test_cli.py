@@ -45,3 +45,30 @@ def test_show_before_any_refresh_says_what_to_do(tmp_path):
     result = runner.invoke(app, ["show", "--db", str(tmp_path / "missing.duckdb")])
     assert result.exit_code == 1
     assert "ratecard refresh" in result.output
+
+
+IMPORTED_HEAVY = """
+import sys
+from pipelines.cli import app
+sys.argv = ["ratecard", *sys.argv[1:]]
+try:
+    app()
+except SystemExit:
+    pass
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"great_expectations", "dagster", "pandas"})
+print("HEAVY:" + ",".join(heavy))
+"""
+
+
+def test_help_and_show_import_neither_great_expectations_nor_dagster(tmp_path):
+    """They must start fast: the seconds those imports take belong to refresh only."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "prices.duckdb"
+    assert runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"]).exit_code == 0
+    for args in (["--help"], ["show", "--db", str(db)]):
+        done = subprocess.run(
+            [sys.executable, "-c", IMPORTED_HEAVY, *args], capture_output=True, text=True, check=False, timeout=120
+        )
+        assert "HEAVY:\n" in done.stdout, (args, done.stdout[-300:], done.stderr[-300:])

@@ -130,3 +130,18 @@ def test_a_signal_stops_the_whole_refresh_with_nothing_half_landed(tmp_path, sen
         ).fetchone()
     assert logged in ([], [("fx_ecb", "landed")]), logged  # only what landed before the stop, never a part
     assert orphans == (0,)
+
+
+def test_with_no_network_every_source_fails_at_once_and_the_cli_says_so(tmp_path):
+    """Every host unresolvable (RFC 6761 `.invalid` never resolves; nothing leaves the machine): one line per
+    source, a "no network?" hint pointing to --offline, the details in the log file it names."""
+    sources_file = write_sources_file(tmp_path / "sources.toml", load_sources(), "http://prices.invalid")
+    command = [str(RATECARD), "refresh", "--sources", str(sources_file), "--db", str(tmp_path / "prices.duckdb")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "0 landed, 0 unchanged, 16 failed" in result.stdout
+    assert "no network?" in result.stdout and "--offline" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+    log = next((tmp_path / "logs").glob("refresh-*.log"))
+    assert f"details: {log}" in " ".join(result.stdout.split())
+    assert log.read_text().count("does not resolve") == 16

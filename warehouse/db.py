@@ -12,8 +12,16 @@ from pathlib import Path
 
 import duckdb
 
+from warehouse.files import (
+    NewerDuckDBFile,
+    NotADuckDBFile,
+    WarehouseBusy,
+    WarehouseError,
+    WarehouseMissing,
+    WarehouseUnwritable,
+)
+
 SQL_DIR = Path(__file__).resolve().parent / "sql"
-DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
 # Order matters: views need the tables, and CREATE OR REPLACE VIEW drops a view's comments.
 SCHEMA_FILES = (
     "schema.sql",
@@ -64,35 +72,6 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     upgrade_gpu_history(con)  # data a new column needs in rows landed before it existed
     con.execute(RECORD_SCHEMA, {"sha": wanted})
     con.execute(COMMENT_SCHEMA)
-
-
-class WarehouseError(RuntimeError):
-    """The warehouse file cannot be used, for a reason its user can fix (the CLI says how, without a traceback)."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}")
-
-
-class NotADuckDBFile(WarehouseError):
-    """Another kind of file at the path, or a DuckDB file whose header is damaged."""
-
-
-class NewerDuckDBFile(WarehouseError):
-    """Written by a newer DuckDB: its storage version is one this DuckDB cannot read."""
-
-
-class WarehouseBusy(WarehouseError):
-    """Another process holds the file's lock (a SQL client on the working file instead of the snapshot?)."""
-
-
-class WarehouseUnwritable(WarehouseError):
-    """No database file can be written (or read) at the path: it is a directory, or its directory is not writable."""
-
-
-class WarehouseMissing(WarehouseError):
-    """Opened read-only before any refresh created it."""
 
 
 NEWER_STORAGE = re.compile(

@@ -1,0 +1,9 @@
+"""The bundled files' paths: light enough (no pydantic import) for the CLI to show its defaults at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
+SAMPLES_DIR = PACKAGE_DIR / "samples"

@@ -1,0 +1,37 @@
+"""Where the warehouse file lives by default, and what can be wrong with it: light enough (no DuckDB import) for
+the CLI to name its defaults and its errors before any command runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
+
+
+class WarehouseError(RuntimeError):
+    """The warehouse file cannot be used, for a reason its user can fix (the CLI says how, without a traceback)."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class NotADuckDBFile(WarehouseError):
+    """Another kind of file at the path, or a DuckDB file whose header is damaged."""
+
+
+class NewerDuckDBFile(WarehouseError):
+    """Written by a newer DuckDB: its storage version is one this DuckDB cannot read."""
+
+
+class WarehouseBusy(WarehouseError):
+    """Another process holds the file's lock (a SQL client on the working file instead of the snapshot?)."""
+
+
+class WarehouseUnwritable(WarehouseError):
+    """No database file can be written (or read) at the path: it is a directory, or its directory is not writable."""
+
+
+class WarehouseMissing(WarehouseError):
+    """Opened read-only before any refresh created it."""
