@@ -14,10 +14,10 @@ import time
 import traceback
 from importlib.metadata import version
 
-from bench import history, landing, parsing
+from bench import history, landing, parsing, sources
 from bench.report import Result, fmt_seconds, render_table
 
-SCENARIOS = {"landing": landing, "history": history, "parsing": parsing}
+SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "sources": sources}
 BUDGET_SECONDS = 60
 
 LEGEND = """\
