@@ -28,6 +28,7 @@ from localserver import LocalServer, Reply
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.refresh import SourceOutcome, refresh_source
+from pipelines.refresh_all import refresh_all
 from pipelines.sources import SourceSpec, load_sources, sample_path
 from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
 
@@ -66,6 +67,7 @@ class Matrix:
         self.db_path = tmp / "prices.duckdb"
         self.archive = Archive(tmp / "archive")
         self.sleeps: list[float] = []
+        self.concurrent = False  # refresh every source at once through refresh_all, as `ratecard refresh` does
         declared = {s.id: s for s in load_sources()}
         self.sources: list[SourceSpec] = []
         for source_id in source_ids or MATRIX_SOURCES:
@@ -88,13 +90,21 @@ class Matrix:
         self.server.set(self.path(source_id), *replies)
 
     def refresh(self, settings: FetchSettings = FAST) -> dict[str, SourceOutcome]:
-        outcomes = {}
+        """One refresh of every source: one after another, or all at once (refresh_all) when `concurrent`."""
         with Fetcher(settings, sleep=self.sleeps.append) as fetcher:
-            for source in self.sources:
-                outcomes[source.id] = refresh_source(
-                    source, fetcher=fetcher, db_path=self.db_path, archive=self.archive
+            if self.concurrent:
+                landed = refresh_all(
+                    self.sources,
+                    db_path=self.db_path,
+                    archive=self.archive,
+                    fetcher=fetcher,
+                    max_sources=len(self.sources),
                 )
-        return outcomes
+                return {outcome.source_id: outcome for outcome in landed}
+            return {
+                source.id: refresh_source(source, fetcher=fetcher, db_path=self.db_path, archive=self.archive)
+                for source in self.sources
+            }
 
     # -- reading the warehouse (read-only, between refreshes) --
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
