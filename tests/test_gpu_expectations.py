@@ -36,6 +36,7 @@ def listing_fields(usd: str, name: str = "1x H100") -> dict:
         "period": BillingPeriod.HOUR,
         "usd_per_currency_unit": Decimal(1),
         "fx_rate_date": None,
+        "fx_rate_stale": None,
         "stock_status": StockStatus.IN_STOCK,
         "region": None,
         "offer_count": 1,
