@@ -1,8 +1,11 @@
 """Running Great Expectations suites in-process on a DataFrame: the machinery every suite shares.
 
-great_expectations is imported lazily (it costs seconds); each run uses a fresh ephemeral context with
-nothing on disk, no analytics and no progress bars. Reports quote offending values from the records
-themselves (exact Decimal strings), not what GE compared.
+great_expectations is imported lazily (it costs seconds). One ephemeral context per process (nothing on disk, no
+analytics, no progress bars) holds a single whole-DataFrame batch definition; every run hands it a fresh batch
+and a fresh, unsaved suite, and Batch.validate stores no result, so nothing carries over from one run to the
+next. Runs are serialised by a lock: GE's context is not thread-safe, and the work is CPU-bound Python that
+threads could not overlap anyway. Reports quote offending values from the records themselves (exact Decimal
+strings), not what GE compared.
 
 No float is involved in a comparison. GE 1.x types every between-bound as float (a Decimal bound becomes the
 nearest float: 0.01 turns into 0.01000000000000000020816...), but compares the column's own objects with it, and
@@ -16,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -155,8 +159,8 @@ def ephemeral_context(gx: Any) -> Any:
         analytics_enabled=False,
         progress_bars=ProgressBarsConfig(globally=False, metric_calculations=False),  # no tqdm in the logs
     )
-    # A fresh context per call (~1 ms): names never collide and nothing accumulates between batches. GE also
-    # makes it the process-wide "current" context; everything used here is bound to it, so that is harmless.
+    # GE also makes it the process-wide "current" context; everything used here is bound to the object itself,
+    # so another context made later is harmless.
     return gx.get_context(mode="ephemeral", project_config=config)
 
 
@@ -182,27 +186,32 @@ def _error_message(info: Any) -> str | None:
     return "raised " + "; ".join(str(getattr(e, "exception_message", e)) for e in errors)
 
 
-def _outcome(result: Any, rows: list[dict[str, Any]]) -> ExpectationOutcome:
-    config = result.expectation_config
+def outcome_of(
+    config: Any, success: bool, details: dict[str, Any], exception_info: Any, rows: list[dict[str, Any]]
+) -> ExpectationOutcome:
+    """One expectation's outcome from GE's result parts; `rows` are the records the frame's rows came from."""
     column = config.kwargs.get("column")
-    details = result.result or {}
     values = details.get("partial_unexpected_list") or []
     indexes = details.get("partial_unexpected_index_list")
     if column and indexes and all(0 <= int(i) < len(rows) for i in indexes):
         # Quote the record's own value (exact Decimal string, None) rather than the float GE compared.
         values = [rows[int(i)].get(column) for i in indexes]
-    detail = _error_message(result.exception_info)
+    detail = _error_message(exception_info)
     if detail is None and "observed_value" in details:
-        wanted = {k: _json_safe(v) for k, v in config.kwargs.items() if k in _EXPECTED_KWARGS and v is not None}
-        detail = f"observed {details['observed_value']}" + (f", expected {wanted}" if wanted else "")
+        detail = f"observed {details['observed_value']}" + expected_bounds(config.kwargs)
     return ExpectationOutcome(
         expectation=config.type,
         column=column,
-        success=bool(result.success),
+        success=success,
         unexpected_count=details.get("unexpected_count"),
         partial_unexpected=[_json_safe(v) for v in values],
         detail=detail,
     )
+
+
+def expected_bounds(kwargs: dict[str, Any]) -> str:
+    wanted = {k: _json_safe(v) for k, v in kwargs.items() if k in _EXPECTED_KWARGS and v is not None}
+    return f", expected {wanted}" if wanted else ""
 
 
 def float_columns(data: pd.DataFrame) -> list[str]:
@@ -215,24 +224,43 @@ def _refuse_float_columns(name: str, data: pd.DataFrame) -> None:
         raise TypeError(f"{name}: float columns handed to Great Expectations: {', '.join(floats)}")
 
 
-def run_suite(
-    ctx: Any, gx: Any, name: str, expectations: list[Any], frame: pd.DataFrame, rows: list[dict[str, Any]]
-) -> ValidationReport:
+class _Gate:
+    """The process's one GE context and whole-DataFrame batch definition, built on first use."""
+
+    _lock = threading.Lock()
+    _batch_definition: Any = None
+
+    @classmethod
+    def validate(cls, name: str, expectations: list[Any], frame: pd.DataFrame, result_format: str) -> list[Any]:
+        """GE's results for the suite on this frame, in the suite's declared order."""
+        gx, _ = import_gx()
+        with cls._lock:
+            if cls._batch_definition is None:
+                source = ephemeral_context(gx).data_sources.add_pandas("ratecard_gate")
+                cls._batch_definition = source.add_dataframe_asset("frames").add_batch_definition_whole_dataframe("all")
+            # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
+            suite = gx.ExpectationSuite(name=name, expectations=expectations)
+            batch = cls._batch_definition.get_batch(batch_parameters={"dataframe": frame})
+            result = batch.validate(suite, result_format=result_format)
+        # GE groups results by metric, not suite order; restore the declared order for stable reports.
+        position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
+        return sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+
+
+def validate_frame(name: str, expectations: list[Any], frame: pd.DataFrame, result_format: str) -> list[Any]:
+    """Run GE on a frame (refusing float columns); GE's per-expectation results in declared order."""
     _refuse_float_columns(name, frame)
-    # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
-    asset = ctx.data_sources.add_pandas(name).add_dataframe_asset(name)
-    data = asset.add_batch_definition_whole_dataframe(name)
-    suite = ctx.suites.add(gx.ExpectationSuite(name=name, expectations=expectations))
-    definition = ctx.validation_definitions.add(gx.ValidationDefinition(name=name, data=data, suite=suite))
-    result = definition.run(batch_parameters={"dataframe": frame})
-    # GE groups results by metric, not suite order; restore the declared order for stable reports.
-    position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
-    ordered = sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
-    return ValidationReport(
-        suite=name,
-        success=bool(result.success),
-        evaluated=int(result.statistics["evaluated_expectations"]),
-        successful=int(result.statistics["successful_expectations"]),
-        row_count=len(frame),
-        outcomes=[_outcome(r, rows) for r in ordered],
-    )
+    return _Gate.validate(name, expectations, frame, result_format)
+
+
+def report_of(name: str, outcomes: list[ExpectationOutcome], row_count: int) -> ValidationReport:
+    successful = sum(o.success for o in outcomes)
+    return ValidationReport(name, successful == len(outcomes), len(outcomes), successful, row_count, outcomes)
+
+
+def run_suite(name: str, expectations: list[Any], frame: pd.DataFrame, rows: list[dict[str, Any]]) -> ValidationReport:
+    results = validate_frame(name, expectations, frame, "SUMMARY")
+    outcomes = [
+        outcome_of(r.expectation_config, bool(r.success), r.result or {}, r.exception_info, rows) for r in results
+    ]
+    return report_of(name, outcomes, len(frame))

@@ -15,11 +15,9 @@ def spy_on_frames(monkeypatch: pytest.MonkeyPatch, gate: ModuleType) -> dict[str
     """Record, by suite name, each frame `gate` hands to run_suite; the real run_suite still runs."""
     seen: dict[str, pd.DataFrame] = {}
 
-    def spying_run_suite(
-        ctx: Any, gx: Any, name: str, expectations: list, frame: pd.DataFrame, rows: list
-    ) -> ValidationReport:
+    def spying_run_suite(name: str, expectations: list[Any], frame: pd.DataFrame, rows: list) -> ValidationReport:
         seen[name] = frame
-        return run_suite(ctx, gx, name, expectations, frame, rows)
+        return run_suite(name, expectations, frame, rows)
 
     monkeypatch.setattr(gate, "run_suite", spying_run_suite)
     return seen

@@ -1,6 +1,6 @@
-"""The parsing benchmark still runs over every bundled sample (a smoke test: it asserts no timings)."""
+"""The parsing and GE gate benchmarks still run over every bundled sample (smoke tests: they assert no timings)."""
 
-from bench import parsing
+from bench import gate, parsing
 from pipelines.sources import load_sources
 
 
@@ -20,3 +20,14 @@ def test_sources_bench_runs_at_small_n():
     for n in (2, 3):
         assert f"RATIO wall / network bound, N={n}" in names
         assert f"per-source overhead, N={n}" in names
+
+
+def test_gate_bench_covers_every_sample_and_every_batch_passes(monkeypatch):
+    for name, value in (("REPS", 1), ("REPS_ALONE", 1), ("SMALL_BATCHES", 6), ("SMALL_TIMED_ALONE", 2)):
+        monkeypatch.setattr(gate, name, value)
+    results = gate.run()
+    names = [r.name for r in results]
+    for source in load_sources():
+        assert any(f"one by one, {source.id} (" in name for name in names), source.id
+    stacked = [r for r in results if "stacked" in r.name and r.timing is not None]
+    assert len(stacked) == 2 and all("every batch passes" in r.note for r in stacked)

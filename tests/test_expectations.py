@@ -8,10 +8,18 @@ from decimal import Decimal
 import pandas as pd
 import pytest
 
+from bench.gate import sample_batches
 from ge_frames import spy_on_frames
-from schemas import expectations
-from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ExpectationOutcome, ValidationReport, validate_batch
-from schemas.gx_runner import ephemeral_context, float_columns, import_gx, run_suite, shifted
+from schemas import expectations, gx_stacked
+from schemas.expectations import (
+    PRICES_SUITE,
+    SPECS_SUITE,
+    ExpectationOutcome,
+    ValidationReport,
+    validate_batch,
+    validate_batch_many,
+)
+from schemas.gx_runner import float_columns, run_suite, shifted
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 
 BETWEEN = "expect_column_values_to_be_between"
@@ -131,9 +139,8 @@ def test_empty_lists_give_frames_with_every_column_and_zero_rows(frames_to_ge: d
 
 
 def test_run_suite_refuses_a_float_column() -> None:
-    gx, _ = import_gx()
     with pytest.raises(TypeError, match="float columns handed to Great Expectations: usd"):
-        run_suite(ephemeral_context(gx), gx, "s", [], pd.DataFrame({"usd": [1.5], "name": ["a"]}), [])
+        run_suite("s", [], pd.DataFrame({"usd": [1.5], "name": ["a"]}), [])
 
 
 def test_shifting_into_micro_units_never_rounds() -> None:
@@ -297,3 +304,74 @@ def test_bad_specs_fail_the_specs_suite():
     }
     assert failed(reports, SPECS_SUITE, UNIQUE, "instance_type").unexpected_count == 2
     assert failed(reports, SPECS_SUITE, BETWEEN, "vcpus").partial_unexpected == [0]
+
+
+# --- many sources in one run ----------------------------------------------------------------------------
+
+
+def alone_and_stacked(batches: dict[str, tuple[SourceBatch, bool]]) -> tuple[dict, dict]:
+    wants = {source_id: expects for source_id, (_, expects) in batches.items()}
+    stacked = validate_batch_many({sid: b for sid, (b, _) in batches.items()}, expects_prices=wants)
+    alone = {sid: validate_batch(b, expects_prices=expects) for sid, (b, expects) in batches.items()}
+    return stacked, alone
+
+
+def test_stacked_reports_equal_alone_on_the_aws_samples() -> None:
+    samples = {s.source.id: (s.batch, s.source.expects_prices) for s in sample_batches() if s.kind.name == "aws"}
+    stacked, alone = alone_and_stacked(samples)
+    assert stacked == alone
+    assert len(stacked) == 6 and all(r.success and r.row_count > 0 for found in stacked.values() for r in found[:1])
+
+
+def broken_batches() -> dict[str, tuple[SourceBatch, bool]]:
+    duplicate_spec = InstanceSpec.model_construct(**stored_fields(spec()) | {"vcpus": 0})
+    non_numeric = InstancePrice.model_construct(**stored_fields(price()) | {"usd_per_instance_hour": "abc"})
+    return {
+        "good": (good_batch(), True),
+        "same_keys_as_good": (good_batch(), True),  # another source: its keys are no duplicates of "good"'s
+        "duplicate": (batch(prices=[price(), price("1.5")]), True),
+        # trn1.32xlarge has a spec in the other sources, not in this one
+        "no_spec_here": (batch(specs=[spec()], prices=[price(), price("21.5", "trn1.32xlarge", 16)]), True),
+        "zero": (batch(prices=[price(), unchecked_price("0", region="eu-west-1")]), True),
+        "empty_expected": (batch(prices=[]), True),
+        "empty_allowed": (batch(prices=[]), False),
+        "no_specs": (batch(specs=[], prices=[price()]), True),
+        "many_bad": (batch(prices=[unchecked_price("-1", region=f"r-{i}") for i in range(25)]), True),
+        "not_numeric": (batch(prices=[price(region="eu-west-1"), non_numeric]), True),
+        "uncomputable": (batch(prices=[unchecked_price("8", accelerator_count=0)]), True),
+        "bad_specs": (batch(specs=[spec(), duplicate_spec]), True),
+    }
+
+
+def test_stacked_reports_equal_alone_on_broken_batches() -> None:
+    stacked, alone = alone_and_stacked(broken_batches())
+    assert stacked == alone
+    assert all(r.success for r in stacked["same_keys_as_good"])
+    assert failed_names(stacked["no_spec_here"]) == {(PRICES_SUITE, IN_SET, "instance_type")}
+    assert failed(stacked["no_spec_here"], PRICES_SUITE, IN_SET, "instance_type").partial_unexpected == [
+        "trn1.32xlarge"
+    ]
+    many = failed(stacked["many_bad"], PRICES_SUITE, BETWEEN, "usd_per_instance_hour")
+    assert (many.unexpected_count, len(many.partial_unexpected)) == (25, 20)
+    assert failed_names(stacked["empty_expected"]) == {(PRICES_SUITE, ROW_COUNT, None)}
+    assert all(r.success for r in stacked["empty_allowed"])
+
+
+def test_stacked_run_falls_back_to_each_source_alone_when_ge_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    batches = {sid: broken_batches()[sid] for sid in ("good", "duplicate", "empty_allowed")}
+    expected = alone_and_stacked(batches)[1]
+    calls: list[str] = []
+
+    def counted(one: SourceBatch, **kwargs: object) -> list[ValidationReport]:
+        calls.append(one.source_id)
+        return validate_batch(one, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gx_stacked, "_raised", lambda result: True)  # as if an expectation had raised
+    monkeypatch.setattr(expectations, "validate_batch", counted)
+    stacked = validate_batch_many({sid: b for sid, (b, _) in batches.items()}, expects_prices={"empty_allowed": False})
+    assert stacked == expected
+    assert len(calls) == 2 * len(batches)  # once per suite per source
+
+
+def test_many_sources_of_nothing_give_no_reports() -> None:
+    assert validate_batch_many({}) == {}

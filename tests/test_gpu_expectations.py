@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from decimal import Decimal
 
 import pandas as pd
 import pytest
 
+from bench.gate import sample_batches
 from ge_frames import spy_on_frames
 from schemas import gpu_expectations
 from schemas.gpu import BillingPeriod, FxBatch, FxRate, GpuListing, GpuPriceKind, PricePer, StockStatus
-from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE, validate_fx, validate_listings
+from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE, validate_fx, validate_listings, validate_listings_many
 from schemas.gx_runner import ValidationReport, float_columns
 
 BETWEEN = "expect_column_values_to_be_between"
@@ -118,3 +120,43 @@ def test_ge_gets_fx_rates_as_decimal_and_tiny_rates_pass(frames_to_ge: dict[str,
 )
 def test_bad_fx_rate_is_reported(bad: object, expected: dict) -> None:
     assert failures(validate_fx(rates(Decimal("1.1840"), bad))) == expected
+
+
+# --- many sources in one run ----------------------------------------------------------------------------
+
+
+def test_stacked_listing_reports_equal_alone_on_the_gpu_samples() -> None:
+    samples = {s.source.id: s.batch.listings for s in sample_batches() if s.kind.name == "gpu"}
+    stacked = validate_listings_many(samples)
+    assert stacked == {source_id: validate_listings(items) for source_id, items in samples.items()}
+    assert len(stacked) == 9 and all(report.success for found in stacked.values() for report in found)
+
+
+def test_stacked_listing_reports_equal_alone_on_broken_batches() -> None:
+    broken = GpuListing.model_construct(**listing_fields("1", "broken") | {"original_amount": "abc"})
+    batches = {
+        "good": listings("2.5", "3"),
+        "same_keys_as_good": listings("2.5", "3"),  # another provider: no duplicates of "good"'s keys
+        "duplicate": [*listings("2.5"), *listings("2.6")],
+        "out_of_band": listings("2.5", "100.000000000000000001", "0.009999"),
+        "not_numeric": [*listings("2.5"), broken],
+        "empty": [],
+        "many_bad": [GpuListing(**listing_fields("500", f"{i}x H100")) for i in range(25)],
+    }
+    stacked = validate_listings_many(batches)
+    assert stacked == {source_id: validate_listings(items) for source_id, items in batches.items()}
+    assert failures(stacked["same_keys_as_good"]) == {}
+    assert list(failures(stacked["duplicate"])) == [("expect_column_values_to_be_unique", "business_key")]
+    assert failures(stacked["out_of_band"]) == {
+        (BETWEEN, "usd_per_gpu_hour"): ["100.000000000000000001", "0.009999000000000000"]
+    }
+    (many,) = [o for o in stacked["many_bad"][0].outcomes if not o.success]
+    assert (many.unexpected_count, len(many.partial_unexpected)) == (25, 20)
+
+
+def test_the_shared_context_gives_each_thread_its_own_report() -> None:
+    batches = [listings("2.5"), listings("2.5", "500"), [*listings("2.5"), *listings("2.6")], []]
+    serial = [validate_listings(items) for items in batches]
+    with ThreadPoolExecutor(max_workers=len(batches)) as pool:
+        assert list(pool.map(validate_listings, batches)) == serial
+    assert [all(r.success for r in found) for found in serial] == [True, False, False, False]
