@@ -1,4 +1,4 @@
-"""`python -m bench [landing|history|parsing|gate ...]` — run the scenarios (all by default) and print one table.
+"""`python -m bench [landing|history|parsing|gate|sources ...]` — run the scenarios (all by default) and print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -14,17 +14,10 @@ import time
 import traceback
 from importlib.metadata import version
 
-<<<<<<< HEAD
-from bench import history, landing, parsing, sources
+from bench import gate, history, landing, parsing, sources
 from bench.report import Result, fmt_seconds, render_table
 
-SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "sources": sources}
-=======
-from bench import gate, history, landing, parsing
-from bench.report import Result, fmt_seconds, render_table
-
-SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "gate": gate}
->>>>>>> main
+SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "gate": gate, "sources": sources}
 BUDGET_SECONDS = 60
 
 LEGEND = """\
