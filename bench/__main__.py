@@ -1,4 +1,4 @@
-"""`python -m bench [landing|history|parsing|gate|sources ...]` — run the scenarios (all by default) and print one table.
+"""`python -m bench [landing|history|parsing|gate|sources ...]`: run the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.

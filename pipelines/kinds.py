@@ -19,9 +19,9 @@ from pipelines.drift import Key
 from pipelines.errors import ValidationFailed
 from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
 from pipelines.sources import SourceSpec
-from schemas.expectations import ValidationReport, validate_batch
+from schemas.expectations import ValidationReport, validate_batch_many
 from schemas.gpu import FxBatch, GpuBatch
-from schemas.gpu_expectations import validate_fx, validate_listings
+from schemas.gpu_expectations import validate_fx, validate_listings_many
 from schemas.records import SourceBatch
 from warehouse.gpu_landing import fx_snapshots, gpu_snapshots
 from warehouse.landing import Snapshot, aws_snapshots
@@ -40,7 +40,9 @@ class Prepared:
 class Kind:
     name: str
     prepare: Callable[[Any, SourceSpec, date, FxLoader], Prepared]
-    validate: Callable[[Any, SourceSpec], list[ValidationReport]]
+    # Great Expectations on many batches of this kind at once, keyed by source id (one stacked run is far
+    # cheaper than one run per source); each source's reports are the ones it would get alone.
+    validate_many: Callable[[dict[str, tuple[SourceSpec, Any]]], dict[str, list[ValidationReport]]]
     snapshots: Callable[[Any], list[Snapshot]]
     # Prices by business key, as the drift rules compare them with the current version.
     prices: Callable[[Any], dict[Key, Decimal]]
@@ -94,11 +96,18 @@ def _gpu_prices(batch: NormalisedBatch) -> dict[Key, Decimal]:
     return {(item.listing, item.price_kind.value, item.region): item.usd_per_gpu_hour for item in batch.listings}
 
 
+def _validate_aws(group: dict[str, tuple[SourceSpec, Any]]) -> dict[str, list[ValidationReport]]:
+    batches = {sid: batch for sid, (_, batch) in group.items()}
+    return validate_batch_many(
+        batches, expects_prices={sid: source.expects_prices for sid, (source, _) in group.items()}
+    )
+
+
 KINDS = {
     "aws": Kind(
         "aws",
         _prepare_aws,
-        lambda b, s: validate_batch(b, expects_prices=s.expects_prices),
+        _validate_aws,
         aws_snapshots,
         _aws_prices,
         lambda b: len(b.specs) + len(b.prices),
@@ -106,12 +115,19 @@ KINDS = {
     "gpu": Kind(
         "gpu",
         _prepare_gpu,
-        lambda b, s: validate_listings(b.listings),
+        lambda group: validate_listings_many({sid: batch.listings for sid, (_, batch) in group.items()}),
         gpu_snapshots,
         _gpu_prices,
         lambda b: len(b.listings),
     ),
     # Rates are facts by date, not versions of one another: no row or price rule applies, only the shape rule
     # (the batch's shape, compared with the last one landed).
-    "fx": Kind("fx", _prepare_fx, lambda b, s: validate_fx(b), fx_snapshots, lambda b: {}, lambda b: 0),
+    "fx": Kind(
+        "fx",
+        _prepare_fx,
+        lambda group: {sid: validate_fx(batch) for sid, (_, batch) in group.items()},
+        fx_snapshots,
+        lambda b: {},
+        lambda b: 0,
+    ),
 }

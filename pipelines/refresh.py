@@ -109,10 +109,20 @@ def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError
     return ParseError(source.id, f"answered with content type {media_type!r}, expected one of {list(expected)}")
 
 
-def check_body(
+@dataclass
+class Prepared:
+    """A body parsed and prepared (GPU: normalised to USD), waiting for its validation."""
+
+    batch: Any
+    warnings: list[str]
+    counts: dict[str, int]
+    shape: str | None
+
+
+def prepare_body(
     source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
-) -> Checked:
-    """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands.
+) -> Prepared | Checked:
+    """Parse and prepare a body: a Prepared batch, or a Checked carrying why it may not land.
 
     `content_type` is the response's header (as logged in fetch_log): it refuses wrong media types, and its
     charset decides how an HTML page is decoded, ahead of the page's own <meta> charset.
@@ -128,13 +138,31 @@ def check_body(
         return Checked(error=exc, stage="parse")
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
         return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
-    kind = KINDS[adapter_kind(source.adapter)]
     try:
-        prepared = kind.prepare(parsed, source, on, state.fx)
+        prepared = KINDS[adapter_kind(source.adapter)].prepare(parsed, source, on, state.fx)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
+    return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape)
+
+
+def validate_prepared(batches: dict[str, tuple[SourceSpec, Prepared]]) -> dict[str, list[ValidationReport]]:
+    """Great Expectations on many prepared batches, one stacked run per kind; each source's reports are the ones
+    it would get alone."""
+    by_kind: dict[str, dict[str, tuple[SourceSpec, Any]]] = {}
+    for source_id, (source, prepared) in batches.items():
+        by_kind.setdefault(adapter_kind(source.adapter), {})[source_id] = (source, prepared.batch)
+    reports: dict[str, list[ValidationReport]] = {}
     with GE_LOCK:  # GE keeps a process-wide "current" context; its work holds the GIL anyway, so no loss
-        reports = kind.validate(prepared.batch, source)
+        for kind, group in by_kind.items():
+            reports |= KINDS[kind].validate_many(group)
+    return reports
+
+
+def finish_check(
+    source: SourceSpec, prepared: Prepared, reports: list[ValidationReport], state: WarehouseState
+) -> Checked:
+    """The verdict: validation failures, then the drift rules against the current version."""
+    kind = KINDS[adapter_kind(source.adapter)]
     # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
     # reasons are joined from these alone.
     failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
@@ -145,7 +173,7 @@ def check_body(
             source.drift,
             state.baseline(kind.name, source.id),
             kind.prices(prepared.batch),
-            parsed.shape,
+            prepared.shape,
             kind.row_count(prepared.batch),
         )
     failures += drift.quarantine
@@ -157,8 +185,19 @@ def check_body(
         prepared.counts,
         error,
         "validate" if error else "",
-        parsed.shape,
+        prepared.shape,
     )
+
+
+def check_body(
+    source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
+) -> Checked:
+    """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands."""
+    prepared = prepare_body(source, body, on, state, content_type)
+    if isinstance(prepared, Checked):
+        return prepared
+    reports = validate_prepared({source.id: (source, prepared)})[source.id]
+    return finish_check(source, prepared, reports, state)
 
 
 def fetch_source(source: SourceSpec, fetcher: Fetcher) -> FetchResult:
