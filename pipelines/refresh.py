@@ -213,14 +213,49 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher) -> FetchResult:
     )
 
 
+# A bug in checking one page (not the page's fault) must quarantine that page, not crash the refresh.
+CHECK_BUGS = (ArithmeticError, ValueError, TypeError, KeyError)
+
+
+def check_bug(source: SourceSpec, exc: Exception) -> Checked:
+    return Checked(
+        error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"), stage="validate"
+    )
+
+
 def check_fetched(source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState) -> Checked:
-    """Archive the body, then decide whether it may land; a bug quarantines the page instead of crashing."""
+    """Archive the body, then decide whether it may land."""
     archive.put(result.body)
     try:
         return check_body(source, result.body, result.fetched_at.date(), state, result.content_type)
-    except (ArithmeticError, ValueError, TypeError, KeyError) as exc:
-        error = ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}")
-        return Checked(error=error, stage="validate")
+    except CHECK_BUGS as exc:
+        return check_bug(source, exc)
+
+
+def prepare_fetched(
+    source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState
+) -> Prepared | Checked:
+    """Archive the body, then parse and prepare it (validation comes later, many sources at once)."""
+    archive.put(result.body)
+    try:
+        return prepare_body(source, result.body, result.fetched_at.date(), state, result.content_type)
+    except CHECK_BUGS as exc:
+        return check_bug(source, exc)
+
+
+def check_prepared(items: list[tuple[SourceSpec, Prepared]], state: WarehouseState) -> dict[str, Checked]:
+    """Validate many prepared batches at once (one GE run per kind), then each one's drift: their verdicts."""
+    try:
+        reports = validate_prepared({source.id: (source, prepared) for source, prepared in items})
+    except CHECK_BUGS as exc:
+        return {source.id: check_bug(source, exc) for source, _ in items}
+    verdicts = {}
+    for source, prepared in items:
+        try:
+            verdicts[source.id] = finish_check(source, prepared, reports[source.id], state)
+        except CHECK_BUGS as exc:
+            verdicts[source.id] = check_bug(source, exc)
+    return verdicts
 
 
 def log_fetch_failure(

@@ -27,7 +27,17 @@ from pipelines.adapters import adapter_kind
 from pipelines.archive import Archive
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
-from pipelines.refresh import Checked, SourceOutcome, check_fetched, fetch_source, land_checked, log_fetch_failure
+from pipelines.refresh import (
+    Checked,
+    Prepared,
+    SourceOutcome,
+    check_fetched,
+    check_prepared,
+    fetch_source,
+    land_checked,
+    log_fetch_failure,
+    prepare_fetched,
+)
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
 from warehouse.db import connect
@@ -44,7 +54,8 @@ class Gathered:
     source: SourceSpec
     started: datetime
     result: FetchResult | None = None
-    checked: Checked | None = None
+    prepared: Prepared | None = None  # parsed and prepared, waiting for validation (many at once, by the writer)
+    checked: Checked | None = None  # the verdict
     error: FetchError | None = None
 
 
@@ -92,11 +103,22 @@ class _Run:
                 self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
             if self.stopping.is_set():
                 return Gathered(source, started, result=result)
-            self.on_phase(source.id, "checking")
-            state = WarehouseState(con=reader)
-            return Gathered(source, started, result, check_fetched(source, result, self.archive, state))
+            self.on_phase(source.id, "parsing")
+            done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
+            if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
+                return Gathered(source, started, result, checked=done)
+            return Gathered(source, started, result, prepared=done)
         finally:
             reader.close()
+
+    def validate(self, con: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
+        """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
+        for gathered in waiting:
+            self.on_phase(gathered.source.id, "validating")
+        items = [(g.source, g.prepared) for g in waiting if g.prepared is not None]
+        verdicts = check_prepared(items, WarehouseState(con=con))
+        for gathered in waiting:
+            gathered.checked = verdicts[gathered.source.id]
 
     def land(self, con: duckdb.DuckDBPyConnection, gathered: Gathered) -> SourceOutcome:
         self.on_phase(gathered.source.id, "landing")
@@ -144,8 +166,11 @@ def refresh_all(
         # FX first in the queue, so a worker never waits on rates that no worker is fetching.
         futures = start_workers(run, [(s, con.cursor()) for s in ordered], max_sources)
         try:
-            for future in futures:
-                outcome = run.land(con, future.result())
+            for index, future in enumerate(futures):
+                gathered = future.result()
+                if gathered.checked is None and gathered.prepared is not None:
+                    run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
+                outcome = run.land(con, gathered)
                 outcomes.append(outcome)
                 on_done(outcome)
                 fx_ids.discard(outcome.source_id)
@@ -158,6 +183,12 @@ def refresh_all(
                 raise RefreshStopped(outcomes, exc) from exc
             raise
     return outcomes
+
+
+def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
+    """Sources already gathered, prepared and not yet validated: they join the next stacked validation."""
+    ready = [f.result() for f in futures if f.done() and f.exception() is None]
+    return [g for g in ready if g.checked is None and g.prepared is not None]
 
 
 def start_workers(

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import media_type_of, write_sources_file
 
 from localserver import LocalServer, Reply
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.refresh_all import landing_order, refresh_all
 from pipelines.sources import SourceSpec, load_sources, sample_path
+from sourcefiles import media_type_of, write_sources_file
 from warehouse.lock import exclusive_refresh
 
 HOSTS = ("127.0.0.1", "127.0.0.2", "127.0.0.3")  # three loopback hosts, so the per-host limit can be seen
