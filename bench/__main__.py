@@ -13,18 +13,20 @@ import tempfile
 import time
 import traceback
 from importlib.metadata import version
+from pathlib import Path
 
 from bench import gate, history, landing, parsing, sources
 from bench.report import Result, fmt_seconds, render_table
 
 SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "gate": gate, "sources": sources}
-BUDGET_SECONDS = 60
+BUDGET_SECONDS = 180
 
 LEGEND = """\
 How to read this
   median / value  median of n timed runs after 1 untimed warm-up (time.perf_counter, GC paused while
                   timing); setup such as fresh warehouse files or undoing a refresh is outside the timing.
-                  Each run is one call (one load, one refresh, one page parse).
+                  Each run is one call (one landing, one query, one page parse). Scenario 2's daily
+                  refresh row instead times each of its refreshes once, in order (no warm-up).
   min – max       fastest and slowest of those n runs, to show the noise.
   throughput      rows handled per timed run ÷ median.
   RATIO rows      computed from the medians above, in this same run; each note says which way round.
@@ -32,11 +34,27 @@ How to read this
   a TemporaryDirectory and are removed at the end of each scenario."""
 
 
+def _cpu_model() -> str:
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown CPU"
+
+
+def _memory_gib() -> str:
+    try:
+        return f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.1f} GiB RAM"
+    except (ValueError, OSError):
+        return "RAM unknown"
+
+
 def _environment() -> str:
     packages = ", ".join(f"{name} {version(name)}" for name in ("duckdb", "pyarrow", "beautifulsoup4", "lxml"))
     return (
-        f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
-        f"{os.cpu_count()} CPUs; {packages}; temp dir {tempfile.gettempdir()}"
+        f"Python {platform.python_version()} on {platform.system()} {platform.machine()}; "
+        f"{os.cpu_count()} cores, {_cpu_model()}, {_memory_gib()}; {packages}; temp dir {tempfile.gettempdir()}"
     )
 
 

@@ -50,6 +50,7 @@ REGIONS = (
 ACCELERATOR_COUNTS = (1, 2, 4, 8, 16)  # 10^4 and 10^12 divide by each: the per-accelerator rate is exact
 KEYS_PER_TYPE = len(PRICE_KINDS) * len(REGIONS)  # 100
 PRINTED_3DP = Decimal("0.001")
+CENT = Decimal("0.01")
 
 ATTRIBUTE_SCHEMA = pa.schema(list(PRICES.attribute_fields))
 
@@ -150,3 +151,75 @@ def check_against_records(rows: list[dict[str, Any]], limit: int = 2_000) -> Non
                 raise AssertionError(f"generated {column} {row[column]} != records {expected[column]}")
         if not isinstance(row["usd_per_instance_hour"], Decimal):
             raise AssertionError("money must be Decimal")
+
+
+# ---- GPU listings (gpu_listing_history attributes) -----------------------------------------------------------
+
+GPU_PROVIDERS = ("Lambda", "RunPod", "Vast.ai", "CoreWeave", "Hyperstack", "LeaderGPU", "Paperspace", "FluidStack")
+EUR_PROVIDER = "LeaderGPU"  # prices in EUR, converted at a fixed rate
+USD_PER_EUR_E10 = 10_850_000_000  # 1.0850000000 at DECIMAL(20, 10)
+GPU_MODELS = ("H100", "H200", "A100", "A10", "L40S", "L4", "RTX 4090", "RTX A6000", "V100", None)  # None: unrecognised
+GPU_COUNTS = (1, 2, 4, 8)
+GPU_PRICE_KINDS = ("on_demand", "on_demand", "on_demand", "spot", "community")
+STOCK = ("in_stock", "in_stock", "sold_out", "unknown")
+
+
+def gpu_price_micro(rng: np.random.Generator, n: int) -> np.ndarray:
+    """USD (or EUR) per GPU-hour in micro-units, 4 significant decimals: 0.1000 – 9.9999."""
+    return rng.integers(1_000, 100_000, size=n, dtype=np.int64) * 100
+
+
+def gpu_listing_attributes(price_micro: np.ndarray, fx_rate_date: Any) -> dict[str, pa.Array]:
+    """The GPU_LISTINGS attribute columns for listings 0..n-1 (listing i always has the same provider, model,
+    count, kind, region and stock); amounts per GPU-hour, EUR ones converted exactly at a fixed rate."""
+    n = len(price_micro)
+    i = np.arange(n, dtype=np.int64)
+    provider_idx = i % len(GPU_PROVIDERS)
+    model_idx = (i // len(GPU_PROVIDERS)) % len(GPU_MODELS)
+    is_eur = provider_idx == GPU_PROVIDERS.index(EUR_PROVIDER)
+    usd_e10 = np.where(is_eur, price_micro * (USD_PER_EUR_E10 // 1_000_000), price_micro * 10_000)
+    q, r = np.divmod(usd_e10, 10**6)
+    model_names = [m or "Obscure GPU" for m in GPU_MODELS]
+    return {
+        "provider": pa.array(list(GPU_PROVIDERS)).take(pa.array(provider_idx)),
+        "listing": pa.array([f"listing {k}" for k in range(n)]),
+        "gpu_name": pa.array([f"NVIDIA {m}" for m in model_names]).take(pa.array(model_idx)),
+        "gpu_model": pa.array(list(GPU_MODELS), pa.string()).take(pa.array(model_idx)),
+        "gpu_variant": pa.nulls(n, pa.string()),
+        "gpu_memory_gib": decimal_array(np.full(n, 80_000_000), 18, 6),
+        "gpu_count": pa.array(np.asarray(GPU_COUNTS, dtype=np.int32)[i % len(GPU_COUNTS)]),
+        "price_kind": pa.array(list(GPU_PRICE_KINDS)).take(pa.array(i % len(GPU_PRICE_KINDS))),
+        "original_amount": decimal_array(price_micro, 18, 6),
+        "original_currency": pa.array(np.where(is_eur, "EUR", "USD").tolist()),
+        "original_unit": pa.array(["per GPU-hour"] * n),
+        "price_per": pa.array(["gpu"] * n),
+        "period": pa.array(["hour"] * n),
+        "usd_per_currency_unit": decimal_array(np.where(is_eur, USD_PER_EUR_E10, 10**10), 20, 10),
+        "fx_rate_date": pa.array([fx_rate_date if e else None for e in is_eur.tolist()], pa.date32()),
+        "fx_rate_stale": pa.array([False if e else None for e in is_eur.tolist()], pa.bool_()),
+        "usd_per_gpu_hour": decimal_array(usd_e10, 24, 10).cast(pa.decimal128(38, 18)),
+        "usd_per_gpu_hour_4dp": decimal_array(q + (r >= 500_000), 18, 4),
+        "stock_status": pa.array(list(STOCK)).take(pa.array((i // 3) % len(STOCK))),
+        "region": pa.array([None, "us-east", "eu-central"], pa.string()).take(pa.array(i % 3)),
+        "offer_count": pa.array(np.ones(n, dtype=np.int32)),
+    }
+
+
+def spec_rows(n_types: int) -> list[dict[str, Any]]:
+    """One spec per instance type, as aws_snapshots hands them over (for the as-of join of prices to specs)."""
+    return [
+        {
+            "instance_type": name,
+            "family": name.split(".")[0],
+            "accelerator": "Trainium",
+            "accelerator_count": ACCELERATOR_COUNTS[t % len(ACCELERATOR_COUNTS)],
+            "accelerator_memory_value": Decimal(32 * ACCELERATOR_COUNTS[t % len(ACCELERATOR_COUNTS)]),
+            "accelerator_memory_unit": "GB",
+            "accelerator_memory_gib": None,
+            "accelerator_memory_derived": False,
+            "accelerator_memory_basis": None,
+            "vcpus": 8 * ACCELERATOR_COUNTS[t % len(ACCELERATOR_COUNTS)],
+            "host_memory_gib": Decimal(64 * ACCELERATOR_COUNTS[t % len(ACCELERATOR_COUNTS)]),
+        }
+        for t, name in enumerate(instance_type_names(n_types))
+    ]

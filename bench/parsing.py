@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup
 
 from bench.report import Result, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_kind, adapter_module, parser_for
+from pipelines.html_encoding import decode_html
 from pipelines.sources import load_sources, sample_path
 
 SCENARIO = "3 parsing"
@@ -32,7 +33,7 @@ def soup_parser(adapter: str, features: str):
     """Temporarily make one adapter module build its soup with `features` instead of lxml."""
     module = adapter_module(adapter)
     original = module.soup_of
-    module.soup_of = lambda body, charset=None: BeautifulSoup(body, features)
+    module.soup_of = lambda body, charset=None: BeautifulSoup(decode_html(body, charset), features)
     try:
         yield
     finally:

@@ -1,7 +1,11 @@
-"""The parsing and GE gate benchmarks still run over every bundled sample (smoke tests: they assert no timings)."""
+"""The benchmarks still run, at tiny sizes (smoke tests: they assert what each scenario counts, never timings)."""
 
-from bench import gate, parsing
+from bench import gate, history, landing, parsing
 from pipelines.sources import load_sources
+
+
+def values(results) -> dict[str, str]:
+    return {r.name: r.value for r in results if r.value is not None}
 
 
 def test_parsing_bench_covers_every_sample(monkeypatch):
@@ -31,3 +35,21 @@ def test_gate_bench_covers_every_sample_and_every_batch_passes(monkeypatch):
         assert any(f"one by one, {source.id} (" in name for name in names), source.id
     stacked = [r for r in results if "stacked" in r.name and r.timing is not None]
     assert len(stacked) == 2 and all("every batch passes" in r.note for r in stacked)
+
+
+def test_landing_bench_lands_one_percent_against_a_generated_history():
+    # 2 sources x 200 keys, then 10 rounds re-pricing 2 keys of each: 400 + 40 rows.
+    results = landing.run(landing.Sizes(sources=2, n_types=2, rounds=10, reps=1))
+    assert values(results)["history rows (setup)"] == "440"
+    notes = {r.name: r.note for r in results}
+    assert notes["type-2 land_snapshot, 200 rows"].startswith("+2 rows, 2 closed")
+    assert notes["raw append, 200 rows"].startswith("+200 rows")
+    assert {"RATIO type-2 ÷ append, landing only", "RATIO type-2 ÷ append, incl. build"} <= values(results).keys()
+
+
+def test_history_bench_grows_with_changes_not_runs():
+    # 12 days of 200 AWS + 100 GPU rows, 2 + 1 re-priced a day after the first: 300 + 11 x 3 rows.
+    results = history.run(history.Sizes(days=12, aws_types=2, gpu_listings=100, reps=1))
+    assert values(results)["history rows vs rows x runs"] == "333 vs 3,600"
+    names = {r.name for r in results}
+    assert {"view gpu_cheapest", "view accelerator_hour_prices", "RATIO as-of ÷ full scan, AWS"} <= names

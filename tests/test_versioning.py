@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from warehouse.db import connect
-from warehouse.landing import FetchRecord, aws_snapshots, land_batch
+from warehouse.landing import PRICES, SPECS, FetchRecord, aws_snapshots, land_batch
+from warehouse.versioning import Lineage, VersionedTable, land_snapshot, rehash, snapshot_table
 
 T0 = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)
 SOURCE = "aws_test"
@@ -177,3 +182,92 @@ def test_derived_accelerator_rate_is_exact_and_rounded_half_up(con):
         ("inf2.24xlarge", Decimal("1.081666666666666667"), Decimal("1.0817"), "DECIMAL(38,18)"),
         ("trn1.32xlarge", Decimal("2.23505"), Decimal("2.2351"), "DECIMAL(38,18)"),
     ]
+
+
+# -- the comparison and the hash, in DuckDB ------------------------------------------------------------------
+
+EXACT = VersionedTable(
+    name="exact_history",
+    key_columns=("item",),
+    attribute_fields=(
+        pa.field("item", pa.string()),
+        pa.field("rate", pa.decimal128(38, 18)),
+        pa.field("note", pa.string()),
+    ),
+)
+EXACT_DDL = """CREATE TABLE exact_history (source_id VARCHAR, item VARCHAR, rate DECIMAL(38, 18), note VARCHAR,
+    attributes_hash VARCHAR NOT NULL, valid_from TIMESTAMPTZ, valid_to TIMESTAMPTZ, fetch_id BIGINT,
+    source_url VARCHAR, fetched_at TIMESTAMPTZ, sha256 VARCHAR, parser_version VARCHAR)"""
+
+
+def land_exact(con, rows: list[dict[str, Any]], day: int):
+    lineage = Lineage(day, "http://127.0.0.1/exact", T0 + timedelta(days=day), f"sha-{day}", "test/1")
+    snapshot = snapshot_table(EXACT, rows, SOURCE, lineage)
+    return land_snapshot(con, EXACT, snapshot, SOURCE, lineage.fetched_at)
+
+
+def test_attributes_compare_exactly_and_nulls_as_equal(con):
+    con.execute(EXACT_DDL)
+    one = Decimal("1.000000000000000000")
+    first = land_exact(con, [{"item": "a", "rate": one, "note": None}, {"item": "b", "rate": one, "note": "x"}], 0)
+    assert (first.inserted, first.closed) == (2, 0)
+    same = land_exact(
+        con, [{"item": "a", "rate": Decimal("1"), "note": None}, {"item": "b", "rate": one, "note": "x"}], 1
+    )
+    assert (same.inserted, same.closed, same.unchanged) == (0, 0, 2)  # 1 and 1.000…0 are one value; NULL = NULL
+    tiny = land_exact(
+        con,
+        [
+            {"item": "a", "rate": Decimal("1.000000000000000001"), "note": None},
+            {"item": "b", "rate": one, "note": None},
+        ],
+        2,
+    )
+    assert (tiny.inserted, tiny.closed) == (2, 2)  # a change at the 18th decimal and a value turning NULL both count
+    open_rows = con.execute(
+        "SELECT item, rate, note FROM exact_history WHERE valid_to IS NULL ORDER BY item"
+    ).fetchall()
+    assert open_rows == [("a", Decimal("1.000000000000000001"), None), ("b", one, None)]
+
+
+def test_hashes_written_on_landing_are_what_rehash_computes(con):
+    land(con, batch([price(), price(region="US East (Ohio)", kind=PriceKind.CAPACITY_BLOCK)]), 0)
+    land(con, batch([price(usd="19.99"), price(region="US East (Ohio)", kind=PriceKind.CAPACITY_BLOCK)]), 1)
+    hashes = con.execute("SELECT attributes_hash FROM aws_instance_price_history ORDER BY valid_from").fetchall()
+    assert len({h for (h,) in hashes}) == 3 and all(len(h) == 64 for (h,) in hashes)
+    assert (rehash(con, PRICES), rehash(con, SPECS)) == (0, 0)
+
+
+def previous_release_hash(row: dict[str, Any], columns: tuple[str, ...]) -> str:
+    """How the previous release hashed attributes, in Python (kept here to make files in its shape)."""
+    canonical = [format(row[c].normalize(), "f") if isinstance(row[c], Decimal) else row[c] for c in columns]
+    return hashlib.sha256(json.dumps(canonical, default=str, separators=(",", ":")).encode()).hexdigest()
+
+
+def to_previous_release_hashes(con, table: VersionedTable) -> None:
+    result = con.execute(f"SELECT rowid AS row_id, * FROM {table.name}")
+    names = [d[0] for d in result.description]
+    for values in result.fetchall():
+        row = dict(zip(names, values, strict=True))
+        old = previous_release_hash(row, table.attribute_columns)
+        con.execute(f"UPDATE {table.name} SET attributes_hash = ? WHERE rowid = ?", [old, row["row_id"]])
+
+
+def test_a_file_hashed_by_the_previous_release_upgrades_and_its_unchanged_rows_stay_unchanged(tmp_path):
+    path = tmp_path / "old.duckdb"
+    prices = [price(), price("trn1.2xlarge", "1.34", region="US East (Ohio)")]
+    with connect(path) as con:
+        land(con, batch(prices), 0)
+        current = con.execute("SELECT attributes_hash FROM aws_instance_price_history ORDER BY ALL").fetchall()
+        for table in (SPECS, PRICES):
+            to_previous_release_hashes(con, table)
+        con.execute("UPDATE schema_version SET sql_sha256 = 'previous release'")
+        assert con.execute("SELECT attributes_hash FROM aws_instance_price_history ORDER BY ALL").fetchall() != current
+
+    with connect(path) as con:  # opening it read-write applies the schema, and the upgrade with it
+        assert con.execute("SELECT attributes_hash FROM aws_instance_price_history ORDER BY ALL").fetchall() == current
+        assert rehash(con, SPECS) == 0
+        before = history(con)
+        again = land(con, batch(prices), 1)
+        assert (again.outcome, again.inserted, again.closed, again.unchanged) == ("unchanged", 0, 0, 4)
+        assert history(con) == before

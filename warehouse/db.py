@@ -68,8 +68,10 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     for name in SCHEMA_FILES:
         con.execute(sql(name))
     from warehouse.gpu_landing import upgrade_gpu_history  # late: gpu_landing imports this module
+    from warehouse.landing import upgrade_aws_history
 
     upgrade_gpu_history(con)  # data a new column needs in rows landed before it existed
+    upgrade_aws_history(con)  # attribute hashes in the current definition
     con.execute(RECORD_SCHEMA, {"sha": wanted})
     con.execute(COMMENT_SCHEMA)
 

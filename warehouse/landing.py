@@ -20,6 +20,7 @@ from warehouse.versioning import (
     VersionedTable,
     land_facts,
     land_snapshot,
+    rehash,
     snapshot_table,
 )
 
@@ -105,6 +106,13 @@ class LandResult:
     inserted: int
     closed: int
     unchanged: int
+
+
+def upgrade_aws_history(con: duckdb.DuckDBPyConnection) -> None:
+    """Bring stored attribute hashes to the current definition (run whenever the schema files are applied): files
+    from the release that hashed in Python get DuckDB's hash once; on later upgrades nothing changes."""
+    rehash(con, SPECS)
+    rehash(con, PRICES)
 
 
 def log_fetch(

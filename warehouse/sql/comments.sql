@@ -33,7 +33,7 @@ COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_derived IS 'True 
 COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed, e.g. chips x 8 GiB per Inferentia chip; NULL when printed.';
 COMMENT ON COLUMN aws_instance_spec_history.vcpus IS 'Host vCPUs of the instance; NULL when the page leaves the cell empty.';
 COMMENT ON COLUMN aws_instance_spec_history.host_memory_gib IS 'Host (instance) RAM in GiB, converted from the printed unit; not accelerator memory.';
-COMMENT ON COLUMN aws_instance_spec_history.attributes_hash IS 'SHA-256 of the non-key attributes; a different hash means a new version.';
+COMMENT ON COLUMN aws_instance_spec_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB; a new version has new attributes, compared column by column, and so a new hash.';
 COMMENT ON COLUMN aws_instance_spec_history.valid_from IS 'Fetch time at which this version was first seen (UTC).';
 COMMENT ON COLUMN aws_instance_spec_history.valid_to IS 'Fetch time at which this version was replaced or disappeared; NULL while current.';
 COMMENT ON COLUMN aws_instance_spec_history.fetch_id IS 'fetch_log row that produced this version.';
@@ -53,7 +53,7 @@ COMMENT ON COLUMN aws_instance_price_history.accelerator_count IS 'Physical acce
 COMMENT ON COLUMN aws_instance_price_history.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count, exact (rounded half-up at 18 decimals only when the quotient does not terminate); USD per accelerator-hour excluding taxes; you still pay for the whole instance.';
 COMMENT ON COLUMN aws_instance_price_history.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals, USD per accelerator-hour excluding taxes.';
 COMMENT ON COLUMN aws_instance_price_history.printed_usd_per_accelerator_hour IS 'Accelerator rate exactly as the page printed it (Capacity Blocks round to 3 decimals), USD excluding taxes; NULL when not printed.';
-COMMENT ON COLUMN aws_instance_price_history.attributes_hash IS 'SHA-256 of the non-key attributes; a different hash means a new version.';
+COMMENT ON COLUMN aws_instance_price_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB; a new version has new attributes, compared column by column, and so a new hash.';
 COMMENT ON COLUMN aws_instance_price_history.valid_from IS 'Fetch time at which this version was first seen (UTC).';
 COMMENT ON COLUMN aws_instance_price_history.valid_to IS 'Fetch time at which this version was replaced or disappeared; NULL while current.';
 COMMENT ON COLUMN aws_instance_price_history.fetch_id IS 'fetch_log row that produced this version.';

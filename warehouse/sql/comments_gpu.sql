@@ -21,7 +21,7 @@ COMMENT ON COLUMN gpu_listing_history.usd_per_gpu_hour_4dp IS 'usd_per_gpu_hour 
 COMMENT ON COLUMN gpu_listing_history.stock_status IS 'in_stock, sold_out or unknown (the source gave no signal), as of the fetch; versioned like prices.';
 COMMENT ON COLUMN gpu_listing_history.region IS 'Region as printed; NULL when the listing names none or spans many.';
 COMMENT ON COLUMN gpu_listing_history.offer_count IS 'Marketplace offers folded into this listing (Vast.ai); 1 elsewhere.';
-COMMENT ON COLUMN gpu_listing_history.attributes_hash IS 'SHA-256 of the non-key attributes; a different hash means a new version.';
+COMMENT ON COLUMN gpu_listing_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB; a new version has new attributes, compared column by column, and so a new hash.';
 COMMENT ON COLUMN gpu_listing_history.valid_from IS 'Fetch time at which this version was first seen (UTC).';
 COMMENT ON COLUMN gpu_listing_history.valid_to IS 'Fetch time at which this version was replaced or disappeared; NULL while current.';
 COMMENT ON COLUMN gpu_listing_history.fetch_id IS 'fetch_log row that produced this version.';
