@@ -25,14 +25,12 @@ import duckdb
 
 from pipelines.adapters import adapter_kind
 from pipelines.archive import Archive
+from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
 from pipelines.refresh import (
-    Checked,
-    Prepared,
     SourceOutcome,
     check_fetched,
-    check_prepared,
     fetch_source,
     land_checked,
     log_fetch_failure,

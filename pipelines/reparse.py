@@ -13,9 +13,9 @@ from pathlib import Path
 
 from pipelines.adapters import adapter_kind, parser_version
 from pipelines.archive import Archive
+from pipelines.checking import check_body
 from pipelines.errors import ValidationFailed
 from pipelines.kinds import KINDS
-from pipelines.refresh import check_body
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
 from warehouse.db import connect, transaction

@@ -284,6 +284,13 @@ ALLOWED_INTERPOLATIONS = {
     "left",
     "right",
     "k",  # _key_match: aliases 's'/'h' and key column names
+    # versioning.land_snapshot / rehash: the same constants, joined into comparisons and expressions
+    "keys",  # NULL-safe key comparison over ("source_id", *key_columns)
+    "attributes[0]",  # the attribute columns of aliases s and h, as one row value each
+    "attributes[1]",
+    "open_rows",  # a subquery over table.name
+    "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
+    "fresh",  # the same over table.name's columns
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 

@@ -1,0 +1,162 @@
+"""Whether a fetched body may land: parse, prepare (normalise), validate, drift-check; nothing here writes.
+
+Validation runs on many prepared batches at once when it can (one Great Expectations run per kind: GE's cost
+is per run, not per row); `check_body` is the one-source path.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from pipelines.adapters import adapter_kind, media_types, parser_for
+from pipelines.drift import DriftFindings, evaluate
+from pipelines.errors import ParseError, RecordInvalid, SourceError, ValidationFailed
+from pipelines.kinds import KINDS
+from pipelines.sources import SourceSpec
+from pipelines.state import WarehouseState
+from schemas.expectations import ValidationReport
+
+GE_LOCK = threading.Lock()  # one Great Expectations validation at a time in this process
+
+
+@dataclass
+class Checked:
+    """A body after parse, prepare and validation: `batch` may land only when `error` is None."""
+
+    batch: object | None = None
+    reports: list[ValidationReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    error: SourceError | None = None
+    stage: str = ""
+    shape: str | None = None
+
+
+def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError | None:
+    """An answer of the wrong kind (an HTML error page for a JSON API, a PDF) is refused before parsing."""
+    if not content_type:
+        return None
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    expected = media_types(source.adapter)
+    if media_type in expected:
+        return None
+    return ParseError(source.id, f"answered with content type {media_type!r}, expected one of {list(expected)}")
+
+
+@dataclass
+class Prepared:
+    """A body parsed and prepared (GPU: normalised to USD), waiting for its validation."""
+
+    batch: Any
+    warnings: list[str]
+    counts: dict[str, int]
+    shape: str | None
+
+
+def prepare_body(
+    source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
+) -> Prepared | Checked:
+    """Parse and prepare a body: a Prepared batch, or a Checked carrying why it may not land.
+
+    `content_type` is the response's header (as logged in fetch_log): it refuses wrong media types, and its
+    charset decides how an HTML page is decoded, ahead of the page's own <meta> charset.
+    """
+    wrong_type = media_type_error(source, content_type)
+    if wrong_type is not None:
+        return Checked(error=wrong_type, stage="parse")
+    try:
+        parsed = parser_for(source.adapter)(body, source, content_type)
+    except RecordInvalid as exc:
+        return Checked(error=ValidationFailed(source.id, exc.failures), stage="validate")
+    except ParseError as exc:
+        return Checked(error=exc, stage="parse")
+    except Exception as exc:  # a parser bug must quarantine the page, not crash the run
+        return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
+    try:
+        prepared = KINDS[adapter_kind(source.adapter)].prepare(parsed, source, on, state.fx)
+    except ValidationFailed as exc:
+        return Checked(error=exc, stage="validate")
+    return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape)
+
+
+def validate_prepared(batches: dict[str, tuple[SourceSpec, Prepared]]) -> dict[str, list[ValidationReport]]:
+    """Great Expectations on many prepared batches, one stacked run per kind; each source's reports are the ones
+    it would get alone."""
+    by_kind: dict[str, dict[str, tuple[SourceSpec, Any]]] = {}
+    for source_id, (source, prepared) in batches.items():
+        by_kind.setdefault(adapter_kind(source.adapter), {})[source_id] = (source, prepared.batch)
+    reports: dict[str, list[ValidationReport]] = {}
+    with GE_LOCK:  # GE keeps a process-wide "current" context; its work holds the GIL anyway, so no loss
+        for kind, group in by_kind.items():
+            reports |= KINDS[kind].validate_many(group)
+    return reports
+
+
+def finish_check(
+    source: SourceSpec, prepared: Prepared, reports: list[ValidationReport], state: WarehouseState
+) -> Checked:
+    """The verdict: validation failures, then the drift rules against the current version."""
+    kind = KINDS[adapter_kind(source.adapter)]
+    # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
+    # reasons are joined from these alone.
+    failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
+    drift = DriftFindings()
+    if not failures:  # drift compares figures, which a batch that failed validation may not even have
+        drift = evaluate(
+            source.id,
+            source.drift,
+            state.baseline(kind.name, source.id),
+            kind.prices(prepared.batch),
+            prepared.shape,
+            kind.row_count(prepared.batch),
+        )
+    failures += drift.quarantine
+    error = ValidationFailed(source.id, failures) if failures else None
+    return Checked(
+        prepared.batch,
+        reports,
+        prepared.warnings + drift.warnings,
+        prepared.counts,
+        error,
+        "validate" if error else "",
+        prepared.shape,
+    )
+
+
+def check_body(
+    source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
+) -> Checked:
+    """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands."""
+    prepared = prepare_body(source, body, on, state, content_type)
+    if isinstance(prepared, Checked):
+        return prepared
+    reports = validate_prepared({source.id: (source, prepared)})[source.id]
+    return finish_check(source, prepared, reports, state)
+
+
+# A bug in checking one page (not the page's fault) must quarantine that page, not crash the refresh.
+CHECK_BUGS = (ArithmeticError, ValueError, TypeError, KeyError)
+
+
+def check_bug(source: SourceSpec, exc: Exception) -> Checked:
+    return Checked(
+        error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"), stage="validate"
+    )
+
+
+def check_prepared(items: list[tuple[SourceSpec, Prepared]], state: WarehouseState) -> dict[str, Checked]:
+    """Validate many prepared batches at once (one GE run per kind), then each one's drift: their verdicts."""
+    try:
+        reports = validate_prepared({source.id: (source, prepared) for source, prepared in items})
+    except CHECK_BUGS as exc:
+        return {source.id: check_bug(source, exc) for source, _ in items}
+    verdicts = {}
+    for source, prepared in items:
+        try:
+            verdicts[source.id] = finish_check(source, prepared, reports[source.id], state)
+        except CHECK_BUGS as exc:
+            verdicts[source.id] = check_bug(source, exc)
+    return verdicts
