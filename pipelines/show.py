@@ -104,7 +104,8 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
     console.print(
         rows_table(
             "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
-            "only; non-USD prices converted at the ECB rate of the fetch date",
+            "only; non-USD prices converted at the latest ECB rate on or before the fetch date (one older than "
+            "the sources file's max_rate_age_days is flagged: gpu_listings.fx_rate_stale)",
             gpu_rows(cheapest),
             GPU_HEADERS,
         )
