@@ -38,7 +38,8 @@ check: $(STAMP)
 	echo "== mypy"; $(BIN)/mypy || status=1; \
 	exit $$status
 
-## reliability: the fault matrix alone, with its report (one line per scenario, then the totals)
+## reliability: the fault matrix alone, with its report (one line per scenario, then per promise how many
+## scenarios measured it and what they found)
 reliability: $(STAMP)
 	$(BIN)/python -m pytest tests/reliability -q
 
