@@ -41,6 +41,7 @@ from pipelines.state import WarehouseState
 from warehouse.db import connect
 from warehouse.lock import exclusive_refresh
 
+POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
 
@@ -165,7 +166,7 @@ def refresh_all(
         futures = start_workers(run, [(s, con.cursor()) for s in ordered], max_sources)
         try:
             for index, future in enumerate(futures):
-                gathered = future.result()
+                gathered = result_of(future)
                 if gathered.checked is None and gathered.prepared is not None:
                     run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
                 outcome = run.land(con, gathered)
@@ -181,6 +182,17 @@ def refresh_all(
                 raise RefreshStopped(outcomes, exc) from exc
             raise
     return outcomes
+
+
+def result_of(future: Future[Gathered]) -> Gathered:
+    """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
+    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop until the
+    slowest fetch returned."""
+    while True:
+        try:
+            return future.result(timeout=POLL_S)
+        except TimeoutError:
+            continue
 
 
 def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
