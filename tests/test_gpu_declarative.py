@@ -13,6 +13,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gpu_offers import offer_rows
 from pipelines.adapters import declarative_table
 from pipelines.adapters.tables import cell_text
 from pipelines.errors import CellError, MissingColumnError, ParseError
@@ -106,8 +107,8 @@ def expected_offer(listing, amount, stock, memory=None):
         "hour",
         stock,
         None,
-        None if memory is None else D(memory),
         1,
+        None if memory is None else D(memory),
     )
 
 
@@ -142,26 +143,6 @@ EXPECTED = {
         ["NVIDIA H200 141GB SXM"],
     ),
 }
-
-
-def offers_of(batch) -> list[tuple]:
-    return [
-        (
-            o.listing,
-            o.gpu_name,
-            o.gpu_count,
-            o.price_kind.value,
-            o.amount,
-            o.currency,
-            o.price_per.value,
-            o.period.value,
-            o.stock_status.value,
-            o.region,
-            o.gpu_memory_gb_printed,
-            o.offer_count,
-        )
-        for o in batch.offers
-    ]
 
 
 def sample(sid: str) -> bytes:
@@ -209,7 +190,7 @@ def test_sample_yields_exact_offers_and_unpriced(sid: str) -> None:
     assert batch.source_id == sid
     assert batch.parser_version == "declarative_table/1.0"
     assert batch.provider == provider
-    assert offers_of(batch) == offers
+    assert offer_rows(batch) == offers
     assert batch.unpriced == unpriced
     assert all(isinstance(o.amount, Decimal) for o in batch.offers)
 
@@ -242,7 +223,7 @@ def test_reordered_columns_give_identical_offers(sid: str) -> None:
     body = edit_table(sid, reverse)
     assert body != sample(sid)
     batch = parse(sid, body)
-    assert offers_of(batch) == EXPECTED[sid][1]
+    assert offer_rows(batch) == EXPECTED[sid][1]
     assert batch.unpriced == EXPECTED[sid][2]
 
 
@@ -258,7 +239,7 @@ def test_extra_columns_give_identical_offers(sid: str) -> None:
             cells[0].insert_after(new)
 
     batch = parse(sid, edit_table(sid, add))
-    assert offers_of(batch) == EXPECTED[sid][1]
+    assert offer_rows(batch) == EXPECTED[sid][1]
     assert batch.unpriced == EXPECTED[sid][2]
 
 
@@ -368,7 +349,7 @@ def test_arbitrary_price_cell_gives_parse_error_or_valid_offers(text: str) -> No
         assert exc.source_id == "gpu_quantacloud"
         return
     others = [o for o in EXPECTED["gpu_quantacloud"][1] if o[0] != H100_LISTING]
-    assert [o for o in offers_of(batch) if o[0] != H100_LISTING] == others
+    assert [o for o in offer_rows(batch) if o[0] != H100_LISTING] == others
     priced = [o for o in batch.offers if o.listing == H100_LISTING]
     assert len(priced) + batch.unpriced.count(H100_LISTING) == 1
     for offer in priced:
