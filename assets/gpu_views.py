@@ -1,11 +1,9 @@
 """GPU views as downstream assets: the cheapest in-stock on-demand GPU per model, and the AWS-vs-GPU view."""
 
-from typing import Any
-
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
-from assets.views import VIEWS_KEY, preview_markdown
+from assets.views import VIEWS_KEY, preview_markdown, read_rows
 from pipelines.resources import WarehouseResource
 from pipelines.sources import SourceSpec
 from warehouse.db import connect
@@ -68,11 +66,6 @@ def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefini
         )
 
     return [gpu_cheapest, accelerator_hour_prices]
-
-
-def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
-    with connect(warehouse.db_path, read_only=True) as con:
-        return rows_as_dicts(con, query)
 
 
 @dg.asset_check(

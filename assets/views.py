@@ -31,6 +31,12 @@ WHERE printed_usd_per_accelerator_hour IS NOT NULL
 PRICES_WITHOUT_SPEC = "SELECT instance_type, price_kind, source_id FROM aws_instance_prices WHERE accelerator IS NULL"
 
 
+def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
+    """A check's query, read-only: checks only look."""
+    with connect(warehouse.db_path, read_only=True) as con:
+        return rows_as_dicts(con, query)
+
+
 def preview_markdown(rows: list[dict[str, Any]], limit: int = 30) -> str:
     if not rows:
         return "(no rows)"
@@ -71,8 +77,7 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
     description="Derived accelerator rate agrees with the rate the page printed, to its rounding.",
 )
 def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    with connect(warehouse.db_path, read_only=True) as con:
-        rows = rows_as_dicts(con, RATE_MISMATCHES)
+    rows = read_rows(warehouse, RATE_MISMATCHES)
     return dg.AssetCheckResult(
         passed=not rows,
         severity=dg.AssetCheckSeverity.WARN,
@@ -87,8 +92,7 @@ def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.Asse
     description="Every current price joins to the instance spec of the same source.",
 )
 def every_price_has_spec(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    with connect(warehouse.db_path, read_only=True) as con:
-        rows = rows_as_dicts(con, PRICES_WITHOUT_SPEC)
+    rows = read_rows(warehouse, PRICES_WITHOUT_SPEC)
     return dg.AssetCheckResult(passed=not rows, metadata={"orphans": dg.MetadataValue.md(preview_markdown(rows))})
 
 
