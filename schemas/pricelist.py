@@ -1,0 +1,141 @@
+"""Typed records for AWS's price-list files (the Bulk API regional offer files) and the public spot feed.
+
+One `PriceListPrice` is one price of one instance type in one region: on-demand, reserved (term, purchase
+option and class) or spot (indicative). Figures stay as printed (hourly and upfront parts, 10 decimals);
+the effective hourly rate and the per-accelerator figures are derived here, once, exactly. Capacity Block
+rows of the price list carry only an OS fee and are never records of this type: the Capacity Blocks page
+stays their source.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+from schemas.records import FULL_PRECISION, half_up_4dp, per_accelerator, to_gib
+
+HOURS_PER_YEAR = 8760  # 365 x 24: AWS's own convention for amortising an upfront fee
+
+INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$"
+REGION_CODE = r"^[a-z]{2}(-[a-z0-9]+)+$"  # us-east-2, ap-northeast-1, us-west-2-lax-1
+
+
+class PriceListKind(StrEnum):
+    ON_DEMAND = "on_demand"
+    RESERVED = "reserved"
+    SPOT = "spot"
+
+
+class PurchaseOption(StrEnum):
+    NO_UPFRONT = "No Upfront"
+    PARTIAL_UPFRONT = "Partial Upfront"
+    ALL_UPFRONT = "All Upfront"
+
+
+class OfferingClass(StrEnum):
+    STANDARD = "standard"
+    CONVERTIBLE = "convertible"
+
+
+class CountBasis(StrEnum):
+    CATALOG = "catalog"  # ratecard's own instance catalog (the denominator whenever it knows the type)
+    PRICE_LIST = "price_list"  # the price list's `gpu` attribute, for a type the catalog does not know
+
+
+class MemoryBasis(StrEnum):
+    PRICE_LIST = "price_list"  # the price list's `gpuMemory`, as printed
+    CATALOG = "catalog"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+
+class PriceListPrice(_Record):
+    """One price of one instance type in one region, per whole instance-hour, excluding tax."""
+
+    region_code: str = Field(pattern=REGION_CODE)
+    location: str | None = None  # as printed ("US East (Ohio)"); the spot feed prints none
+    instance_type: str = Field(pattern=INSTANCE_TYPE)
+    price_kind: PriceListKind
+    lease_years: int | None = Field(default=None, ge=1, le=3)
+    purchase_option: PurchaseOption | None = None
+    offering_class: OfferingClass | None = None
+    # As printed: the Hrs dimension (0 for All Upfront) and the Quantity "Upfront Fee" dimension.
+    hourly_usd: Decimal = Field(ge=0, max_digits=24, decimal_places=10)
+    upfront_usd: Decimal | None = Field(default=None, ge=0, max_digits=24, decimal_places=10)
+    accelerator: str | None = None  # chip or GPU model, from the catalog
+    accelerator_count: int = Field(ge=1, le=1024)
+    accelerator_count_basis: CountBasis
+    price_list_gpu: str | None = None  # the `gpu` attribute as printed ("16", "0.125"), a cross-check only
+    accelerator_memory_printed: str | None = None  # `gpuMemory` as printed ("1128 GB HBM3")
+    accelerator_memory_value: Decimal | None = Field(default=None, gt=0)
+    accelerator_memory_unit: str | None = None
+    accelerator_memory_basis: MemoryBasis | None = None
+    indicative: bool = False  # spot: an undocumented feed, one price per region, not a quote
+    sku: str | None = None
+    rate_code: str | None = None
+    offer_version: str | None = None  # the offer file's version stamp (20260901000000)
+    publication_date: datetime | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def family(self) -> str:
+        return self.instance_type.split(".", 1)[0]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def effective_usd_per_instance_hour(self) -> Decimal:
+        """hourly + upfront / (years x 8,760): the reserved rate spread over every hour of its term."""
+        if self.lease_years is None or not self.upfront_usd:
+            return self.hourly_usd
+        hours = Decimal(self.lease_years * HOURS_PER_YEAR)
+        return (self.hourly_usd + self.upfront_usd / hours).quantize(FULL_PRECISION, rounding=ROUND_HALF_UP)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def usd_per_accelerator_hour(self) -> Decimal:
+        return per_accelerator(self.effective_usd_per_instance_hour, self.accelerator_count)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def usd_per_accelerator_hour_4dp(self) -> Decimal:
+        return half_up_4dp(self.usd_per_accelerator_hour)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def accelerator_memory_gib(self) -> Decimal | None:
+        if self.accelerator_memory_value is None or self.accelerator_memory_unit is None:
+            return None
+        return to_gib(self.accelerator_memory_value, self.accelerator_memory_unit)
+
+    @model_validator(mode="after")
+    def _terms_fit_the_kind(self) -> PriceListPrice:
+        reserved_terms = (self.lease_years, self.purchase_option, self.offering_class)
+        if self.price_kind is PriceListKind.RESERVED:
+            if None in reserved_terms:
+                raise ValueError("a reserved price needs lease_years, purchase_option and offering_class")
+        elif any(term is not None for term in reserved_terms) or self.upfront_usd is not None:
+            raise ValueError(f"a {self.price_kind.value} price has no lease, purchase option, class or upfront fee")
+        if self.effective_usd_per_instance_hour <= 0:
+            raise ValueError("a price of 0 means not offered: it is no row")
+        if (self.accelerator_memory_value is None) != (self.accelerator_memory_unit is None):
+            raise ValueError("accelerator memory needs both a value and a unit")
+        return self
+
+
+class PriceListBatch(BaseModel):
+    """Everything one regional offer file (or one spot feed) yields."""
+
+    source_id: str
+    parser_version: str
+    region_code: str | None = None  # the offer file's region; None for the spot feed (every region)
+    offer_version: str | None = None
+    publication_date: datetime | None = None
+    prices: list[PriceListPrice]
+    # Disagreements worth a look that do not stop landing, e.g. the price list's `gpu` count beside the catalog's.
+    warnings: list[str] = Field(default_factory=list)
+    shape: str | None = None  # fingerprint of the header names read, for the shape-drift rule
