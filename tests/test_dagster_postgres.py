@@ -2,7 +2,8 @@
 
 One run of the FX job goes through the webserver (Dagster's Python GraphQL client) and the daemon's run
 queue, schedules and the sensor get state, then both processes restart and the new ones must still see the
-run, its materialisation, the schedule states and the sensor's ticks, all read back from PostgreSQL.
+run, its materialisation, the schedule states and the sensor's ticks, all read back from PostgreSQL; and the
+restarted daemon runs a second job from the same queue.
 """
 
 from __future__ import annotations
@@ -83,6 +84,15 @@ def run_status(client: DagsterGraphQLClient, run_id: str) -> str | None:
     return status if status in DONE else None
 
 
+def launch_and_wait(services: DagsterServices) -> str:
+    """Submits the FX job through the webserver (the daemon's queue launches it); its run id once it succeeded."""
+    client = DagsterGraphQLClient("127.0.0.1", port_number=services.port)
+    run_id = client.submit_job_execution(FX_JOB, repository_location_name=LOCATION, repository_name=REPOSITORY)
+    status = wait_until(lambda: run_status(client, run_id), f"run {run_id} to finish", RUN_TIMEOUT_S, services.tail())
+    assert status == "SUCCESS", services.tail()
+    return run_id
+
+
 def set_schedules(services: DagsterServices, ids: dict[str, str]) -> None:
     """FX schedule stopped (its code default is RUNNING); the price schedule stopped, then started again."""
     for name in (FX_SCHEDULE, DAILY_SCHEDULE):
@@ -107,12 +117,7 @@ def test_instance_on_postgres_survives_restart(tmp_path, sources_file, pg_databa
     }
     with DagsterServices(home, env, tmp_path / "logs") as services:
         services.start()
-        client = DagsterGraphQLClient("127.0.0.1", port_number=services.port)
-        run_id = client.submit_job_execution(FX_JOB, repository_location_name=LOCATION, repository_name=REPOSITORY)
-        status = wait_until(
-            lambda: run_status(client, run_id), f"run {run_id} to finish", RUN_TIMEOUT_S, services.tail()
-        )
-        assert status == "SUCCESS", services.tail()
+        run_id = launch_and_wait(services)
         set_schedules(services, state(services)["schedule_ids"])
         # The daemon evaluates the running sensor soon after it starts; its ticks are schedule storage too.
         before = wait_until(
@@ -120,6 +125,9 @@ def test_instance_on_postgres_survives_restart(tmp_path, sources_file, pg_databa
         )
         services.restart()
         after = state(services)
+        # The restarted daemon works the same queue: a second run goes through and joins the first.
+        second = launch_and_wait(services)
+        final = state(services)
 
     assert (run_id, FX_JOB, "SUCCESS") in after["runs"]
     assert after["runs"] == before["runs"]
@@ -127,9 +135,11 @@ def test_instance_on_postgres_survives_restart(tmp_path, sources_file, pg_databa
     assert after["materialisations"] == before["materialisations"]
     assert after["schedules"] == {FX_SCHEDULE: "STOPPED", DAILY_SCHEDULE: "RUNNING"}
     assert before["sensor_ticks"] <= after["sensor_ticks"]
+    assert final["runs"] == after["runs"] | {(second, FX_JOB, "SUCCESS")}
+    assert [m[0] for m in final["materialisations"]] == [second, run_id]  # newest first
     # Read straight from the database: it is PostgreSQL that holds them, not a SQLite file under DAGSTER_HOME.
     counts = table_counts(pg_database, ["runs", "event_logs", "instigators", "job_ticks"])
-    assert counts["runs"] == 1
+    assert counts["runs"] == 2
     assert counts["event_logs"] > 0
     assert counts["instigators"] >= 2  # the two schedules whose state was set
     assert counts["job_ticks"] >= len(after["sensor_ticks"])
