@@ -71,7 +71,7 @@ DISCOUNT = {
 
 
 def _q(value: Decimal) -> str:
-    return str(value.quantize(TEN_DP, rounding=ROUND_HALF_UP))
+    return f"{value.quantize(TEN_DP, rounding=ROUND_HALF_UP):f}"
 
 
 def _line(values: dict[str, str]) -> str:

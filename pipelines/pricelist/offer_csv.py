@@ -12,6 +12,7 @@ import csv
 import gzip
 import io
 import re
+import tempfile
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -173,6 +174,16 @@ def parse_offer_csv(
         shape=shape_fingerprint(header),
         catalog=catalog if catalog is not None else load_catalog(),
     )
+
+
+def parse_offer_body(body: bytes, source_id: str, **options: object) -> PriceListBatch:
+    """`parse_offer_csv` for a body in memory (a fetch, or an archived body): spilled to a temporary file,
+    gzip-compressed bodies included (recognised by their magic bytes), because DuckDB streams files."""
+    suffix = ".csv.gz" if body[:2] == b"\x1f\x8b" else ".csv"
+    with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
+        path = Path(folder) / f"offer{suffix}"
+        path.write_bytes(body)
+        return parse_offer_csv(path, source_id, **options)  # type: ignore[arg-type]
 
 
 def _bounded_connection() -> duckdb.DuckDBPyConnection:
