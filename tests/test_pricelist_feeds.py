@@ -132,7 +132,7 @@ def test_spot_jsonp_with_legacy_region_names():
 
 
 def test_spot_feed_in_another_shape_is_a_parse_error():
-    with pytest.raises(ParseError, match="config.regions"):
+    with pytest.raises(ParseError, match=r"config\.regions"):
         parse_spot(b'{"vers": 0.01, "config": {}}', "aws_spot")
     with pytest.raises(ParseError, match="neither JSON nor JSONP"):
         parse_spot(b"callback({broken", "aws_spot")
