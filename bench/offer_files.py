@@ -22,6 +22,11 @@ from bench.offer_header import HEADER
 
 PUBLICATION = "2026-09-28T18:42:07Z"
 VERSION = "20260928184207"
+DISCLAIMER = (
+    "This pricing list is for informational purposes only. All prices are subject to the additional terms included in "
+    "the pricing pages on http://aws.amazon.com. All Free Tier prices are also subject to the terms included at "
+    "https://aws.amazon.com/free/"
+)
 ONDEMAND_TERM = "JRTCKXETXF"
 HOURLY_RATE, UPFRONT_RATE = "6YS6EN2CT7", "2TG2D8R56U"
 TEN_DP = Decimal("1e-10")
@@ -90,6 +95,7 @@ class OfferWriter:
         version: str = VERSION,
         published: str = PUBLICATION,
         reserved_decoys: bool = True,
+        disclaimer: str = DISCLAIMER,
     ):
         self.out, self.region, self.rng = out, region, random.Random(seed)
         # Small samples give reserved offers only to the kept variant and two decoys (Dedicated, BYOL).
@@ -98,12 +104,7 @@ class OfferWriter:
         self.written = 0
         meta = (
             ("FormatVersion", "v1.0"),
-            (
-                "Disclaimer",
-                "This pricing list is for informational purposes only. All prices are subject to the "
-                "additional terms included in the pricing pages on http://aws.amazon.com. All Free Tier prices are "
-                "also subject to the terms included at https://aws.amazon.com/free/",
-            ),
+            ("Disclaimer", disclaimer),
             ("Publication Date", published),
             ("Version", version),
             ("OfferCode", "AmazonEC2"),
@@ -252,12 +253,35 @@ def _term_keys() -> list[tuple[int, str, str]]:
     ]
 
 
+# The other sizes of the accelerator families a real region carries: (family, USD per GPU-hour, gpus by size).
+_SINGLE = {"xlarge": 1, "2xlarge": 1, "4xlarge": 1, "8xlarge": 1, "16xlarge": 1}
+ACCELERATOR_FAMILIES = (
+    ("g4dn", Decimal("0.526"), {**_SINGLE, "12xlarge": 4, "metal": 8}),
+    ("g5", Decimal("1.006"), {**_SINGLE, "12xlarge": 4, "24xlarge": 4, "48xlarge": 8}),
+    ("g6", Decimal("0.805"), {**_SINGLE, "12xlarge": 4, "24xlarge": 4, "48xlarge": 8}),
+    ("g6e", Decimal("1.861"), {**_SINGLE, "12xlarge": 4, "24xlarge": 4, "48xlarge": 8}),
+    ("gr6", Decimal("1.539"), {"4xlarge": 1, "8xlarge": 1}),
+    ("inf1", Decimal("0.228"), {"2xlarge": 1, "6xlarge": 4, "24xlarge": 16}),
+    ("inf2", Decimal("0.76"), {"24xlarge": 6, "48xlarge": 12}),
+    ("trn1n", Decimal("1.5"), {"32xlarge": 16}),
+    ("p4de", Decimal("5.12"), {"24xlarge": 8}),
+    ("p5en", Decimal("10.4"), {"48xlarge": 8}),
+    ("p6-b200", Decimal("14.2"), {"48xlarge": 8}),
+)
+
+
 def synthetic_types(seed: int) -> Iterator[TypeSpec]:
     """An endless run of types: the accelerator families first, then made-up general-purpose families."""
     rng = random.Random(seed)
     from bench.offer_samples import ACCELERATOR_TYPES
 
     yield from ACCELERATOR_TYPES
+    named = {spec.instance_type for spec in ACCELERATOR_TYPES}
+    for family, per_gpu, gpus_by_size in ACCELERATOR_FAMILIES:
+        for size, gpus in gpus_by_size.items():
+            if f"{family}.{size}" not in named:
+                price = per_gpu * gpus + Decimal(rng.randint(0, 9_999)) / Decimal(10_000)
+                yield TypeSpec(f"{family}.{size}", price, gpu=str(gpus), capacity_block=family.startswith("p"))
     sizes = ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge", "16xlarge", "24xlarge", "48xlarge")
     n = 0
     while True:

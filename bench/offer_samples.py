@@ -10,10 +10,11 @@ import json
 from decimal import Decimal as D
 from pathlib import Path
 
-from bench.offer_files import OfferWriter, TypeSpec
+from bench.offer_files import DISCLAIMER, OfferWriter, TypeSpec
 
 SAMPLES = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "aws" / "pricelist"
 INDEX_STAMP = "20260928184207"
+MARK = "ratecard SAMPLE in the real shape of AWS's price list, not a recording. "
 
 ACCELERATOR_TYPES = (
     TypeSpec("trn1.2xlarge", D("1.34"), gpu="1", vcpu="8", capacity_block=True),
@@ -46,7 +47,7 @@ def region_index() -> dict[str, object]:
     base = f"/offers/v1.0/aws/AmazonEC2/{INDEX_STAMP}"
     return {
         "formatVersion": "v1.0",
-        "disclaimer": "This pricing list is for informational purposes only.",
+        "disclaimer": MARK + "This pricing list is for informational purposes only.",
         "publicationDate": "2026-09-28T18:42:07Z",
         "regions": {
             code: {"regionCode": code, "currentVersionUrl": f"{base}/{code}/index.json"} for code in sorted(REGIONS)
@@ -59,7 +60,7 @@ def write_samples(folder: Path = SAMPLES) -> None:
     (folder / "region_index.json").write_text(json.dumps(region_index(), indent=2) + "\n", encoding="utf-8")
     for seed, (region, types) in enumerate(REGIONS.items(), start=1):
         with open(folder / f"{region}.csv", "w", encoding="utf-8", newline="") as out:
-            writer = OfferWriter(out, region, seed=seed, reserved_decoys=False)
+            writer = OfferWriter(out, region, seed=seed, reserved_decoys=False, disclaimer=MARK + DISCLAIMER)
             for spec in types:
                 writer.add(spec)
 

@@ -136,3 +136,8 @@ def test_spot_feed_in_another_shape_is_a_parse_error():
         parse_spot(b'{"vers": 0.01, "config": {}}', "aws_spot")
     with pytest.raises(ParseError, match="neither JSON nor JSONP"):
         parse_spot(b"callback({broken", "aws_spot")
+
+
+@pytest.mark.parametrize("path", [*sorted(PRICELIST.glob("*.csv")), PRICELIST / "region_index.json", SPOT], ids=str)
+def test_every_price_list_sample_says_it_is_a_sample(path):
+    assert b"ratecard sample" in path.read_bytes()[:4096].lower()

@@ -11,7 +11,7 @@ import pytest
 from pipelines.adapters import parser_for
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.catalog import load_catalog
-from pipelines.pricelist.offer_csv import parse_offer_csv
+from pipelines.pricelist.offer_csv import parse_offer_body, parse_offer_csv
 from pipelines.pricelist.offer_rows import DuplicateOnDemandError
 from pipelines.sources import load_sources, sample_path
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
@@ -274,3 +274,26 @@ def test_a_row_cut_short_mid_file_is_a_parse_error(tmp_path):
     path.write_text("".join(lines), encoding="utf-8")
     with pytest.raises(ParseError, match="DuckDB"):
         parse(path)
+
+
+# Filters no decoy of the samples exercises: a value the kept row is given makes its type vanish.
+OTHER_FILTERS = [
+    ("Product_Family", "Dedicated Host"),
+    ("Currency", "CNY"),
+    ("TermType", "Spot"),
+    ("Unit", "Quantity"),
+    ("operation", "RunInstances:CB"),
+]
+
+
+@pytest.mark.parametrize(("column", "value"), OTHER_FILTERS, ids=[f"{c}={v}" for c, v in OTHER_FILTERS])
+def test_each_other_filter_drops_the_row(tmp_path, us_east_1, column, value):
+    assert "trn1.32xlarge" in on_demand(us_east_1)
+    changed = rewritten(tmp_path, "us-east-1", lambda r: kept_row(r, "trn1.32xlarge"), **{column: value})
+    assert "trn1.32xlarge" not in on_demand(parse(changed))
+
+
+def test_an_archived_gzip_body_parses_like_the_file(us_east_1):
+    body = gzip.compress(sample("us-east-1").read_bytes())
+    batch = parse_offer_body(body, "aws_price_list_us-east-1", region_code="us-east-1")
+    assert batch.prices == us_east_1.prices
