@@ -1,6 +1,6 @@
 """Scenario 6 — one full-size regional EC2 offer file (CSV, >= 400 MB) parsed to a PriceListBatch.
 
-A seeded, streaming generator (bench/offer_files.py) writes the file into a temporary directory (not kept).
+A seeded, streaming generator (bench/offer_full_size.py) writes the file into a temporary directory (not kept).
 Each parse runs in its own child process so its peak RSS (getrusage ru_maxrss) is its own: ratecard's DuckDB
 parser (`parse_offer_csv`) beside the naive baseline, pandas reading the whole file (`read_csv(skiprows=5,
 dtype=str)`, as skypilot does) and filtering the frame. Both keep the same on-demand rows, which is checked.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.offer_files import write_full_size
+from bench.offer_full_size import write_full_size
 from bench.report import Result, Timing, fmt_ratio, progress, ratio
 from pipelines.pricelist.families import allowed
 from pipelines.pricelist.offer_csv import parse_offer_csv
