@@ -9,8 +9,8 @@ import pytest
 
 from pipelines.errors import ParseError
 from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.pricelist.offer_csv import parse_offer_body
-from pipelines.pricelist.region_index import RegionOffer, parse_region_index
+from pipelines.pricelist.offer_csv import parse_offer_csv
+from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
 from pipelines.pricelist.spot import parse_spot
 from schemas.pricelist import PriceListKind
 from tests.localserver import LocalServer, Reply
@@ -42,7 +42,9 @@ def served():
 def test_region_index_leads_to_every_regional_csv_over_http(served):
     server, fetcher = served
     index = fetcher.fetch("aws_price_list", server.url(INDEX_PATH))
-    offers = parse_region_index(index.body, "aws_price_list", index.final_url)
+    parsed = parse_region_index(index.body, "aws_price_list", index.final_url)
+    assert parsed.publication_date == "2026-09-28T18:42:07Z" and parsed.skipped == []
+    offers = parsed.regions
     assert [(o.region_code, o.version) for o in offers] == [
         (r, STAMP) for r in ("eu-south-2", "us-east-1", "us-east-2")
     ]
@@ -50,7 +52,7 @@ def test_region_index_leads_to_every_regional_csv_over_http(served):
     for offer in offers:
         assert offer.csv_url.startswith(server.base_url) and offer.csv_url.endswith(f"/{offer.region_code}/index.csv")
         body = fetcher.fetch("aws_price_list", offer.csv_url).body
-        batch = parse_offer_body(body, f"aws_price_list_{offer.region_code}", region_code=offer.region_code)
+        batch = parse_offer_csv(body, f"aws_price_list_{offer.region_code}", region_code=offer.region_code)
         counts[offer.region_code] = sum(p.price_kind is PriceListKind.ON_DEMAND for p in batch.prices)
     assert counts == {"eu-south-2": 0, "us-east-1": 9, "us-east-2": 3}
 
@@ -59,8 +61,8 @@ def test_region_index_tolerates_extra_keys_and_limits_regions():
     document = json.loads(index_body())
     document["regions"]["us-east-1"]["someNewKey"] = "x"
     document["savingsPlanNote"] = {"anything": 1}
-    offers = parse_region_index(json.dumps(document).encode(), "idx", "https://pricing.example/", only={"us-east-2"})
-    assert offers == [
+    index = parse_region_index(json.dumps(document).encode(), "idx", "https://pricing.example/", only={"us-east-2"})
+    assert index.regions == [
         RegionOffer(
             "us-east-2",
             f"https://pricing.example/offers/v1.0/aws/AmazonEC2/{STAMP}/us-east-2/index.csv",
@@ -81,12 +83,32 @@ def test_region_index_tolerates_extra_keys_and_limits_regions():
             ),
             "no version stamp",
         ),
-        (index_body(regions={"Bad Key": {"currentVersionUrl": f"/x/{STAMP}/y/index.json"}}), "no valid regionCode"),
     ],
 )
 def test_region_index_in_another_shape_is_a_parse_error(body, message):
     with pytest.raises(ParseError, match=message):
         parse_region_index(body, "idx", "https://pricing.example/")
+
+
+def test_keys_naming_no_region_are_skipped_and_said():
+    document = json.loads(index_body())
+    document["regions"]["aws-cn-other"] = {"currentVersionUrl": f"/x/{STAMP}/aws-cn-other/index.json"}
+    index = parse_region_index(json.dumps(document).encode(), "idx", "https://pricing.example/")
+    assert [o.region_code for o in index.regions] == ["eu-south-2", "us-east-1", "us-east-2"]
+    assert len(index.skipped) == 1 and "aws-cn-other" in index.skipped[0]
+
+
+def test_only_regions_whose_stamp_changed_are_fetched():
+    document = json.loads(index_body())
+    document["regions"]["us-east-2"]["currentVersionUrl"] = (
+        "/offers/v1.0/aws/AmazonEC2/20261001000000/us-east-2/index.json"
+    )
+    index = parse_region_index(json.dumps(document).encode(), "idx", "https://pricing.example/")
+    landed = {"us-east-1": STAMP, "us-east-2": STAMP}
+    assert [(o.region_code, o.version) for o in changed_regions(index, landed)] == [
+        ("eu-south-2", STAMP),  # never landed
+        ("us-east-2", "20261001000000"),
+    ]
 
 
 def test_unknown_region_asked_for_is_named():

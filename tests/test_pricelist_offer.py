@@ -11,7 +11,7 @@ import pytest
 from pipelines.adapters import parser_for
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.catalog import load_catalog
-from pipelines.pricelist.offer_csv import parse_offer_body, parse_offer_csv
+from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.pricelist.offer_rows import DuplicateOnDemandError
 from pipelines.sources import load_sources, sample_path
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
@@ -298,5 +298,5 @@ def test_each_other_filter_drops_the_row(tmp_path, us_east_1, column, value):
 
 def test_an_archived_gzip_body_parses_like_the_file(us_east_1):
     body = gzip.compress(sample("us-east-1").read_bytes())
-    batch = parse_offer_body(body, "aws_price_list_us-east-1", region_code="us-east-1")
+    batch = parse_offer_csv(body, "aws_price_list_us-east-1", region_code="us-east-1")
     assert batch.prices == us_east_1.prices

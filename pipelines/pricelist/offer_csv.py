@@ -141,7 +141,7 @@ def query_kept_rows(
 
 
 def parse_offer_csv(
-    path: Path,
+    source: Path | bytes,
     source_id: str,
     *,
     region_code: str | None = None,
@@ -149,11 +149,18 @@ def parse_offer_csv(
     catalog: dict[str, CatalogEntry] | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
 ) -> PriceListBatch:
-    """Read one regional offer file (plain or .gz) into a batch of on-demand and reserved prices.
+    """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.
 
     `region_code`, when given, must be the file's region. Raises ParseError (DuplicateOnDemandError for the
     one-on-demand-row gate) naming the source and what was wrong.
     """
+    if isinstance(source, bytes):
+        with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
+            path = _spilled(source, folder)
+            return parse_offer_csv(
+                path, source_id, region_code=region_code, families=families, catalog=catalog, con=con
+            )
+    path = source
     meta, header = read_head(path, source_id)
     if not _ends_with_newline(path):
         raise ParseError(source_id, f"{path.name}: the file does not end with a newline: truncated download?")
@@ -176,14 +183,12 @@ def parse_offer_csv(
     )
 
 
-def parse_offer_body(body: bytes, source_id: str, **options: object) -> PriceListBatch:
-    """`parse_offer_csv` for a body in memory (a fetch, or an archived body): spilled to a temporary file,
-    gzip-compressed bodies included (recognised by their magic bytes), because DuckDB streams files."""
-    suffix = ".csv.gz" if body[:2] == b"\x1f\x8b" else ".csv"
-    with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
-        path = Path(folder) / f"offer{suffix}"
-        path.write_bytes(body)
-        return parse_offer_csv(path, source_id, **options)  # type: ignore[arg-type]
+def _spilled(body: bytes, folder: str) -> Path:
+    """A body in memory (a fetch, an archived body) written to a file, because DuckDB streams files; a gzip body
+    (recognised by its magic bytes) keeps its compression."""
+    path = Path(folder) / ("offer.csv.gz" if body[:2] == b"\x1f\x8b" else "offer.csv")
+    path.write_bytes(body)
+    return path
 
 
 def _bounded_connection() -> duckdb.DuckDBPyConnection:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
@@ -24,10 +25,17 @@ class RegionOffer(NamedTuple):
     version: str  # the version stamp in its URL
 
 
+@dataclass(frozen=True)
+class RegionIndex:
+    publication_date: str | None  # as printed ("2026-09-28T18:42:07Z")
+    regions: list[RegionOffer]  # sorted by region code
+    skipped: list[str] = field(default_factory=list)  # keys that name no region (`aws-cn-other`), said why
+
+
 def parse_region_index(
     body: bytes, source_id: str, base_url: str, *, only: Collection[str] | None = None
-) -> list[RegionOffer]:
-    """Every region of the index (or those named in `only`), sorted by code; extra keys are ignored."""
+) -> RegionIndex:
+    """Every region of the index (or those named in `only`); extra keys are ignored, odd region keys skipped."""
     try:
         document = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -35,21 +43,30 @@ def parse_region_index(
     regions = document.get("regions") if isinstance(document, dict) else None
     if not isinstance(regions, dict) or not regions:
         raise ParseError(source_id, "the region index has no `regions` object")
-    offers = [_region_offer(key, entry, source_id, base_url) for key, entry in regions.items()]
+    offers, skipped = [], []
+    for key, entry in regions.items():
+        code = entry.get("regionCode", key) if isinstance(entry, dict) else key
+        if not isinstance(code, str) or not re.match(REGION_CODE, code):
+            skipped.append(f"region index key {key!r}: regionCode {code!r} is not a region code")
+            continue
+        offers.append(_region_offer(code, entry, source_id, base_url))
     if only is not None:
         unknown = sorted(set(only) - {offer.region_code for offer in offers})
         if unknown:
             raise ParseError(source_id, f"region(s) {', '.join(unknown)} are not in the region index")
         offers = [offer for offer in offers if offer.region_code in only]
-    return sorted(offers)
+    published = document.get("publicationDate")
+    return RegionIndex(published if isinstance(published, str) else None, sorted(offers), skipped)
 
 
-def _region_offer(key: str, entry: Any, source_id: str, base_url: str) -> RegionOffer:
+def changed_regions(index: RegionIndex, landed: Mapping[str, str]) -> list[RegionOffer]:
+    """The regions whose version stamp differs from the one landed (region code -> stamp): only these are fetched."""
+    return [offer for offer in index.regions if landed.get(offer.region_code) != offer.version]
+
+
+def _region_offer(code: str, entry: Any, source_id: str, base_url: str) -> RegionOffer:
     if not isinstance(entry, dict) or not isinstance(entry.get("currentVersionUrl"), str):
-        raise ParseError(source_id, f"region {key!r} has no currentVersionUrl string")
-    code = entry.get("regionCode", key)
-    if not isinstance(code, str) or not re.match(REGION_CODE, code):
-        raise ParseError(source_id, f"region {key!r} has no valid regionCode: {code!r}")
+        raise ParseError(source_id, f"region {code!r} has no currentVersionUrl string")
     url: str = entry["currentVersionUrl"]
     stamp = VERSION_IN_URL.search(url)
     if stamp is None:
