@@ -300,3 +300,18 @@ def test_an_archived_gzip_body_parses_like_the_file(us_east_1):
     body = gzip.compress(sample("us-east-1").read_bytes())
     batch = parse_offer_csv(body, "aws_price_list_us-east-1", region_code="us-east-1")
     assert batch.prices == us_east_1.prices
+
+
+def test_a_price_that_is_no_amount_is_a_parse_error_naming_the_sku(tmp_path):
+    path = rewritten(tmp_path, "us-east-1", lambda r: kept_row(r, "p5.48xlarge"), PricePerUnit="n/a")
+    sku = next(r["SKU"] for r in read_sample("us-east-1")[2] if kept_row(r, "p5.48xlarge"))
+    with pytest.raises(ParseError, match=f"SKU {sku} .*'n/a' is not an amount"):
+        parse(path)
+
+
+def test_unknown_reserved_terms_are_a_parse_error(tmp_path):
+    def five_year(row: dict[str, str]) -> bool:
+        return row["Instance Type"] == "inf2.xlarge" and row["LeaseContractLength"] == "3yr"
+
+    with pytest.raises(ParseError, match="unknown terms"):
+        parse(rewritten(tmp_path, "us-east-1", five_year, LeaseContractLength="5yr"))
