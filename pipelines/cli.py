@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
+from pipelines import cli_dashboard
+from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
 from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.terminal import wide_console
@@ -55,6 +57,7 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     NewerDuckDBFile: (5, "open it with that newer DuckDB, or point --db at another file"),
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
     WarehouseUnwritable: (7, "point --db at a file in a directory you can write"),
+    DashboardError: (1, "do what the message says, then run the command again"),
 }
 EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning in EXIT_CODES.items())
 
@@ -97,6 +100,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 console = wide_console()
+cli_dashboard.register(app, console)
 
 DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
 SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]

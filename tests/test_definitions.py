@@ -19,7 +19,13 @@ GPU_SOURCE_IDS = [
     "gpu_runpod",
     "gpu_vastai",
 ]
-VIEW_KEYS = ["accelerator_hour_prices", "aws_instance_prices", "gpu_cheapest", "published_snapshot"]
+VIEW_KEYS = [
+    "accelerator_hour_prices",
+    "aws_instance_prices",
+    "dashboard_site",
+    "gpu_cheapest",
+    "published_snapshot",
+]
 
 
 def test_asset_keys():
@@ -89,6 +95,11 @@ def test_sources_hold_no_writer_pool_while_fetching_and_the_views_share_one():
         assert node.pools == expected, key
     source = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
     assert source.op.retry_policy.max_retries == 2
+
+
+def test_the_dashboard_is_rebuilt_after_each_publish():
+    graph = defs.resolve_asset_graph()
+    assert graph.get(dg.AssetKey("dashboard_site")).parent_keys == {dg.AssetKey("published_snapshot")}
 
 
 def test_views_depend_on_every_source():
