@@ -22,6 +22,8 @@ VENDORED = {
     "simple-datatables.js": "simple-datatables/dist/umd/simple-datatables.js",
     "simple-datatables.css": "simple-datatables/dist/style.css",
 }
+# Columns sorted as numbers rather than text (as text, "10.5" would sort before "9.2").
+NUMERIC = {"accels", "usd_per_accel_hour", "usd_per_gpu_hour", "providers_in_stock"}
 PAGES = {
     "index.html": "Today's prices per accelerator-hour",
     "gpus.html": "Cheapest GPU per model",
@@ -67,6 +69,7 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     env.globals["spec"] = chart_spec
     env.globals["pages"] = list(PAGES.items())
+    env.globals["numeric"] = NUMERIC
     return env
 
 

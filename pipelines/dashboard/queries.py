@@ -41,7 +41,7 @@ versions AS (
 SELECT chart, series, {ISO.format(col="point_at")} AS point_at, CAST(usd AS VARCHAR) AS usd, source_url,
        {TS.format(col="fetched_at")} AS fetched_at
 FROM (SELECT *, valid_from AS point_at FROM versions UNION ALL SELECT *, valid_until FROM versions)
-ORDER BY chart, series, point_at
+ORDER BY chart, series, point_at, valid_from
 """
 NO_REGION = "coalesce(region, 'region not stated')"
 AWS_HISTORY = HISTORY.format(
