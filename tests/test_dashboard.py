@@ -6,6 +6,7 @@ nothing may log a console error or request anything beyond file:// and 127.0.0.1
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from assets.dashboard import dashboard_site
 from browser import chromium, load, recorded_page
 from localserver import LocalServer, Reply
 from pipelines.cli import app
+from pipelines.dashboard.build import build_dashboard
 from pipelines.resources import WarehouseResource
 from pipelines.sources import load_sources, sample_path
 from sourcefiles import media_type_of, write_sources_file
@@ -161,6 +163,8 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
                 .filter(p => p.series.startsWith('on_demand')).map(p => p.usd);
             }"""
         )
+        load(page, (site / "index.html").as_uri())  # the front page shows the liveliest AWS history
+        assert series_drawn(page) == {"trn1.32xlarge": expected["trn1.32xlarge"]}
         assert recorder.errors == []
     assert points == ["1.3438", "1.3438", "1.2500", "1.2500"]
 
@@ -185,6 +189,18 @@ def test_tables_sort_as_numbers_and_filter(site, snapshot, browser):
         page.locator(".datatable-input").first.fill("H100")
         filtered = cells(page, "comparison")
     assert 0 < len(filtered) < all_rows and all(any("H100" in c for c in row) for row in filtered)
+
+
+def test_regions_page_renders_the_view_once_it_exists(warehouse, tmp_path):
+    """aws_prices_by_region comes with the regional price lists: given a snapshot that has it, the page lists it."""
+    snapshot = tmp_path / "prices.snapshot.duckdb"
+    shutil.copyfile(warehouse.with_name("prices.snapshot.duckdb"), snapshot)
+    with duckdb.connect(str(snapshot)) as con:
+        con.execute("CREATE VIEW aws_prices_by_region AS SELECT instance_type, region FROM aws_instance_prices")
+        (count,) = con.execute("SELECT count(*) FROM aws_prices_by_region").fetchone() or (0,)
+    build_dashboard(snapshot, tmp_path / "site")
+    page = (tmp_path / "site" / "regions.html").read_text()
+    assert 'id="no-regions"' not in page and page.count("<tr><td>") == count > 0
 
 
 def free_port() -> int:

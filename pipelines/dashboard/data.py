@@ -53,6 +53,11 @@ class SiteData:
     quarantine: Table
     dictionary: list[DictionaryEntry]
 
+    @property
+    def featured(self) -> Chart | None:
+        """The AWS chart the front page shows: the one with the most price versions (the liveliest history)."""
+        return max(self.aws_charts, key=lambda c: len(c.points), default=None)
+
 
 def text(value: Any) -> str:
     return "" if value is None else str(value)
