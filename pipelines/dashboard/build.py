@@ -45,7 +45,7 @@ def chart_spec(chart: Chart, y_title: str) -> Markup:
     """The Vega-Lite spec of one history chart, safe inside a <script> element."""
     spec = {
         "width": 360,
-        "height": 180,
+        "height": 150,
         "data": {"values": chart.points},
         # The figure travels as DECIMAL text; the chart converts it for drawing only, the tooltip shows the text.
         "transform": [{"calculate": "toNumber(datum.usd)", "as": "value"}],
@@ -53,7 +53,7 @@ def chart_spec(chart: Chart, y_title: str) -> Markup:
         "encoding": {
             "x": {"field": "point_at", "type": "temporal", "title": "valid (UTC)"},
             "y": {"field": "value", "type": "quantitative", "title": y_title},
-            "color": {"field": "series", "type": "nominal", "legend": {"orient": "bottom", "columns": 1}},
+            "color": {"field": "series", "type": "nominal", "legend": {"orient": "right", "labelLimit": 320}},
             "tooltip": [
                 {"field": "series"},
                 {"field": "usd", "title": y_title},
