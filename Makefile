@@ -23,10 +23,11 @@ $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(BIN)/uv pip install --python $(BIN)/python --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-## demo: refresh every source offline from the bundled samples into $(DB), then print the headline tables
-demo: $(STAMP)
+## demo: refresh every source offline from the bundled samples into $(DB), print the headline tables, write the dashboard
+demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard refresh --offline --db $(DB)
 	$(BIN)/ratecard show --db $(DB)
+	$(BIN)/ratecard dashboard --db $(DB)
 
 ## test: the whole suite (the dashboard's browser test needs the vendored libraries and Debian's chromium)
 test: $(STAMP) $(VENDOR_STAMP) browser
