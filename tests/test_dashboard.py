@@ -32,9 +32,9 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 PAGES = ["index", "gpus", "regions", "history", "sources", "dictionary"]
 
 
-def refresh(*args: str) -> None:
+def refresh(*args: str, exit_code: int = 0) -> None:
     result = runner.invoke(app, ["refresh", *args], terminal_width=200)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == exit_code, result.output
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +51,9 @@ def warehouse(tmp_path_factory) -> Path:
         trn1 = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_bytes()
         server.set("/aws/trn1.html", Reply(body=trn1.replace(b"<td>$21.50</td>", b"<td>$20.00</td>")))
         refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_trn1")
+        # A page with no price table: quarantined with its reason, Inf1's previous version stays current.
+        server.set("/aws/inf1.html", Reply(body=b"<html><body><h1>Inf1</h1><p>Under maintenance</p></body></html>"))
+        refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_inf1", exit_code=1)
     return db
 
 
@@ -126,13 +129,22 @@ def test_cheapest_gpus_and_source_status_equal_the_warehouse(site, snapshot, bro
         "SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR), provider, CAST(providers_in_stock AS VARCHAR) "
         "FROM gpu_cheapest ORDER BY gpu_model"
     ).fetchall()
-    freshness = snapshot.execute("SELECT source_id, last_outcome FROM source_freshness ORDER BY source_id").fetchall()
+    freshness = snapshot.execute(
+        "SELECT source_id, last_outcome, coalesce(last_error, '') FROM source_freshness ORDER BY source_id"
+    ).fetchall()
+    quarantined = snapshot.execute("SELECT source_id, stage, array_to_string(reasons, '; ') FROM quarantine").fetchall()
     with recorded_page(browser, "file://") as (page, _):
         load(page, (site / "gpus.html").as_uri())
         assert [tuple(r[:4]) for r in cells(page, "cheapest")] == [tuple(r) for r in cheapest]
         load(page, (site / "sources.html").as_uri())
-        assert [tuple(r[:2]) for r in cells(page, "freshness")] == [tuple(r) for r in freshness]
-        assert page.locator("#quarantine-empty").count() == 1  # the samples are all valid
+        header = headers(page, "freshness")
+        at = [header.index(c) for c in ("source_id", "last_outcome", "last_error")]
+        assert [tuple(r[i] for i in at) for r in cells(page, "freshness")] == [tuple(r) for r in freshness]
+        assert ("aws_inf1", "quarantined") in [r[:2] for r in freshness]
+        header = headers(page, "quarantine")
+        at = [header.index(c) for c in ("source_id", "stage", "reasons")]
+        assert [tuple(r[i] for i in at) for r in cells(page, "quarantine")] == [tuple(r) for r in quarantined]
+        assert len(quarantined) == 1 and quarantined[0][2]  # the reason is there
         load(page, (site / "regions.html").as_uri())
         assert page.locator("#no-regions").count() == 1  # no aws_prices_by_region view in this snapshot
         load(page, (site / "dictionary.html").as_uri())
