@@ -88,6 +88,12 @@ def headers(page, table_id: str) -> list[str]:
     return page.eval_on_selector_all(f"#{table_id} thead th", "ths => ths.map(th => th.textContent.trim())")
 
 
+def picked(page, table_id: str, *names: str) -> list[tuple[str, ...]]:
+    """The named columns of a table's rows as shown, in display order."""
+    header = headers(page, table_id)
+    return [tuple(row[header.index(n)] for n in names) for row in cells(page, table_id)]
+
+
 def series_drawn(page) -> dict[str, int]:
     """Per chart title, the lines Vega drew: one SVG path per series in the line mark."""
     return page.eval_on_selector_all(
@@ -126,8 +132,8 @@ def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(si
 
 def test_cheapest_gpus_and_source_status_equal_the_warehouse(site, snapshot, browser):
     cheapest = snapshot.execute(
-        "SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR), provider, CAST(providers_in_stock AS VARCHAR) "
-        "FROM gpu_cheapest ORDER BY gpu_model"
+        "SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR), provider, CAST(providers_in_stock AS VARCHAR), "
+        "'on_demand', source_url FROM gpu_cheapest ORDER BY gpu_model"
     ).fetchall()
     freshness = snapshot.execute(
         "SELECT source_id, last_outcome, coalesce(last_error, '') FROM source_freshness ORDER BY source_id"
@@ -135,15 +141,13 @@ def test_cheapest_gpus_and_source_status_equal_the_warehouse(site, snapshot, bro
     quarantined = snapshot.execute("SELECT source_id, stage, array_to_string(reasons, '; ') FROM quarantine").fetchall()
     with recorded_page(browser, "file://") as (page, _):
         load(page, (site / "gpus.html").as_uri())
-        assert [tuple(r[:4]) for r in cells(page, "cheapest")] == [tuple(r) for r in cheapest]
+        shown = picked(page, "cheapest", "gpu_model", "usd_per_gpu_hour", "provider", "providers_in_stock")
+        assert shown == [tuple(r[:4]) for r in cheapest]
+        assert picked(page, "cheapest", "price_kind", "source_url") == [tuple(r[4:]) for r in cheapest]
         load(page, (site / "sources.html").as_uri())
-        header = headers(page, "freshness")
-        at = [header.index(c) for c in ("source_id", "last_outcome", "last_error")]
-        assert [tuple(r[i] for i in at) for r in cells(page, "freshness")] == [tuple(r) for r in freshness]
+        assert picked(page, "freshness", "source_id", "last_outcome", "last_error") == freshness
         assert ("aws_inf1", "quarantined") in [r[:2] for r in freshness]
-        header = headers(page, "quarantine")
-        at = [header.index(c) for c in ("source_id", "stage", "reasons")]
-        assert [tuple(r[i] for i in at) for r in cells(page, "quarantine")] == [tuple(r) for r in quarantined]
+        assert picked(page, "quarantine", "source_id", "stage", "reasons") == quarantined
         assert len(quarantined) == 1 and quarantined[0][2]  # the reason is there
         load(page, (site / "regions.html").as_uri())
         assert page.locator("#no-regions").count() == 1  # no aws_prices_by_region view in this snapshot

@@ -19,6 +19,7 @@ ORDER BY usd_per_accelerator_hour_4dp, vendor, offering, price_kind, region
 
 CHEAPEST = f"""
 SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR) AS usd_per_gpu_hour, provider, providers_in_stock,
+       'on_demand' AS price_kind,  -- gpu_cheapest ranks on-demand listings only; said on the page
        listing, CAST(original_amount AS VARCHAR) || ' ' || original_currency || ' ' || original_unit AS as_printed,
        source_url, {TS.format(col="fetched_at")} AS fetched_at
 FROM gpu_cheapest
