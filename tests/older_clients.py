@@ -1,8 +1,8 @@
 """Older DuckDB clients as users have them: the pinned 1.5 CLI, and a 1.x Python engine in its own virtualenv.
 
-The 1.x engine cannot live in the project's .venv (which has DuckDB 2), so it gets a virtualenv of its own under
-the user's cache directory, installed by uv from the hashed tests/clients/duckdb15.lock. It is built in a
-temporary folder and renamed into place, so an interrupted install never leaves a half-made one behind.
+A 1.x engine cannot live in the project's .venv (which has DuckDB 2), so each gets a virtualenv of its own under
+the user's cache directory, installed by uv from its hashed lock in tests/clients/ (`make lock` writes them). It
+is built in a temporary folder and renamed into place, so an interrupted install never leaves a half-made one.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-LOCK = Path(__file__).resolve().parent / "clients" / "duckdb15.lock"
-PYTHON_ENGINE_VERSION = "1.5.5"
+CLIENTS = Path(__file__).resolve().parent / "clients"
+# Each Python engine tested and its lock: 1.5.5, the 1.x users have today; 1.1.3, the oldest the README promises.
+PYTHON_ENGINES = {"1.5.5": CLIENTS / "duckdb15.lock", "1.1.3": CLIENTS / "duckdb11.lock"}
 CLI_VERSION = "v1.5.6"
 BIN = Path(sys.executable).parent
 # Runs inside the 1.x virtualenv: prints the engine's version and the query's rows as JSON.
@@ -32,10 +33,11 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ratecard" / "clients"
 
 
-def python_engine() -> Path:
-    """The 1.x virtualenv's python, created on first use; a new lock file gives a new virtualenv."""
-    digest = hashlib.sha256(LOCK.read_bytes()).hexdigest()[:12]
-    venv = cache_dir() / f"duckdb-{PYTHON_ENGINE_VERSION}-{digest}"
+def python_engine(version: str) -> Path:
+    """The python of that engine's virtualenv, created on first use; a new lock file gives a new virtualenv."""
+    lock = PYTHON_ENGINES[version]
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()[:12]
+    venv = cache_dir() / f"duckdb-{version}-{digest}"
     python = venv / "bin" / "python"
     if python.exists():
         return python
@@ -44,7 +46,7 @@ def python_engine() -> Path:
     uv = str(BIN / "uv")
     run([uv, "venv", "--quiet", "--python", sys.executable, str(staging)])
     staging_python = str(staging / "bin" / "python")
-    run([uv, "pip", "install", "--quiet", "--python", staging_python, "--require-hashes", "-r", str(LOCK)])
+    run([uv, "pip", "install", "--quiet", "--python", staging_python, "--require-hashes", "-r", str(lock)])
     try:
         staging.rename(venv)
     except OSError:  # another test process made it first

@@ -47,10 +47,10 @@ def _alive(pid: int) -> bool:
 
 
 def remove_abandoned_copies(target: Path) -> list[Path]:
-    """Staging copies left by a publish that was killed: their process is gone, so nothing will rename them."""
+    """Staging copies (and WALs) left by a publish that was killed: their process is gone, so nothing renames them."""
     removed = []
-    for staging in target.parent.glob(f".{target.name}.*.tmp"):
-        pid = staging.name.removeprefix(f".{target.name}.").removesuffix(".tmp")
+    for staging in target.parent.glob(f".{target.name}.*.tmp*"):
+        pid = staging.name.removeprefix(f".{target.name}.").split(".tmp")[0]
         if pid.isdigit() and not _alive(int(pid)):
             staging.unlink(missing_ok=True)
             removed.append(staging)
