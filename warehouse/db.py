@@ -26,12 +26,16 @@ SQL_DIR = Path(__file__).resolve().parent / "sql"
 SCHEMA_FILES = (
     "schema.sql",
     "schema_gpu.sql",
+    "schema_pricelist.sql",
     "comments.sql",
     "comments_gpu.sql",
+    "comments_pricelist.sql",
     "views.sql",
     "views_gpu.sql",
+    "views_pricelist.sql",
     "comments_views.sql",
     "comments_views_gpu.sql",
+    "comments_views_pricelist.sql",
 )
 
 
