@@ -32,12 +32,35 @@ WHERE source_id = $source_id AND valid_to = $observed_at
 ORDER BY listing, price_kind, region, change DESC
 """
 
+PRICELIST_CHANGES = """
+SELECT 'opened' AS change, instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
+       effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND fetch_id = $fetch_id
+UNION ALL
+SELECT 'closed', instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
+       effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND valid_to = $observed_at
+ORDER BY region_code, instance_type, price_kind, lease_years, purchase_option, offering_class, change DESC
+"""
+
 # The current version of a source, for drift checks: open rows' prices by business key, and its last shape.
 CURRENT_PRICES = {
     "aws": """SELECT instance_type, price_kind, region, usd_per_instance_hour FROM aws_instance_price_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
     "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
+    # One region's open rows (all of the source's for a feed of every region); the kind spelled with its terms
+    # as pipelines.kinds.pricelist_kind_label spells it.
+    "pricelist": """SELECT instance_type,
+                           CASE WHEN price_kind = 'reserved'
+                                THEN 'reserved ' || lease_years || 'y ' || purchase_option || ' ' || offering_class
+                                ELSE price_kind END,
+                           region_code, effective_usd_per_instance_hour
+                    FROM aws_pricelist_price_history
+                    WHERE source_id = $source_id AND valid_to IS NULL
+                      AND ($region_code IS NULL OR region_code = $region_code)""",
 }
 CURRENT_ROWS = {
     "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history
@@ -45,6 +68,9 @@ CURRENT_ROWS = {
                    + (SELECT count(*) FROM aws_instance_price_history
                       WHERE source_id = $source_id AND valid_to IS NULL)""",
     "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
+    "pricelist": """SELECT count(*) FROM aws_pricelist_price_history
+                    WHERE source_id = $source_id AND valid_to IS NULL
+                      AND ($region_code IS NULL OR region_code = $region_code)""",
 }
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
 LAST_SHAPE = """
@@ -100,7 +126,7 @@ def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, obj
     return row
 
 
-CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES}
+CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES, "pricelist": PRICELIST_CHANGES}
 
 
 def changes_for(
