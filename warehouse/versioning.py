@@ -102,8 +102,8 @@ def _scope_filter(table: VersionedTable, scope: Mapping[str, Any]) -> tuple[str,
     """SQL limiting the open rows to the snapshot's scope, and its parameters."""
     if set(scope) != set(table.scope_columns):
         raise ValueError(f"{table.name}: a snapshot's scope must give {table.scope_columns}, not {tuple(scope)}")
-    sql = "".join(f" AND {c} IS NOT DISTINCT FROM $scope_{c}" for c in table.scope_columns)
-    return sql, {f"scope_{c}": scope[c] for c in table.scope_columns}
+    sql = "".join(f" AND {k} IS NOT DISTINCT FROM $scope_{k}" for k in table.scope_columns)
+    return sql, {f"scope_{k}": scope[k] for k in table.scope_columns}
 
 
 def land_snapshot(
@@ -116,7 +116,7 @@ def land_snapshot(
 ) -> LandCounts:
     """Apply one snapshot (of the whole source, or of its `scope` within the source, e.g. one region). The
     caller owns the transaction, so several tables land atomically."""
-    scoped, scope_params = _scope_filter(table, scope or {})
+    scope_filter, scope_params = _scope_filter(table, scope or {})
     # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
     # landing (whose transaction the caller rolls back) needs no cleanup here.
     con.register("_snapshot", snapshot)
@@ -124,7 +124,7 @@ def land_snapshot(
     # Explicit anti-joins against the source's open rows: the same plan as NOT EXISTS, planned in about half the
     # time, which is most of the cost for the few-hundred-row snapshots real sources send.
     open_rows = (
-        f"(SELECT rowid AS row_id, * FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL{scoped})"
+        f"(SELECT rowid AS row_id, * FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL{scope_filter})"
     )
     (closed,) = one_row(
         con,
