@@ -88,14 +88,15 @@ FROM gpu_cheapest
 ORDER BY gpu_model
 """
 
-# The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate.
+# The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate. The
+# price list's rows (one per region) are summarised by aws_prices_by_region instead.
 HEADLINE_PRICES = """
 SELECT instance_type, accelerator, accelerator_count AS accels,
        accelerator_memory_value, accelerator_memory_unit, accelerator_memory_derived,
        price_kind, coalesce(region, 'not stated') AS region,
        usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp
 FROM aws_instance_prices
-WHERE price_kind IN ('on_demand', 'capacity_block')
+WHERE price_kind IN ('on_demand', 'capacity_block') AND source_family <> 'price_list'  -- per region: see below
 ORDER BY accelerator, price_kind, usd_per_instance_hour
 """
 
