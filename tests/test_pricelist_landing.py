@@ -10,6 +10,8 @@ import pytest
 from pricelist_factory import PUBLISHED, SOURCE, T0, batch, land, price, us_east_1
 
 from pipelines.reference import aws_regions, region_code_for
+from schemas.pricelist import PriceListKind
+from schemas.pricelist_expectations import validate_pricelist
 from schemas.records import InstancePrice, PriceKind, SourceBatch
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
@@ -147,3 +149,22 @@ def test_an_old_file_gains_region_code_in_place_and_stays_unchanged(tmp_path):
         assert rows.fetchall() == [("US East (Ohio)", "us-east-2")]
         again = land_page(con, capacity_blocks(), 1)
         assert (again.outcome, again.inserted, again.closed) == ("unchanged", 0, 0)
+
+
+def test_the_spot_feed_lands_every_region_at_once_as_indicative(con):
+    spot = [
+        price("trn1.32xlarge", "6.45", region, PriceListKind.SPOT, indicative=True, location=None)
+        for region in ("us-east-1", "us-west-2")
+    ]
+    feed = batch(spot, None, source_id="aws_spot")
+    assert validate_pricelist(feed)[0].success
+    assert land(con, feed, 0).inserted == 3  # two prices and the feed's offer row
+    assert land(con, feed, 1).outcome == "unchanged"
+    land(con, batch(spot[:1], None, source_id="aws_spot"), 2)  # us-west-2 gone from the feed: closed
+    rows = con.execute(
+        "SELECT region, price_kind, indicative FROM aws_instance_prices WHERE source_id = 'aws_spot'"
+    ).fetchall()
+    assert rows == [("us-east-1", "spot", True)]
+    assert con.execute("SELECT region_code FROM aws_pricelist_offers WHERE valid_to IS NULL").fetchall() == [
+        ("(all regions)",)
+    ]
