@@ -56,6 +56,15 @@ def preview_markdown(rows: list[dict[str, Any]], limit: int = 30) -> str:
     return "\n".join(lines)
 
 
+def warn_unless_empty(rows: list[dict[str, Any]], label: str, **metadata: Any) -> dg.AssetCheckResult:
+    """A WARN check's result: passed when its query found nothing, else the rows found as a markdown table."""
+    return dg.AssetCheckResult(
+        passed=not rows,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={**metadata, label: dg.MetadataValue.md(preview_markdown(rows))},
+    )
+
+
 def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
     @dg.asset(
         key=VIEWS_KEY,
@@ -87,12 +96,7 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
     description="Derived accelerator rate agrees with the rate the page printed, to its rounding.",
 )
 def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    rows = read_rows(warehouse, RATE_MISMATCHES)
-    return dg.AssetCheckResult(
-        passed=not rows,
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={"mismatches": dg.MetadataValue.md(preview_markdown(rows))},
-    )
+    return warn_unless_empty(read_rows(warehouse, RATE_MISMATCHES), "mismatches")
 
 
 @dg.asset_check(
@@ -115,14 +119,7 @@ def every_price_has_spec(warehouse: WarehouseResource) -> dg.AssetCheckResult:
 )
 def page_price_matches_a_region(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     rows = read_rows(warehouse, UNMATCHED_PAGE_PRICES)
-    return dg.AssetCheckResult(
-        passed=not rows,
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={
-            "unmatched": dg.MetadataValue.int(len(rows)),
-            "page prices matching no region": dg.MetadataValue.md(preview_markdown(rows)),
-        },
-    )
+    return warn_unless_empty(rows, "page prices matching no region", unmatched=dg.MetadataValue.int(len(rows)))
 
 
 VIEW_CHECKS = [capacity_block_rate_matches_printed, every_price_has_spec, page_price_matches_a_region]
