@@ -8,6 +8,7 @@ recorded in aws_pricelist_offers, which the publication-date gate reads.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from enum import Enum
 from typing import Any
@@ -61,6 +62,9 @@ PRICELIST_PRICES = VersionedTable(
     scope_columns=("region_code",),
 )
 
+# The same table, unscoped: a feed that prices every region at once (spot) replaces all of its source's rows.
+PRICELIST_ALL_REGIONS = dataclasses.replace(PRICELIST_PRICES, scope_columns=())
+
 PRICELIST_OFFERS = FactTable(
     name="aws_pricelist_offers",
     key_columns=("source_id", "region_code"),
@@ -108,19 +112,12 @@ def pricelist_snapshots(batch: PriceListBatch) -> list[Snapshot]:
         "publication_date": batch.publication_date,
         "price_rows": len(batch.prices),
     }
-    prices = Snapshot(PRICELIST_PRICES, pricelist_rows(batch), scope={"region_code": batch.region_code})
-    if batch.region_code is None:  # a feed of every region (spot) replaces the whole source's rows
-        prices = Snapshot(_WHOLE_SOURCE, prices.rows)
+    rows = pricelist_rows(batch)
+    if batch.region_code is None:
+        prices = Snapshot(PRICELIST_ALL_REGIONS, rows)
+    else:
+        prices = Snapshot(PRICELIST_PRICES, rows, scope={"region_code": batch.region_code})
     return [prices, Snapshot(PRICELIST_OFFERS, [offer])]
-
-
-# The same table, unscoped: a feed that prices every region at once replaces all of its source's rows.
-_WHOLE_SOURCE = VersionedTable(
-    PRICELIST_PRICES.name,
-    PRICELIST_PRICES.key_columns,
-    PRICELIST_PRICES.attribute_fields,
-    PRICELIST_PRICES.carried_fields,
-)
 
 
 def landed_publication(
