@@ -56,7 +56,7 @@ def test_history_bench_grows_with_changes_not_runs():
 
 
 def test_pricelist_bench_lands_regions_and_finds_the_unchanged_ones_unchanged():
-    from bench import pricelist
+    from bench import pricelist_landing as pricelist
 
     results = pricelist.run(pricelist.Sizes(regions=2, n_types=2, reps=1))
     notes = {r.name: r.note for r in results}
