@@ -58,7 +58,7 @@ bench: $(STAMP)
 
 ## lock: re-resolve requirements.lock from pyproject.toml (hashes, no index URLs)
 lock: $(STAMP)
-	$(BIN)/uv pip compile pyproject.toml --extra test --extra dev --generate-hashes --python-version 3.11 --no-header -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra dev --extra deploy --generate-hashes --python-version 3.11 --no-header -o requirements.lock
 
 clean:
 	rm -rf $(VENV) .pytest_cache .dagster .mypy_cache .ruff_cache
