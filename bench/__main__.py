@@ -1,5 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources|pricelist ...]`: run the scenarios (all by default),
-print one table.
+"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|publish ...]`: run the
+scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -16,7 +16,7 @@ import traceback
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import gate, history, landing, parsing, pricelist, sources
+from bench import gate, history, landing, parsing, pricelist, pricelist_landing, publish, sources
 from bench.report import Result, fmt_seconds, render_table
 
 SCENARIOS = {
@@ -26,6 +26,8 @@ SCENARIOS = {
     "gate": gate,
     "sources": sources,
     "pricelist": pricelist,
+    "pricelist_landing": pricelist_landing,
+    "publish": publish,
 }
 BUDGET_SECONDS = 180
 
