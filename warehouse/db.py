@@ -32,6 +32,9 @@ SCHEMA_FILES = (
     "views_gpu.sql",
     "comments_views.sql",
     "comments_views_gpu.sql",
+    "schema_changes.sql",
+    "views_changes.sql",
+    "comments_views_changes.sql",
 )
 
 
