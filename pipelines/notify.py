@@ -146,7 +146,7 @@ def notify_changes(db_path: Path | str, settings: NotifySettings) -> NotifyResul
     url = os.environ.get(settings.webhook_url_env, "")
     if not url:
         result = NotifyResult("not_configured")
-        result.note(logging.WARNING, f"${settings.webhook_url_env} is not set: no change notification sent")
+        result.note(logging.INFO, f"change notification off: ${settings.webhook_url_env} is not set")
         return result
     with connect(db_path) as con:
         through, changes = pending_changes(con, settings)
