@@ -12,7 +12,7 @@ export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1
 
-.PHONY: demo test check reliability dev bench lock show clean
+.PHONY: demo test check reliability dev bench lock show clean docs
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,10 @@ dev: $(STAMP)
 ## bench: speed ratios measured in one run
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## docs: regenerate docs/data-dictionary.md from the COMMENT ON text of a freshly built warehouse
+docs: $(STAMP)
+	$(BIN)/python -m warehouse.dictionary docs/data-dictionary.md
 
 ## lock: re-resolve requirements.lock from pyproject.toml (hashes, no index URLs)
 lock: $(STAMP)
