@@ -71,7 +71,7 @@ def generate() -> str:
 def main(argv: list[str]) -> None:
     path = Path(argv[0]) if argv else DEFAULT_PATH
     path.write_text(generate(), encoding="utf-8")
-    print(f"wrote {path}")
+    sys.stdout.write(f"wrote {path}\n")
 
 
 if __name__ == "__main__":
