@@ -146,3 +146,37 @@ def test_a_failing_webhook_is_retried_once_logged_and_never_fails_the_refresh(se
     assert SECRET not in str(metadata) and ENV in str(metadata)
     assert SECRET not in str(list(result.all_events))
     assert_secret_nowhere(db, outputs, caplog)
+
+
+def test_stock_flips_additions_removals_and_shape_changes(tmp_path, caplog):
+    [hyperstack] = [s for s in load_sources() if s.id == "gpu_hyperstack"]
+    page = sample_path(hyperstack).read_text()
+    h100 = page[page.index("NVIDIA H100 SXM") :]
+    l40 = page[page.index("<tr><td>NVIDIA L40<") : page.index("<tr><td>NVIDIA RTX A6000")]
+    l4 = l40.replace("NVIDIA L40", "NVIDIA L4").replace("$ 1.00", "$ 0.40")
+    moved = page.replace(h100, h100.replace("Deploy now", "Sold out", 1), 1).replace(l40, l4)
+    moved = moved.replace("$ 3.50 per Hour", "$ 3.00 per Hour")
+    reshaped = moved.replace("Max RAM (GB) per GPU", "Max RAM per GPU (GB)")
+    db = tmp_path / "prices.duckdb"
+    with LocalServer() as site:
+        sources_file = write_sources_file(tmp_path / "sources.toml", [hyperstack], site.base_url)
+        for body in (page, moved, reshaped):
+            site.set(f"/{hyperstack.sample}", Reply(body=body.encode()))
+            refresh(sources_file, db)
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute("""SELECT change, offering, change_pct, old_value, new_value, fetch_id FROM price_changes
+                              ORDER BY change, offering""").fetchall()
+    by_change = {(r[0], r[1]): r for r in rows}
+    assert set(by_change) == {
+        ("added", "NVIDIA L4"),
+        ("price", "NVIDIA H200 SXM"),
+        ("removed", "NVIDIA L40"),
+        ("shape", None),
+        ("stock", "NVIDIA H100 SXM"),
+    }
+    assert str(by_change["price", "NVIDIA H200 SXM"][2]) == "-14.29"
+    assert by_change["stock", "NVIDIA H100 SXM"][3:5] == ("in_stock", "sold_out")
+    # Each change points at the fetch that brought it: the second for the moves, the third for the shape.
+    assert {r[5] for k, r in by_change.items() if k[0] != "shape"} == {2} and by_change["shape", None][5] == 3
+    shown = runner.invoke(app, ["changes", "--db", str(db)])
+    assert all(word in shown.output for word in ("added", "removed", "sold_out", "shape", "-14.29%"))
