@@ -122,8 +122,8 @@ def history_tables(rows: list[dict[str, Any]], offering: str) -> tuple[Table, Ta
             *key, *(money(p) for p in stats), str(len(prices)), sparkline(prices) + ("" if current else " (gone)")
         )
         for v in versions:
-            to = "open" if v["valid_to"] is None else f"{v['valid_to']:%Y-%m-%d %H:%M}"
-            timeline.add_row(*key, f"{v['valid_from'].astimezone(UTC):%Y-%m-%d %H:%M}", to, money(v["price"]))
+            to = "open" if v["valid_to"] is None else f"{v['valid_to'].astimezone(UTC):%Y-%m-%d %H:%M:%S}"
+            timeline.add_row(*key, f"{v['valid_from'].astimezone(UTC):%Y-%m-%d %H:%M:%S}", to, money(v["price"]))
     return trend, timeline
 
 
