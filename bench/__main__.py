@@ -15,10 +15,17 @@ import traceback
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import gate, history, landing, parsing, sources
+from bench import exports, gate, history, landing, parsing, sources
 from bench.report import Result, fmt_seconds, render_table
 
-SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "gate": gate, "sources": sources}
+SCENARIOS = {
+    "landing": landing,
+    "history": history,
+    "parsing": parsing,
+    "gate": gate,
+    "sources": sources,
+    "exports": exports,
+}
 BUDGET_SECONDS = 180
 
 LEGEND = """\

@@ -53,3 +53,13 @@ def test_history_bench_grows_with_changes_not_runs():
     assert values(results)["history rows vs rows x runs"] == "333 vs 3,600"
     names = {r.name for r in results}
     assert {"view gpu_cheapest", "view accelerator_hour_prices", "RATIO as-of ÷ full scan, AWS"} <= names
+
+
+def test_exports_bench_counts_one_file_per_history_day_and_the_changes():
+    from bench import exports
+
+    # 5 days of 200 AWS + 100 GPU rows, 2 + 1 re-priced a day after the first: 4 x 3 price changes.
+    results = {r.name: r for r in exports.run(history.Sizes(days=5, aws_types=2, gpu_listings=100, reps=1))}
+    assert results["view price_changes"].rows == 12
+    assert results["export parquet: every view + history by day"].note.endswith(" files")
+    assert "RATIO row-by-row ÷ COPY" in results
