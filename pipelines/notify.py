@@ -59,7 +59,15 @@ WHERE fetch_id > $after AND fetch_id <= $through AND list_contains($kinds, chang
   AND (change <> 'price' OR abs(change_pct) >= $min_pct)
 ORDER BY changed_at, source_id, offering, change
 """
-WATERMARK = "SELECT coalesce(max(through_fetch_id), 0) FROM notify_log WHERE outcome <> 'failed'"
+# Where the last delivered (or empty) run stopped. Before any, the last day's fetches: a warehouse that gains a
+# webhook does not flood it with its whole history.
+WATERMARK = """
+SELECT coalesce(
+    (SELECT max(through_fetch_id) FROM notify_log WHERE outcome <> 'failed'),
+    (SELECT min(fetch_id) - 1 FROM fetch_log WHERE fetched_at > now() - INTERVAL 1 DAY),
+    (SELECT max(fetch_id) FROM fetch_log),
+    0)
+"""
 RECORD = "INSERT INTO notify_log VALUES ($at, $through, $sent, $outcome, $attempts, $error)"
 
 

@@ -180,3 +180,18 @@ def test_stock_flips_additions_removals_and_shape_changes(tmp_path, caplog):
     assert {r[5] for k, r in by_change.items() if k[0] != "shape"} == {2} and by_change["shape", None][5] == 3
     shown = runner.invoke(app, ["changes", "--db", str(db)])
     assert all(word in shown.output for word in ("added", "removed", "sold_out", "shape", "-14.29%"))
+
+
+def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, receiver, monkeypatch):
+    from pipelines.notify import NotifySettings, notify_changes
+
+    site, trn1, body, sources_file, db = setup
+    monkeypatch.delenv(ENV)  # no webhook yet: changes land, nothing is sent or marked
+    refresh(sources_file, db)
+    site.set(f"/{trn1.sample}", Reply(body=body.replace("<td>$1.34</td>", "<td>$1.50</td>").encode()))
+    refresh(sources_file, db)
+    with duckdb.connect(str(db)) as con:
+        con.execute("UPDATE fetch_log SET fetched_at = fetched_at - INTERVAL 3 DAY")
+    monkeypatch.setenv(ENV, receiver.url(HOOK_PATH))
+    result = notify_changes(db, NotifySettings(webhook_url_env=ENV))
+    assert (result.outcome, result.changes_sent, posts(receiver)) == ("nothing_over_threshold", 0, [])

@@ -74,7 +74,8 @@ def export_one(
     target = out / (name if partitioned else f"{name}.{fmt}")
     if target.is_dir():
         shutil.rmtree(target)  # a partition that no longer exists must not survive from an earlier export
-    con.execute(f"COPY {source} TO '{target}' ({copy_options(fmt, partitioned)})")
+    quoted = str(target).replace("'", "''")  # a folder name may hold a quote
+    con.execute(f"COPY {source} TO '{quoted}' ({copy_options(fmt, partitioned)})")
     (rows,) = one_row(con, f'SELECT count(*) FROM "{name}"')
     entry: dict[str, Any] = {
         "name": name,
