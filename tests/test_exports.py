@@ -101,11 +101,10 @@ def test_csv_carries_the_same_rows(warehouse, tmp_path):
     manifest = export(warehouse, tmp_path, "csv")
     entry = next(f for f in manifest["files"] if f["name"] == "gpu_listings")
     assert entry["path"] == "gpu_listings.csv" and entry["rows"] > 0
+    folder = str(tmp_path).replace("'", "''")
     with duckdb.connect() as con:
-        assert con.execute(f"SELECT count(*) FROM read_csv('{tmp_path}/gpu_listings.csv')").fetchone() == (
-            entry["rows"],
-        )
-        parts = con.execute(f"SELECT count(*) FROM read_csv('{tmp_path}/gpu_listing_history/*/*.csv')").fetchone()
+        assert con.execute(f"SELECT count(*) FROM read_csv('{folder}/gpu_listings.csv')").fetchone() == (entry["rows"],)
+        parts = con.execute(f"SELECT count(*) FROM read_csv('{folder}/gpu_listing_history/*/*.csv')").fetchone()
     assert parts == (next(f for f in manifest["files"] if f["name"] == "gpu_listing_history")["rows"],)
 
 
