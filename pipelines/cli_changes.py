@@ -69,13 +69,18 @@ def sparkline(values: list[Decimal]) -> str:
 
 
 def query(db: Path, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    import duckdb
+
     from pipelines.show import reading
     from warehouse.queries import rows_as_dicts
 
     if not db.exists():
         raise WarehouseMissing(db, "does not exist yet")
     with reading(db) as con:
-        return rows_as_dicts(con, sql, params)
+        try:
+            return rows_as_dicts(con, sql, params)
+        except duckdb.CatalogException as exc:  # a snapshot published by an earlier release
+            raise WarehouseMissing(db, f"its published snapshot predates this view ({exc})") from exc
 
 
 def changes_table(rows: list[dict[str, Any]], title: str) -> Table:

@@ -17,6 +17,7 @@ from pipelines.cli import app
 from pipelines.resources import SourcesResource, WarehouseResource
 from pipelines.sources import load_sources, sample_path
 from sourcefiles import write_sources_file
+from warehouse.publish import snapshot_path
 
 SECRET = "T0KEN-s3cret-9f2c"
 HOOK_PATH = f"/hooks/{SECRET}"
@@ -111,6 +112,11 @@ def test_history_prints_the_timeline_with_a_sparkline(setup):
     assert "trn1.32xlarge" not in shown.output
     missing = runner.invoke(app, ["history", "h900", "--db", str(db)])
     assert missing.exit_code == 1 and "no price history" in missing.output
+
+    with duckdb.connect(str(snapshot_path(db))) as con:  # as a snapshot published by an earlier release
+        con.execute("DROP VIEW price_changes")
+    older = runner.invoke(app, ["changes", "--db", str(db)])
+    assert older.exit_code == 1 and "predates this view" in older.output
 
 
 def test_a_failing_webhook_is_retried_once_logged_and_never_fails_the_refresh(setup, receiver, caplog):
