@@ -27,10 +27,10 @@ ORDER BY changed_at DESC, source_id, offering, change
 HISTORY = """
 SELECT * FROM (
     SELECT 'AWS' AS provider, instance_type AS offering, price_kind, region, usd_per_accelerator_hour AS price,
-           valid_from, valid_to, source_url
+           CAST(NULL AS VARCHAR) AS stock_status, valid_from, valid_to, source_url
     FROM aws_instance_price_history WHERE lower(instance_type) = lower($offering)
     UNION ALL
-    SELECT provider, listing, price_kind, region, usd_per_gpu_hour, valid_from, valid_to, source_url
+    SELECT provider, listing, price_kind, region, usd_per_gpu_hour, stock_status, valid_from, valid_to, source_url
     FROM gpu_listing_history WHERE lower(gpu_model) = lower($offering) OR lower(listing) = lower($offering)
 )
 WHERE ($kind IS NULL OR price_kind = $kind) AND ($region IS NULL OR lower(region) = lower($region))
@@ -117,7 +117,7 @@ def history_tables(rows: list[dict[str, Any]], offering: str) -> tuple[Table, Ta
     for name in ("provider", "offering", "kind", "region", "first", "now", "min", "max", "versions", "trend"):
         trend.add_column(name, justify="right" if name in ("first", "now", "min", "max", "versions") else "left")
     timeline = Table(title=f"{offering}: price timeline (valid from → to; open = current)")
-    for name in ("provider", "offering", "kind", "region", "valid from (UTC)", "valid to", "USD/accel-h"):
+    for name in ("provider", "offering", "kind", "region", "valid from (UTC)", "valid to", "USD/accel-h", "stock"):
         timeline.add_column(name, justify="right" if name == "USD/accel-h" else "left")
     for key, versions in series.items():
         prices = [v["price"] for v in versions]
@@ -128,7 +128,13 @@ def history_tables(rows: list[dict[str, Any]], offering: str) -> tuple[Table, Ta
         )
         for v in versions:
             to = "open" if v["valid_to"] is None else f"{v['valid_to'].astimezone(UTC):%Y-%m-%d %H:%M:%S}"
-            timeline.add_row(*key, f"{v['valid_from'].astimezone(UTC):%Y-%m-%d %H:%M:%S}", to, money(v["price"]))
+            timeline.add_row(
+                *key,
+                f"{v['valid_from'].astimezone(UTC):%Y-%m-%d %H:%M:%S}",
+                to,
+                money(v["price"]),
+                v["stock_status"] or "",
+            )
     return trend, timeline
 
 
