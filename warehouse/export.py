@@ -64,19 +64,28 @@ def copy_options(fmt: Format, partitioned: bool) -> str:
     return ", ".join(options)
 
 
+def ident(name: str) -> str:
+    """A catalog name as a quoted SQL identifier (names come from the file's own catalog)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    """A path as a SQL string literal: a folder name may hold a quote."""
+    return "'" + text.replace("'", "''") + "'"
+
+
 def export_one(
     con: duckdb.DuckDBPyConnection, name: str, comment: str | None, out: Path, fmt: Format, partitioned: bool
 ) -> dict[str, Any]:
     """One COPY per view or table (bulk, never row by row) and its manifest entry."""
-    source = f'"{name}"'
+    relation = ident(name)
     if partitioned:  # hive-style folders: <table>/fetch_date=YYYY-MM-DD/data_0.parquet
-        source = f"(SELECT *, CAST(timezone('UTC', fetched_at) AS DATE) AS {PARTITION_COLUMN} FROM \"{name}\")"
+        relation = f"(SELECT *, CAST(timezone('UTC', fetched_at) AS DATE) AS fetch_date FROM {ident(name)})"
     target = out / (name if partitioned else f"{name}.{fmt}")
     if target.is_dir():
         shutil.rmtree(target)  # a partition that no longer exists must not survive from an earlier export
-    quoted = str(target).replace("'", "''")  # a folder name may hold a quote
-    con.execute(f"COPY {source} TO '{quoted}' ({copy_options(fmt, partitioned)})")
-    (rows,) = one_row(con, f'SELECT count(*) FROM "{name}"')
+    con.execute(f"COPY {relation} TO {literal(str(target))} ({copy_options(fmt, partitioned)})")
+    (rows,) = one_row(con, f"SELECT count(*) FROM {ident(name)}")
     entry: dict[str, Any] = {
         "name": name,
         "kind": "history table" if partitioned else "view",

@@ -291,6 +291,11 @@ ALLOWED_INTERPOLATIONS = {
     "open_rows",  # a subquery over table.name
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
     "fresh",  # the same over table.name's columns
+    # warehouse/export.py: COPY of every view and history table the file's own catalog lists
+    "ident(name)",  # a catalog name, quoted as an identifier
+    "relation",  # that identifier, or a SELECT over it adding the fetch date
+    "literal(str(target))",  # the output path, quoted as a string literal
+    "copy_options(fmt, partitioned)",  # constant COPY options for parquet or csv
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 
