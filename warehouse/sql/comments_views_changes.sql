@@ -2,7 +2,7 @@
 
 COMMENT ON VIEW price_changes IS 'The change feed: what moved between consecutive versions of aws_instance_price_history and gpu_listing_history (price moves, listings added or removed, stock flips), and source shape changes from fetch_log. One row per change; a source''s first landing is not a change. Prices are USD excluding tax.';
 COMMENT ON COLUMN price_changes.changed_at IS 'When the change was seen: the fetch time of the version that brought it (for a removal, of the fetch that closed the last version) (UTC).';
-COMMENT ON COLUMN price_changes.change IS 'price (the USD price moved), added (a listing or instance price not offered before), removed (no longer offered), stock (stock_status flipped) or shape (the page''s parsed shape changed).';
+COMMENT ON COLUMN price_changes.change IS 'price (the USD price moved; for a non-USD listing a new exchange rate alone moves it too), added (a listing or instance price not offered before), removed (no longer offered), stock (stock_status flipped) or shape (the page''s parsed shape changed).';
 COMMENT ON COLUMN price_changes.family IS 'aws (aws_instance_price_history), gpu (gpu_listing_history) or source (fetch_log, for shape changes).';
 COMMENT ON COLUMN price_changes.source_id IS 'Source id.';
 COMMENT ON COLUMN price_changes.provider IS 'AWS, or the GPU provider''s display name; NULL for shape changes.';
