@@ -123,7 +123,9 @@ def test_a_failing_webhook_is_retried_once_logged_and_never_fails_the_refresh(se
     caplog.set_level(logging.DEBUG)
     site, trn1, body, sources_file, db = setup
     outputs = [refresh(sources_file, db)]
-    receiver.set(HOOK_PATH, Reply(status=500), Reply(status=503), Reply(status=200))
+    receiver.set(
+        HOOK_PATH, Reply(status=500), Reply(status=503), Reply(status=500), Reply(status=502), Reply(status=200)
+    )
     site.set(f"/{trn1.sample}", Reply(body=body.replace("<td>$1.34</td>", "<td>$1.10</td>").encode()))
     outputs.append(refresh(sources_file, db))  # exit code 0 asserted inside
     assert len(posts(receiver)) == 2  # one attempt and one retry
@@ -139,18 +141,22 @@ def test_a_failing_webhook_is_retried_once_logged_and_never_fails_the_refresh(se
         ]
 
     # The changes a failed run could not deliver go with the next publish, even an unchanged one.
-    result = dg.materialize(
-        [change_notifications],
-        resources={
-            "warehouse": WarehouseResource(db_path=str(db)),
-            "sources": SourcesResource(sources_file=str(sources_file)),
-        },
-    )
-    assert len(posts(receiver)) == 3 and posts(receiver)[-1]["changes"][0]["change_pct"] == "-17.91"
+    resources = {
+        "warehouse": WarehouseResource(db_path=str(db)),
+        "sources": SourcesResource(sources_file=str(sources_file)),
+    }
+    failed = dg.materialize([change_notifications], resources=resources)  # 500 then 502: the run still succeeds
+    assert failed.success and len(posts(receiver)) == 4
+    metadata = failed.asset_materializations_for_node("change_notifications")[0].metadata
+    assert (metadata["outcome"].value, metadata["attempts"].value) == ("failed", 2)
+    result = dg.materialize([change_notifications], resources=resources)
+    assert len(posts(receiver)) == 5 and posts(receiver)[-1]["changes"][0]["change_pct"] == "-17.91"
     metadata = result.asset_materializations_for_node("change_notifications")[0].metadata
     assert metadata["outcome"].value == "posted" and metadata["changes_sent"].value == 1
-    assert SECRET not in str(metadata) and ENV in str(metadata)
-    assert SECRET not in str(list(result.all_events))
+    for run in (failed, result):
+        assert SECRET not in str(run.asset_materializations_for_node("change_notifications")[0].metadata)
+        assert SECRET not in str(list(run.all_events))
+    assert ENV in str(metadata)
     assert_secret_nowhere(db, outputs, caplog)
 
 
