@@ -146,7 +146,18 @@ def post(url: str, message: dict[str, Any], result: NotifyResult) -> bool:
 
 
 def notify_changes(db_path: Path | str, settings: NotifySettings) -> NotifyResult:
-    """Send what changed since the last notification (the caller holds the refresh lock)."""
+    """Send what changed since the last notification (the caller holds the refresh lock); never raises."""
+    try:
+        return _notify(db_path, settings)
+    except Exception as exc:  # the refresh that published is good whatever happens here
+        secret = os.environ.get(settings.webhook_url_env, "") if settings.webhook_url_env else ""
+        message = f"change notification failed: {type(exc).__name__}: {exc}"
+        result = NotifyResult("failed")
+        result.note(logging.ERROR, message.replace(secret, REDACTED) if secret else message)
+        return result
+
+
+def _notify(db_path: Path | str, settings: NotifySettings) -> NotifyResult:
     from warehouse.db import connect
 
     if not settings.webhook_url_env:

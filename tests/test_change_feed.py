@@ -207,3 +207,12 @@ def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, recei
     monkeypatch.setenv(ENV, receiver.url(HOOK_PATH))
     result = notify_changes(db, NotifySettings(webhook_url_env=ENV))
     assert (result.outcome, result.changes_sent, posts(receiver)) == ("nothing_over_threshold", 0, [])
+
+
+def test_a_notification_that_cannot_even_start_reports_and_returns(tmp_path, monkeypatch):
+    from pipelines.notify import NotifySettings, notify_changes
+
+    monkeypatch.setenv(ENV, f"http://127.0.0.1:9/hooks/{SECRET}")
+    result = notify_changes(tmp_path, NotifySettings(webhook_url_env=ENV))  # a directory, not a warehouse
+    assert result.outcome == "failed" and result.messages[0].startswith("change notification failed: Warehouse")
+    assert SECRET not in str(result.messages)
