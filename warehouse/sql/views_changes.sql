@@ -13,6 +13,14 @@ WITH versions AS (
     SELECT 'gpu', source_id, provider, listing, coalesce(gpu_model, gpu_name), price_kind, region,
            usd_per_gpu_hour, stock_status, valid_from, valid_to, fetch_id, source_url
     FROM gpu_listing_history
+    UNION ALL
+    -- Price-list rows: a reserved offer's term, payment and class are part of its kind (its business key).
+    SELECT 'aws_pricelist', source_id, 'AWS', instance_type, NULL,
+           price_kind || CASE WHEN price_kind = 'reserved'
+                              THEN '_' || lease_years || 'y ' || lower(purchase_option) || ' ' || offering_class
+                              ELSE '' END,
+           region_code, usd_per_accelerator_hour, NULL, valid_from, valid_to, fetch_id, source_url
+    FROM aws_pricelist_price_history
 ),
 price_versions AS (
     SELECT *,
@@ -20,7 +28,9 @@ price_versions AS (
            lag(usd_per_accelerator_hour) OVER w AS prev_usd_per_accelerator_hour,
            lag(stock_status) OVER w AS prev_stock_status,
            lead(valid_from) OVER w AS next_valid_from,
-           min(valid_from) OVER (PARTITION BY family, source_id) AS source_first_landed_at
+           -- A price-list source lands region by region: a region's first landing is not news either.
+           min(valid_from) OVER (PARTITION BY family, source_id, CASE WHEN family = 'aws_pricelist' THEN region END)
+               AS source_first_landed_at
     FROM versions
     WINDOW w AS (PARTITION BY family, source_id, offering, price_kind, region ORDER BY valid_from)
 ),
