@@ -14,7 +14,7 @@ export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1
 
-.PHONY: demo test check reliability dev bench lock show clean vendor browser
+.PHONY: demo test check reliability dev bench lock show clean vendor browser docs
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,10 @@ dev: $(STAMP)
 ## bench: speed ratios measured in one run
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## docs: regenerate docs/data-dictionary.md from the COMMENT ON text of a freshly built warehouse
+docs: $(STAMP)
+	$(BIN)/python -m warehouse.dictionary docs/data-dictionary.md
 
 ## lock: re-resolve requirements.lock from pyproject.toml, and the DuckDB 1.x clients' locks (hashes, no index URLs)
 lock: $(STAMP)

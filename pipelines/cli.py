@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from pipelines import cli_dashboard
+from pipelines import cli_changes, cli_dashboard, cli_export
 from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
 from pipelines.locations import DEFAULT_SOURCES_FILE
@@ -146,6 +146,10 @@ def refresh(
         from pipelines.cli_refresh import print_summary, run_refresh, write_log
 
         report = run_refresh(declared, selected, db, console, offline=offline)
+        if report.published is not None:
+            from pipelines.notify import notify_changes
+
+            report.notes += notify_changes(db, declared.notify).messages  # never raises: a refresh stays good
         report.log_path = write_log(report, db)
     print_summary(report, db, console)
     if report.exit_code:
@@ -215,6 +219,10 @@ def reparse(
             )
         console.print(f"published {publish_snapshot(db)}")
 
+
+# Each further command lives in its own module (kept light at import: `--help` loads them all).
+for _commands in (cli_export, cli_changes):
+    _commands.register(app, console)
 
 if __name__ == "__main__":
     app()

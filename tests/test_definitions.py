@@ -26,11 +26,13 @@ VIEW_KEYS = [
     "gpu_cheapest",
     "published_snapshot",
 ]
+AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
 
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    assert keys == VIEW_KEYS + sorted(f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + ["fx_ecb"])
+    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + ["fx_ecb"]]
+    assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
 
 
 def test_asset_checks():
@@ -75,7 +77,7 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
     assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 15  # 6 AWS + 9 GPU
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
-    assert {k.to_user_string() for k in publish} == set(VIEW_KEYS)
+    assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
 
 def test_a_finished_price_refresh_triggers_one_publish():
