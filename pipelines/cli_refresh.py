@@ -110,6 +110,10 @@ def run_refresh(
         except RefreshStopped as stop:
             signal_number = stop.cause.signal_number if isinstance(stop.cause, StopRequested) else signal.SIGINT
             return RefreshReport(stop.outcomes, seconds, stopped_by=int(signal_number))
+    if len(selected) == len(sources_file.sources):  # a full refresh also lands the in-repo reference files
+        from pipelines.specs.reference import land_references
+
+        outcomes += land_references(db, archive)
     return RefreshReport(outcomes, seconds, published=publish_snapshot(db))
 
 

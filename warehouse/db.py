@@ -32,6 +32,9 @@ SCHEMA_FILES = (
     "views_gpu.sql",
     "comments_views.sql",
     "comments_views_gpu.sql",
+    "schema_specs.sql",
+    "views_specs.sql",
+    "comments_specs.sql",
 )
 
 

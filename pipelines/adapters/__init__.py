@@ -49,6 +49,12 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
+    "neuron_chip": AdapterInfo("pipelines.adapters.neuron_chip", "spec", HTML, reads_html=True),
+    "neuron_config": AdapterInfo("pipelines.adapters.neuron_config", "spec", HTML, reads_html=True),
+    "neuron_release": AdapterInfo("pipelines.adapters.neuron_release", "spec", HTML, reads_html=True),
+    "aws_ultraserver_page": AdapterInfo("pipelines.adapters.aws_ultraserver_page", "spec", HTML, reads_html=True),
+    "vendor_claims": AdapterInfo("pipelines.adapters.vendor_claims", "spec", HTML, reads_html=True),
+    "launch_dates": AdapterInfo("pipelines.adapters.launch_dates", "spec", JSON),
 }
 
 
