@@ -112,3 +112,11 @@ def changes_for(
     return rows_as_dicts(
         con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id, "observed_at": observed_at}
     )
+
+GENERATIONS = """
+SELECT chip, launch_family, launch_date, launch_status, memory_printed, bandwidth_printed, dense_formats,
+       sparse_formats, doc_version, source_url
+FROM accelerator_generations
+"""
+
+CROSSCHECK_WARNINGS = "SELECT warning FROM accelerator_config_crosscheck WHERE warning IS NOT NULL ORDER BY warning"

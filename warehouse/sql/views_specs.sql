@@ -26,19 +26,20 @@ FROM vendor_claim_history WHERE valid_to IS NULL;
 
 -- The articles' generations table: one row per chip, dense figures only (a sparse one is never shown as dense).
 CREATE OR REPLACE VIEW accelerator_generations AS
-WITH dense AS (
-    SELECT subject AS chip,
-           string_agg(number_format || ' ' || spec_figure_text(value) || ' ' || unit, '; '
-                      ORDER BY tera DESC, number_format) AS dense_formats
-    FROM accelerator_compute WHERE subject_kind = 'chip' AND NOT sparse
-    GROUP BY subject
+WITH shared AS (  -- formats that share one printed figure come back together: BF16/FP16/TF32 667 TFLOPS
+    SELECT subject AS chip, sparse, value, unit, tera, string_agg(number_format, '/' ORDER BY number_format) AS formats
+    FROM accelerator_compute WHERE subject_kind = 'chip'
+    GROUP BY subject, sparse, value, unit, tera
+),
+dense AS (
+    SELECT chip, string_agg(formats || ' ' || spec_figure_text(value) || ' ' || unit, '; ' ORDER BY tera DESC)
+               AS dense_formats
+    FROM shared WHERE NOT sparse GROUP BY chip
 ),
 sparse AS (
-    SELECT subject AS chip,
-           string_agg(number_format || ' ' || spec_figure_text(value) || ' ' || unit, '; '
-                      ORDER BY tera DESC, number_format) AS sparse_formats
-    FROM accelerator_compute WHERE subject_kind = 'chip' AND sparse
-    GROUP BY subject
+    SELECT chip, string_agg(formats || ' ' || spec_figure_text(value) || ' ' || unit, '; ' ORDER BY tera DESC)
+               AS sparse_formats
+    FROM shared WHERE sparse GROUP BY chip
 ),
 launch AS (
     SELECT chip, arg_min(family, launch_date) AS launch_family, min(launch_date) AS launch_date,
@@ -79,7 +80,8 @@ SELECT *, chips * chip_figure AS expected_total,
        round(abs(printed_total - chips * chip_figure) / (chips * chip_figure), 4) AS relative_difference,
        abs(printed_total - chips * chip_figure) <= 0.02 * chips * chip_figure AS agrees,
        CASE WHEN abs(printed_total - chips * chip_figure) > 0.02 * chips * chip_figure THEN
-           configuration || ' ' || figure || ': ' || printed || ' printed at ' || config_source_url || ' vs '
+           configuration || ' ' || figure || ': ' || printed || ' = ' || spec_figure_text(round(printed_total, 1))
+           || ' printed at ' || config_source_url || ' vs '
            || chips || ' chips x ' || chip_printed || ' at ' || chip_source_url || ' = '
            || spec_figure_text(chips * chip_figure)
        END AS warning
