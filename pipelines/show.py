@@ -146,7 +146,7 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
     )
     console.print(
         rows_table(
-            "Accelerator generations (AWS Neuron hardware docs; launch dates from pipelines/reference/launch_dates.json)",
+            "Accelerator generations (AWS Neuron hardware docs; launch dates: pipelines/reference/launch_dates.json)",
             generation_rows(generations),
             GENERATION_HEADERS,
         )

@@ -113,6 +113,7 @@ def changes_for(
         con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id, "observed_at": observed_at}
     )
 
+
 GENERATIONS = """
 SELECT chip, launch_family, launch_date, launch_status, memory_printed, bandwidth_printed, dense_formats,
        sparse_formats, doc_version, source_url
