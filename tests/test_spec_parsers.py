@@ -32,7 +32,10 @@ def by_format(items: list[Compute], sparse: bool = False) -> dict[str, tuple[D, 
 
 
 def chip_page(compute_cell: str, memory_cell: str) -> bytes:
-    rows = f"<tr><td><p>Compute</p></td><td>{compute_cell}</td></tr><tr><td><p>Device Memory</p></td><td>{memory_cell}</td></tr>"
+    rows = (
+        f"<tr><td><p>Compute</p></td><td>{compute_cell}</td></tr>"
+        f"<tr><td><p>Device Memory</p></td><td>{memory_cell}</td></tr>"
+    )
     return f'{CHIP_PAGE_HEAD}<table class="table"><tbody>{rows}</tbody></table></body></html>'.encode()
 
 
@@ -199,7 +202,8 @@ def test_trn3_product_page_of_ultraservers_only_lands_configurations_without_pri
     assert by_format(gen2.compute)["FP8"] == (D(362), "PFLOPS")
     assert not hasattr(batch, "prices")
     assert [c.claim_text for c in batch.claims] == [
-        "Trn3 UltraServers deliver up to 4.4x more compute performance and 4x greater energy efficiency than Trn2 UltraServers."
+        "Trn3 UltraServers deliver up to 4.4x more compute performance and 4x greater energy efficiency than "
+        "Trn2 UltraServers."
     ]
     assert batch.claims[0].page_date is not None and batch.claims[0].is_claim
 
@@ -217,7 +221,8 @@ def test_release_takes_the_release_statement_and_keeps_other_dates_as_provenance
 def test_a_release_page_prints_its_own_date_which_wins() -> None:
     body = (
         b'<html><head><meta content="Release date: 08/16/2026." name="description"/></head><body>'
-        b"<h1>AWS Neuron SDK 2.32.0 release notes</h1><p><strong>Date of release</strong>: August 17, 2026</p></body></html>"
+        b"<h1>AWS Neuron SDK 2.32.0 release notes</h1>"
+        b"<p><strong>Date of release</strong>: August 17, 2026</p></body></html>"
     )
     (release,) = parse("neuron_sdk_release", body).releases
     assert (release.version, str(release.release_date), release.other_dates) == ("2.32.0", "2026-08-17", ["08/16/2026"])
