@@ -2,7 +2,8 @@
 
 Adapters are plain Python (no Dagster import) so the CLI, the assets, `reparse` and the tests share them.
 Each adapter belongs to a kind, which decides what its batch is and where it lands:
-`aws` -> SourceBatch (instance specs and prices), `gpu` -> GpuBatch (provider listings), `fx` -> FxBatch.
+`aws` -> SourceBatch (instance specs and prices), `gpu` -> GpuBatch (provider listings), `fx` -> FxBatch,
+`spec` -> SpecBatch (accelerator specifications).
 Each also names the media types its source may answer with: anything else (an error page served as
 `text/plain`, a PDF) is refused before parsing. Adapters that decode an HTML body themselves also take the
 HTTP charset (`parse(body, source, *, charset=None)`), which outranks the page's <meta> charset. Modules are
