@@ -93,10 +93,7 @@ def memory(text: str, header_unit: str | None = None) -> tuple[Decimal, str, str
     found = _MEMORY.search(text)
     if found:
         return number(found["value"]), _UNIT_SPELLING[found["unit"].lower()], found.group(0)
-    bare = re.fullmatch(rf"(?:up\s*-?\s*to\s+)?({NUMBER})", text, re.IGNORECASE)
-    if bare and header_unit:
-        return number(bare[1]), header_unit, f"{text} {header_unit}"
-    return None
+    return _bare(text, header_unit)
 
 
 def bandwidth(text: str, header_unit: str | None = None) -> tuple[Decimal, str, str] | None:
@@ -105,6 +102,11 @@ def bandwidth(text: str, header_unit: str | None = None) -> tuple[Decimal, str, 
     found = _BANDWIDTH.search(text)
     if found:
         return number(found["value"]), _UNIT_SPELLING[found["unit"].lower()] + "/s", found.group(0)
+    return _bare(text, header_unit)
+
+
+def _bare(text: str, header_unit: str | None) -> tuple[Decimal, str, str] | None:
+    """A cell holding only a number ("1,536", "up-to 25") takes its column header's unit."""
     bare = re.fullmatch(rf"(?:up\s*-?\s*to\s+)?({NUMBER})", text, re.IGNORECASE)
     if bare and header_unit:
         return number(bare[1]), header_unit, f"{text} {header_unit}"
