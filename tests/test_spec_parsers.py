@@ -311,3 +311,11 @@ def test_integer_format_in_tops_and_capitalised_sizes_inf1() -> None:
         "BF16": (D(1024), "TFLOPS"),
         "INT8": (D(2048), "TOPS"),
     }
+
+
+def test_doc_version_drift_is_recorded_with_the_figures_of_that_release() -> None:
+    # v2.21.0.beta printed 1,287 FP8 TFLOPS ("device"); later releases 1,299: the pinned URL says which.
+    body = sample_path(SOURCES["neuron_trainium2"]).read_bytes().replace(b"1,299 FP8", b"1,287 FP8")
+    url = "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.21.0.beta/general/arch/neuron-hardware/trainium2.html"
+    (chip,) = parse("neuron_trainium2", body, url=url).chips
+    assert (chip.doc_version, by_format(chip.compute)["FP8"]) == ("2.21.0.beta", (D(1287), "TFLOPS"))
