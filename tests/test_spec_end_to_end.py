@@ -28,6 +28,7 @@ USED = (
     "aws_trn3_ultraservers",
     "aws_trn2_claims",
     "neuron_sdk_release",
+    "neuron_inf2_arch",
 )
 
 
@@ -152,3 +153,15 @@ def test_launch_dates_land_from_the_repo_file_with_its_path_and_hash(specs, tmp_
     assert broken.status == "quarantined" and "status" in str(broken.error)
     assert specs.query("SELECT count(*) FROM accelerator_launches") == [(7,)]
     assert specs.query("SELECT count(*) FROM accelerator_launch_history") == [(8,)]
+
+
+def test_a_configuration_page_losing_most_of_its_rows_is_quarantined_by_the_drift_rule(specs):
+    assert specs.refresh("neuron_inf2_arch").status == "landed"
+    body = sample_path(specs.sources["neuron_inf2_arch"]).read_bytes()
+    for size in (b"Inf2.8xlarge", b"Inf2.24xlarge", b"Inf2.48xlarge"):
+        body = body.replace(size, b"Removed")
+    specs.serve("neuron_inf2_arch", body)
+    outcome = specs.refresh("neuron_inf2_arch")
+    assert outcome.status == "quarantined"
+    assert "row count dropped from 4 to 1" in str(outcome.error)
+    assert specs.query("SELECT count(*) FROM accelerator_configs") == [(4,)]

@@ -38,6 +38,8 @@ CURRENT_PRICES = {
               WHERE source_id = $source_id AND valid_to IS NULL""",
     "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
+    # Specifications carry no price: no rows, so only the row-count and shape rules apply to them.
+    "spec": "SELECT NULL, NULL, NULL, NULL FROM accelerator_chip_history WHERE false AND source_id = $source_id",
 }
 CURRENT_ROWS = {
     "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history
@@ -45,6 +47,18 @@ CURRENT_ROWS = {
                    + (SELECT count(*) FROM aws_instance_price_history
                       WHERE source_id = $source_id AND valid_to IS NULL)""",
     "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
+    # The records SpecBatch.row_count counts (compute figures ride on their chip or configuration).
+    "spec": "SELECT "
+    + " + ".join(
+        f"(SELECT count(*) FROM {table} WHERE source_id = $source_id AND valid_to IS NULL)"
+        for table in (
+            "accelerator_chip_history",
+            "accelerator_config_history",
+            "neuron_sdk_release_history",
+            "accelerator_launch_history",
+            "vendor_claim_history",
+        )
+    ),
 }
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
 LAST_SHAPE = """
