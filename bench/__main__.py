@@ -1,4 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources ...]`: run the scenarios (all by default), print one table.
+"""`python -m bench [landing|history|parsing|gate|sources|dagster ...]`: run the scenarios (all by default), print
+one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -15,10 +16,17 @@ import traceback
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import gate, history, landing, parsing, sources
+from bench import dagster_job, gate, history, landing, parsing, sources
 from bench.report import Result, fmt_seconds, render_table
 
-SCENARIOS = {"landing": landing, "history": history, "parsing": parsing, "gate": gate, "sources": sources}
+SCENARIOS = {
+    "landing": landing,
+    "history": history,
+    "parsing": parsing,
+    "gate": gate,
+    "sources": sources,
+    "dagster": dagster_job,
+}
 BUDGET_SECONDS = 180
 
 LEGEND = """\
