@@ -115,7 +115,6 @@ def outcome_events(context: dg.AssetExecutionContext, outcome: SourceOutcome) ->
     for warning in outcome.warnings:
         context.log.warning(warning)
     if outcome.status == "landed":
-        context.log.info(f"{outcome.source_id}: landed, +{outcome.inserted} / -{outcome.closed} rows")
         yield dg.MaterializeResult(asset_key=key, metadata=outcome_metadata(outcome))
     elif not transient(outcome):  # settled: a retry of the step leaves it alone
         yield dg.AssetObservation(asset_key=key, metadata=outcome_metadata(outcome))

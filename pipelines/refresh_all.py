@@ -17,7 +17,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -176,6 +176,8 @@ def refresh_all(
         work = [(s, con.cursor()) for s in ordered]
         futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
         try:
+            if fetched and not fx_ids:  # only parsing is left: let it finish, so one GE run validates every source
+                settle(futures)
             for index, future in enumerate(futures):
                 gathered = result_of(future)
                 if gathered.checked is None and gathered.prepared is not None:
@@ -204,6 +206,12 @@ def result_of(future: Future[Done]) -> Done:
             return future.result(timeout=POLL_S)
         except TimeoutError:
             continue
+
+
+def settle(futures: list[Future[Done]]) -> None:
+    """Wait until every future is done, waking every POLL_S as result_of does."""
+    while wait(futures, timeout=POLL_S).not_done:
+        pass
 
 
 def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
