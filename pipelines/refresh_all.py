@@ -1,10 +1,11 @@
 """Many sources at once: the network work runs concurrently, the writing goes through one connection in turn.
 
-Each source is fetched, archived, parsed, normalised, validated and drift-checked in a worker thread, at most
-`max_sources` at a time (and `per_host` requests per host, enforced by the Fetcher). Only landing is serial:
-the calling thread owns the one DuckDB writer and lands each source in its own short transaction, in a stable
-order, FX sources first, then the sources file's order. GPU sources convert with the FX rates, so their
-checks wait until every FX source has landed (or failed); their fetches do not wait.
+Each source is fetched, archived, parsed and normalised in a worker thread, at most `max_sources` at a time
+(and `per_host` requests per host, enforced by the Fetcher); one checker thread validates and drift-checks
+them in landing order, many per GE run. Only landing is serial: the calling thread owns the one DuckDB writer
+and lands each source in its own short transaction, in a stable order, FX sources first, then the sources
+file's order. GPU sources convert with the FX rates, so their checks wait until every FX source has landed
+(or failed); their fetches do not wait.
 
 A stop (SIGINT, SIGTERM: the caller raises in the calling thread) lands nothing more: the transaction in
 progress rolls back, workers still fetching are abandoned (daemon threads: the process does not wait for them),
@@ -135,12 +136,12 @@ class _Run:
         finally:
             reader.close()
 
-    def validate(self, con: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
+    def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
         for gathered in waiting:
             self.on_phase(gathered.source.id, "validating")
         items = [(g.source, g.prepared) for g in waiting if g.prepared is not None]
-        verdicts = check_prepared(items, WarehouseState(con=con))
+        verdicts = check_prepared(items, WarehouseState(con=reader))
         for gathered in waiting:
             gathered.checked = verdicts[gathered.source.id]
 
@@ -175,14 +176,11 @@ def refresh_all(
         # FX first in the queue, so a worker never waits on rates that no worker is fetching.
         work = [(s, con.cursor()) for s in ordered]
         futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
+        # Only parsing is left when every body came fetched: let it finish, so one GE run validates every source.
+        checked = start_checker(run, con.cursor(), futures, wait_for_all=bool(fetched) and not fx_ids)
         try:
-            if fetched and not fx_ids:  # only parsing is left: let it finish, so one GE run validates every source
-                settle(futures)
-            for index, future in enumerate(futures):
-                gathered = result_of(future)
-                if gathered.checked is None and gathered.prepared is not None:
-                    run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
-                outcome = run.land(con, gathered)
+            for future in checked:
+                outcome = run.land(con, result_of(future))
                 outcomes.append(outcome)
                 on_done(outcome)
                 fx_ids.discard(outcome.source_id)
@@ -197,15 +195,41 @@ def refresh_all(
     return outcomes
 
 
+def start_checker(
+    run: _Run, reader: duckdb.DuckDBPyConnection, futures: list[Future[Gathered]], *, wait_for_all: bool
+) -> list[Future[Gathered]]:
+    """One thread validating the gathered sources in landing order while the writer lands the earlier ones: GE
+    holds the GIL, DuckDB releases it while it executes, so validation and landing overlap on two cores."""
+    checked: list[Future[Gathered]] = [Future() for _ in futures]
+
+    def check() -> None:
+        try:
+            if wait_for_all:
+                settle(futures)
+            for index, future in enumerate(futures):
+                if run.stopping.is_set():
+                    return
+                try:
+                    gathered = result_of(future)
+                    if gathered.checked is None and gathered.prepared is not None:
+                        run.validate(reader, [gathered, *waiting_for_validation(futures[index + 1 :])])
+                except BaseException as exc:  # the writer raises it when it reaches this source
+                    checked[index].set_exception(exc)
+                    continue
+                checked[index].set_result(gathered)
+        finally:
+            reader.close()
+
+    threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
+    return checked
+
+
 def result_of(future: Future[Done]) -> Done:
     """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
-    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop until the
-    slowest fetch returned."""
+    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop."""
     while True:
-        try:
+        with contextlib.suppress(TimeoutError):
             return future.result(timeout=POLL_S)
-        except TimeoutError:
-            continue
 
 
 def settle(futures: list[Future[Done]]) -> None:
