@@ -56,9 +56,12 @@ dev: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-## lock: re-resolve requirements.lock from pyproject.toml (hashes, no index URLs)
+## lock: re-resolve requirements.lock from pyproject.toml, and the DuckDB 1.x clients' locks (hashes, no index URLs)
 lock: $(STAMP)
-	$(BIN)/uv pip compile pyproject.toml --extra test --extra dev --generate-hashes --python-version 3.11 --no-header -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra dev --extra deploy --generate-hashes --python-version 3.11 --no-header -o requirements.lock
+	for client in tests/clients/*.in; do \
+	  $(BIN)/uv pip compile $$client --generate-hashes --python-version 3.11 --no-header -o $${client%.in}.lock || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .dagster .mypy_cache .ruff_cache

@@ -3,7 +3,7 @@
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
-from assets.views import VIEWS_KEY, preview_markdown, read_rows
+from assets.views import VIEWS_KEY, preview_markdown, read_rows, warn_unless_empty
 from pipelines.resources import WarehouseResource
 from pipelines.sources import SourceSpec
 from warehouse.db import connect
@@ -76,12 +76,7 @@ def build_gpu_view_assets(gpu_sources: list[SourceSpec]) -> list[dg.AssetsDefini
     "listed here, never dropped.",
 )
 def gpu_names_recognised(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    rows = read_rows(warehouse, UNKNOWN_GPU_NAMES)
-    return dg.AssetCheckResult(
-        passed=not rows,
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={"unknown_names": dg.MetadataValue.md(preview_markdown(rows))},
-    )
+    return warn_unless_empty(read_rows(warehouse, UNKNOWN_GPU_NAMES), "unknown_names")
 
 
 @dg.asset_check(

@@ -21,8 +21,8 @@ LOCK_WAIT_S = 600.0
     kinds={"duckdb"},
     pool=WRITER_POOL,
     deps=[VIEWS_KEY, GPU_CHEAPEST_KEY, COMPARISON_KEY],
-    description="prices.snapshot.duckdb: a checkpointed copy of the warehouse, renamed into place "
-    "atomically, that SQL clients open read-only without ever blocking a refresh.",
+    description="prices.snapshot.duckdb: a copy of the warehouse in a storage format DuckDB 1.1+ clients "
+    "read, renamed into place atomically, that SQL clients open read-only without ever blocking a refresh.",
 )
 def published_snapshot(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
     with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S):

@@ -15,17 +15,24 @@ from pipelines.refresh import SourceOutcome
 from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
+from schemas.pricelist_expectations import PRICELIST_SUITE
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
-GROUP_FOR_KIND = {"aws": "aws_sources", "gpu": "gpu_sources", "fx": "fx_sources"}
+GROUP_FOR_KIND = {"aws": "aws_sources", "gpu": "gpu_sources", "fx": "fx_sources", "pricelist": "aws_pricelist_sources"}
 CHECK_FOR_SUITE = {
     SPECS_SUITE: "ge_instance_specs",
     PRICES_SUITE: "ge_instance_prices",
     LISTINGS_SUITE: "ge_gpu_listings",
     FX_SUITE: "ge_fx_rates",
+    PRICELIST_SUITE: "ge_pricelist_prices",
 }
-SUITES_FOR_KIND = {"aws": (SPECS_SUITE, PRICES_SUITE), "gpu": (LISTINGS_SUITE,), "fx": (FX_SUITE,)}
+SUITES_FOR_KIND = {
+    "aws": (SPECS_SUITE, PRICES_SUITE),
+    "gpu": (LISTINGS_SUITE,),
+    "fx": (FX_SUITE,),
+    "pricelist": (PRICELIST_SUITE,),
+}
 
 LOCK_WAIT_S = 600.0  # a CLI refresh holding the warehouse: wait for it rather than fail
 # Transient transport trouble (timeouts, resets, 429/5xx) is worth another go a minute later; a host that does

@@ -19,6 +19,7 @@ VIEWS_KEY = dg.AssetKey("aws_instance_prices")
 VIEWS_GROUP = "views"
 CHECK_RATE_MATCHES_PRINTED = "capacity_block_rate_matches_printed"
 CHECK_EVERY_PRICE_HAS_SPEC = "every_price_has_spec"
+CHECK_PAGE_PRICE_MATCHES_A_REGION = "page_price_matches_a_region"
 
 # The page rounds its accelerator rate to 3 decimals; a derived rate further off than that is a parse error.
 RATE_MISMATCHES = """
@@ -28,7 +29,16 @@ WHERE printed_usd_per_accelerator_hour IS NOT NULL
   AND abs(printed_usd_per_accelerator_hour - usd_per_accelerator_hour) > 0.0005
 """
 
-PRICES_WITHOUT_SPEC = "SELECT instance_type, price_kind, source_id FROM aws_instance_prices WHERE accelerator IS NULL"
+# Price-list rows carry their spec themselves (accelerator NULL only when the catalog does not know the type).
+PRICES_WITHOUT_SPEC = """SELECT instance_type, price_kind, source_id FROM aws_instance_prices
+                         WHERE accelerator IS NULL AND source_family <> 'price_list'"""
+
+# A product-page on-demand price that no price-list region charges: one of the two sources is wrong or stale.
+UNMATCHED_PAGE_PRICES = """
+SELECT instance_type, page_usd_per_instance_hour, price_list_regions, price_list_min_usd_per_instance_hour,
+       price_list_max_usd_per_instance_hour, page_source_id
+FROM aws_price_reconciliation WHERE status = 'no matching region' ORDER BY instance_type
+"""
 
 
 def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
@@ -44,6 +54,15 @@ def preview_markdown(rows: list[dict[str, Any]], limit: int = 30) -> str:
     lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
     lines += ["| " + " | ".join("" if r[n] is None else str(r[n]) for n in names) + " |" for r in rows[:limit]]
     return "\n".join(lines)
+
+
+def warn_unless_empty(rows: list[dict[str, Any]], label: str, **metadata: Any) -> dg.AssetCheckResult:
+    """A WARN check's result: passed when its query found nothing, else the rows found as a markdown table."""
+    return dg.AssetCheckResult(
+        passed=not rows,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={**metadata, label: dg.MetadataValue.md(preview_markdown(rows))},
+    )
 
 
 def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
@@ -77,12 +96,7 @@ def build_views_asset(sources: list[SourceSpec]) -> dg.AssetsDefinition:
     description="Derived accelerator rate agrees with the rate the page printed, to its rounding.",
 )
 def capacity_block_rate_matches_printed(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-    rows = read_rows(warehouse, RATE_MISMATCHES)
-    return dg.AssetCheckResult(
-        passed=not rows,
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={"mismatches": dg.MetadataValue.md(preview_markdown(rows))},
-    )
+    return warn_unless_empty(read_rows(warehouse, RATE_MISMATCHES), "mismatches")
 
 
 @dg.asset_check(
@@ -96,4 +110,16 @@ def every_price_has_spec(warehouse: WarehouseResource) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not rows, metadata={"orphans": dg.MetadataValue.md(preview_markdown(rows))})
 
 
-VIEW_CHECKS = [capacity_block_rate_matches_printed, every_price_has_spec]
+@dg.asset_check(
+    asset=VIEWS_KEY,
+    name=CHECK_PAGE_PRICE_MATCHES_A_REGION,
+    pool=WRITER_POOL,
+    description="Every product-page on-demand price equals the price list's on-demand price in at least one region "
+    "(view aws_price_reconciliation); warns otherwise.",
+)
+def page_price_matches_a_region(warehouse: WarehouseResource) -> dg.AssetCheckResult:
+    rows = read_rows(warehouse, UNMATCHED_PAGE_PRICES)
+    return warn_unless_empty(rows, "page prices matching no region", unmatched=dg.MetadataValue.int(len(rows)))
+
+
+VIEW_CHECKS = [capacity_block_rate_matches_printed, every_price_has_spec, page_price_matches_a_region]

@@ -1,5 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources|dagster ...]`: run the scenarios (all by default), print
-one table.
+"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|publish|dagster ...]`: run
+the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -16,7 +16,7 @@ import traceback
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import dagster_job, gate, history, landing, parsing, sources
+from bench import dagster_job, gate, history, landing, parsing, pricelist, pricelist_landing, publish, sources
 from bench.report import Result, fmt_seconds, render_table
 
 SCENARIOS = {
@@ -25,6 +25,9 @@ SCENARIOS = {
     "parsing": parsing,
     "gate": gate,
     "sources": sources,
+    "pricelist": pricelist,
+    "pricelist_landing": pricelist_landing,
+    "publish": publish,
     "dagster": dagster_job,
 }
 BUDGET_SECONDS = 180

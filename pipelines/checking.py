@@ -108,12 +108,17 @@ def finish_check(
         drift = evaluate(
             source.id,
             source.drift,
-            state.baseline(kind.name, source.id),
+            state.baseline(kind.name, source.id, kind.scope(prepared.batch)),
             kind.prices(prepared.batch),
             prepared.shape,
             kind.row_count(prepared.batch),
         )
     failures += drift.quarantine
+    if not failures and kind.gates is not None:
+        try:
+            kind.gates(prepared.batch, state)
+        except ValidationFailed as exc:
+            failures += exc.failures
     error = ValidationFailed(source.id, failures) if failures else None
     return Checked(
         prepared.batch,

@@ -3,6 +3,7 @@
 - aws: instance specs and prices -> aws_instance_spec_history / aws_instance_price_history.
 - gpu: provider offers, normalised (canonical names, FX to USD) -> gpu_listing_history.
 - fx:  ECB reference rates -> fx_rates (facts by date; a correction is a new version).
+- pricelist: AWS price-list prices, one region per batch -> aws_pricelist_price_history (versioned per region).
 Each kind says how to prepare a parsed batch for validation, which suites validate it, which snapshots land
 it, and what to count in its metadata.
 """
@@ -18,13 +19,18 @@ from typing import Any
 from pipelines.drift import Key
 from pipelines.errors import ValidationFailed
 from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
+from pipelines.pricelist_checks import check_one_on_demand, check_publication_date
 from pipelines.sources import SourceSpec
+from pipelines.state import WarehouseState
 from schemas.expectations import ValidationReport, validate_batch_many
 from schemas.gpu import FxBatch, GpuBatch
 from schemas.gpu_expectations import validate_fx, validate_listings_many
+from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
+from schemas.pricelist_expectations import validate_pricelist_many
 from schemas.records import SourceBatch
 from warehouse.gpu_landing import fx_snapshots, gpu_snapshots
 from warehouse.landing import Snapshot, aws_snapshots
+from warehouse.pricelist_landing import pricelist_snapshots
 
 FxLoader = Callable[[], FxTable]
 
@@ -48,6 +54,11 @@ class Kind:
     prices: Callable[[Any], dict[Key, Decimal]]
     # Rows the batch would keep open, for the row-drop rule (AWS: specs and prices, so spec-only pages count).
     row_count: Callable[[Any], int]
+    # What part of the source's current version the batch replaces (price list: its region), so the drift rules
+    # compare a region with that region only. Empty: the whole source.
+    scope: Callable[[Any], dict[str, Any]] = lambda _batch: {}
+    # Gates against what is already landed (price list: the publication date); raise ValidationFailed.
+    gates: Callable[[Any, WarehouseState], None] | None = None
 
 
 def _prepare_aws(batch: SourceBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
@@ -103,6 +114,34 @@ def _validate_aws(group: dict[str, tuple[SourceSpec, Any]]) -> dict[str, list[Va
     )
 
 
+def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
+    check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
+    kinds = [p.price_kind for p in batch.prices]
+    return Prepared(
+        batch,
+        [f"[{source.id}] {warning}" for warning in batch.warnings],
+        {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)},
+    )
+
+
+def pricelist_kind_label(price: PriceListPrice) -> str:
+    """The price kind with its reserved terms, as the drift rules name a price (and CURRENT_PRICES spells it)."""
+    if price.price_kind is not PriceListKind.RESERVED or price.purchase_option is None or price.offering_class is None:
+        return price.price_kind.value
+    return f"reserved {price.lease_years}y {price.purchase_option.value} {price.offering_class.value}"
+
+
+def _pricelist_prices(batch: PriceListBatch) -> dict[Key, Decimal]:
+    return {
+        (p.instance_type, pricelist_kind_label(p), p.region_code): p.effective_usd_per_instance_hour
+        for p in batch.prices
+    }
+
+
+def _pricelist_gates(batch: PriceListBatch, state: WarehouseState) -> None:
+    check_publication_date(batch, state.publication_date(batch.source_id, batch.region_code))
+
+
 KINDS = {
     "aws": Kind(
         "aws",
@@ -129,5 +168,15 @@ KINDS = {
         fx_snapshots,
         lambda b: {},
         lambda b: 0,
+    ),
+    "pricelist": Kind(
+        "pricelist",
+        _prepare_pricelist,
+        lambda group: validate_pricelist_many({sid: batch for sid, (_, batch) in group.items()}),
+        pricelist_snapshots,
+        _pricelist_prices,
+        lambda b: len(b.prices),
+        scope=lambda b: {"region_code": b.region_code},
+        gates=_pricelist_gates,
     ),
 }

@@ -21,11 +21,17 @@ from pipelines.state import WarehouseState
 from warehouse.db import connect, transaction
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
+from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES
 from warehouse.queries import rows_as_dicts
 
 # The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are facts by date without
 # a source_id: the rows this source's fetches appended are removed and replayed (REPLAYED_FX_RATES).
-HISTORY_TABLES = {"aws": (PRICES.name, SPECS.name), "gpu": (GPU_LISTINGS.name,), "fx": ()}
+HISTORY_TABLES = {
+    "aws": (PRICES.name, SPECS.name),
+    "gpu": (GPU_LISTINGS.name,),
+    "fx": (),
+    "pricelist": (PRICELIST_PRICES.name, PRICELIST_OFFERS.name),
+}
 
 REPLAYABLE_FETCHES = """
 SELECT fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts, content_type

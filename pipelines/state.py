@@ -6,10 +6,11 @@ Read through a short-lived connection of its own (refresh) or through the caller
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -17,6 +18,7 @@ from pipelines.drift import Baseline
 from pipelines.gpu.normalise import FxTable
 from warehouse.db import connect
 from warehouse.gpu_landing import load_fx_rates
+from warehouse.pricelist_landing import landed_publication
 from warehouse.queries import CURRENT_PRICES, CURRENT_ROWS, LAST_SHAPE
 
 NO_FETCH_YET = 2**62  # a fetch id above every logged one: "compare with the newest"
@@ -49,10 +51,11 @@ class WarehouseState:
         with self._connection() as con:
             return FxTable.of(load_fx_rates(con, self._before[1] if self._before else None))
 
-    def baseline(self, kind: str, source_id: str) -> Baseline:
+    def baseline(self, kind: str, source_id: str, scope: Mapping[str, Any] | None = None) -> Baseline:
         """Open prices and rows where the kind keeps versions (not FX: rates are facts by date); the last shape
-        landed or confirmed, for every kind."""
-        params = {"source_id": source_id}
+        landed or confirmed, for every kind. `scope` narrows the open rows to what the batch replaces (a
+        price-list region)."""
+        params: dict[str, Any] = {"source_id": source_id}
         before = {**params, "before": self._before[0] if self._before else NO_FETCH_YET}
         with self._connection() as con:
             # fetchall, never fetchone: DuckDB 2.0 refuses further work (reparse lands on this connection) while
@@ -61,6 +64,13 @@ class WarehouseState:
             shape = last[0][0] if last else None
             if kind not in CURRENT_PRICES:
                 return Baseline(prices={}, shape=shape)
+            params |= dict(scope or {})
             prices = con.execute(CURRENT_PRICES[kind], params).fetchall()
             ((rows,),) = con.execute(CURRENT_ROWS[kind], params).fetchall()
         return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape, rows=rows)
+
+    def publication_date(self, source_id: str, region_code: str | None) -> datetime | None:
+        """Publication date of the offer file landed last for this source and region (None: none landed)."""
+        with self._connection() as con:
+            landed = landed_publication(con, source_id, region_code)
+        return landed[0] if landed else None

@@ -63,3 +63,14 @@ def test_history_bench_grows_with_changes_not_runs():
     assert values(results)["history rows vs rows x runs"] == "333 vs 3,600"
     names = {r.name for r in results}
     assert {"view gpu_cheapest", "view accelerator_hour_prices", "RATIO as-of ÷ full scan, AWS"} <= names
+
+
+def test_pricelist_bench_lands_regions_and_finds_the_unchanged_ones_unchanged():
+    from bench import pricelist_landing as pricelist
+
+    results = pricelist.run(pricelist.Sizes(regions=2, n_types=2, reps=1))
+    notes = {r.name: r.note for r in results}
+    # 2 regions x 2 types x 13 prices, plus one offer row a region; then nothing; then 2 on-demand prices move.
+    assert notes["first landing, 2 regions"].startswith("+54 rows")
+    assert notes["unchanged landing, 2 regions"] == "+0 rows"
+    assert values(results)["one region, every on-demand price changed"] == "+2 / -2"

@@ -32,6 +32,7 @@ def test_asset_checks():
     expected = [
         "aws_instance_prices:capacity_block_rate_matches_printed",
         "aws_instance_prices:every_price_has_spec",
+        "aws_instance_prices:page_price_matches_a_region",
         "gpu_cheapest:gpu_fx_rates_fresh",
         "gpu_cheapest:gpu_names_recognised",
         "sources/fx_ecb:ge_fx_rates",

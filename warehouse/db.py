@@ -12,6 +12,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipelines.reference import REGIONS_FILE
 from warehouse.files import (
     NewerDuckDBFile,
     NotADuckDBFile,
@@ -26,12 +27,16 @@ SQL_DIR = Path(__file__).resolve().parent / "sql"
 SCHEMA_FILES = (
     "schema.sql",
     "schema_gpu.sql",
+    "schema_pricelist.sql",
     "comments.sql",
     "comments_gpu.sql",
+    "comments_pricelist.sql",
     "views.sql",
     "views_gpu.sql",
+    "views_pricelist.sql",
     "comments_views.sql",
     "comments_views_gpu.sql",
+    "comments_views_pricelist.sql",
 )
 
 
@@ -40,10 +45,12 @@ def sql(name: str) -> str:
 
 
 def schema_sha256() -> str:
-    """One hash over every schema file: a different hash means the DDL, views or comments changed."""
+    """One hash over every schema file and the region reference: a different hash means the DDL, views or
+    comments changed, or page rows' region codes need filling in again (landing.backfill_region_codes)."""
     digest = hashlib.sha256()
     for name in SCHEMA_FILES:
         digest.update(sql(name).encode())
+    digest.update(REGIONS_FILE.read_bytes())
     return digest.hexdigest()
 
 
@@ -51,7 +58,7 @@ SCHEMA_APPLIED = "SELECT sql_sha256 FROM schema_version"
 RECORD_SCHEMA = "CREATE OR REPLACE TABLE schema_version AS SELECT $sha AS sql_sha256, current_timestamp AS applied_at"
 COMMENT_SCHEMA = """
 COMMENT ON TABLE schema_version IS 'Hash of the warehouse/sql files last applied to this file; opening a file whose hash differs applies them again.';
-COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run.';
+COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run, and the AWS region reference (pipelines/reference/aws_regions.json).';
 COMMENT ON COLUMN schema_version.applied_at IS 'When they were applied (UTC).';
 """  # noqa: E501 - comment texts are SQL literals, kept whole
 

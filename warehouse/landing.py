@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
+from pipelines.reference import location_names, region_code_for
 from schemas.records import SourceBatch
 from warehouse.db import transaction
 from warehouse.failpoints import failpoint
@@ -57,6 +58,7 @@ PRICES = VersionedTable(
         pa.field("usd_per_accelerator_hour", pa.decimal128(38, 18)),
         pa.field("usd_per_accelerator_hour_4dp", pa.decimal128(18, 4)),
         pa.field("printed_usd_per_accelerator_hour", MONEY),
+        pa.field("region_code", pa.string()),  # from the printed region by pipelines.reference; NULL if none
     ),
 )
 
@@ -111,8 +113,24 @@ class LandResult:
 def upgrade_aws_history(con: duckdb.DuckDBPyConnection) -> None:
     """Bring stored attribute hashes to the current definition (run whenever the schema files are applied): files
     from the release that hashed in Python get DuckDB's hash once; on later upgrades nothing changes."""
+    backfill_region_codes(con)
     rehash(con, SPECS)
     rehash(con, PRICES)
+
+
+def backfill_region_codes(con: duckdb.DuckDBPyConnection) -> int:
+    """Rows landed before region_code existed (or before the reference knew their location) get the code of
+    their printed region; returns how many changed. Run before rehash: region_code is an attribute."""
+    names = location_names()
+    con.register("_region_names", pa.table({"location": list(names), "region_code": list(names.values())}))
+    (changed,) = one_row(
+        con,
+        """UPDATE aws_instance_price_history AS p SET region_code = n.region_code
+           FROM _region_names AS n
+           WHERE p.region = n.location AND p.region_code IS DISTINCT FROM n.region_code""",
+    )
+    con.unregister("_region_names")
+    return int(changed)
 
 
 def log_fetch(
@@ -135,13 +153,12 @@ class Snapshot:
 
     table: VersionedTable | FactTable
     rows: list[dict[str, Any]]
+    scope: dict[str, Any] = field(default_factory=dict)  # see VersionedTable.scope_columns
 
 
 def aws_snapshots(batch: SourceBatch) -> list[Snapshot]:
-    return [
-        Snapshot(SPECS, [r.model_dump(mode="python") for r in batch.specs]),
-        Snapshot(PRICES, [r.model_dump(mode="python") for r in batch.prices]),
-    ]
+    prices = [{**r.model_dump(mode="python"), "region_code": region_code_for(r.region)} for r in batch.prices]
+    return [Snapshot(SPECS, [r.model_dump(mode="python") for r in batch.specs]), Snapshot(PRICES, prices)]
 
 
 def land_batch(
@@ -174,7 +191,7 @@ def land_in_transaction(
             counts = land_facts(con, snapshot.table, snapshot.rows, lineage)
         else:
             arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage)
-            counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at)
+            counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope)
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed, unchanged + counts.unchanged)
         failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"

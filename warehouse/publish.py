@@ -1,19 +1,26 @@
 """The read-only snapshot SQL clients use: `prices.snapshot.duckdb`, replaced atomically after each refresh.
 
 DuckDB lets one process write a file or many read it, never both. So the pipeline writes its working file
-and, once a refresh is done, copies a checkpointed image next to it and renames it over the snapshot. A client
+and, once a refresh is done, copies it next to it and renames the copy over the snapshot. A client
 that has the old snapshot open keeps reading that consistent version; the next connection sees the new one;
 and no client can ever hold up, or see half of, a refresh.
+
+The copy is written in an older storage format than the working file (SNAPSHOT_STORAGE_VERSION), so that the
+clients people actually have (the DuckDB 1.5 CLI, the Node API, DBeaver's JDBC driver, DuckDB-Wasm) open it.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from warehouse.db import connect
 from warehouse.failpoints import failpoint
+
+# Storage number 64, the oldest DuckDB 2.0 writes and every 1.x reader since 1.1 reads. The labels v0.9.0 to
+# v1.1.0 give byte-identical files; DuckDB 1.0.0 still refuses them (2.0 writes the primary-key index in the
+# 1.1 layout), so v1.1.0 is the oldest label that is true. Tested in tests/test_snapshot_clients.py.
+SNAPSHOT_STORAGE_VERSION = "v1.1.0"
 
 
 def snapshot_path(db_path: Path | str) -> Path:
@@ -40,30 +47,44 @@ def _alive(pid: int) -> bool:
 
 
 def remove_abandoned_copies(target: Path) -> list[Path]:
-    """Staging copies left by a publish that was killed: their process is gone, so nothing will rename them."""
+    """Staging copies (and WALs) left by a publish that was killed: their process is gone, so nothing renames them."""
     removed = []
-    for staging in target.parent.glob(f".{target.name}.*.tmp"):
-        pid = staging.name.removeprefix(f".{target.name}.").removesuffix(".tmp")
+    for staging in target.parent.glob(f".{target.name}.*.tmp*"):
+        pid = staging.name.removeprefix(f".{target.name}.").split(".tmp")[0]
         if pid.isdigit() and not _alive(int(pid)):
             staging.unlink(missing_ok=True)
             removed.append(staging)
     return removed
 
 
-def publish_snapshot(db_path: Path | str) -> Path:
-    """Checkpoint the working file, copy it beside the snapshot, fsync, and rename it into place."""
-    db_path = Path(db_path)
+def write_copy(db_path: Path, staging: Path) -> None:
+    """Copy every table, view, macro and comment of the working file into `staging`, in the older format."""
     with connect(db_path) as con:
-        con.execute("CHECKPOINT")  # everything in the main file, nothing left in the WAL
+        source = con.execute("SELECT current_database()").fetchone()
+        assert source is not None
+        path = str(staging).replace("'", "''")
+        con.execute(f"ATTACH '{path}' AS snapshot_copy (STORAGE_VERSION '{SNAPSHOT_STORAGE_VERSION}')")
+        try:
+            con.execute(f'COPY FROM DATABASE "{source[0]}" TO snapshot_copy')  # bulk, table by table
+            con.execute("CHECKPOINT snapshot_copy")  # everything in the file, nothing left in a WAL
+        finally:
+            con.execute("DETACH snapshot_copy")
+
+
+def publish_snapshot(db_path: Path | str) -> Path:
+    """Write a copy of the working file beside the snapshot, fsync it, and rename it into place."""
+    db_path = Path(db_path)
     target = snapshot_path(db_path)
     remove_abandoned_copies(target)
     staging = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    staging.unlink(missing_ok=True)  # ATTACH would open a leftover file rather than start a new one
     try:
-        shutil.copyfile(db_path, staging)
+        write_copy(db_path, staging)
         failpoint("publish")  # crash tests stop here: the copy made, not yet renamed into place
         _fsync(staging)
         os.replace(staging, target)  # atomic on POSIX: readers see the old file or the new, never a mix
         _fsync(target.parent)
     finally:
         staging.unlink(missing_ok=True)
+        staging.with_name(f"{staging.name}.wal").unlink(missing_ok=True)
     return target

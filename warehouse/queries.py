@@ -32,12 +32,35 @@ WHERE source_id = $source_id AND valid_to = $observed_at
 ORDER BY listing, price_kind, region, change DESC
 """
 
+PRICELIST_CHANGES = """
+SELECT 'opened' AS change, instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
+       effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND fetch_id = $fetch_id
+UNION ALL
+SELECT 'closed', instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
+       effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND valid_to = $observed_at
+ORDER BY region_code, instance_type, price_kind, lease_years, purchase_option, offering_class, change DESC
+"""
+
 # The current version of a source, for drift checks: open rows' prices by business key, and its last shape.
 CURRENT_PRICES = {
     "aws": """SELECT instance_type, price_kind, region, usd_per_instance_hour FROM aws_instance_price_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
     "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
+    # One region's open rows (all of the source's for a feed of every region); the kind spelled with its terms
+    # as pipelines.kinds.pricelist_kind_label spells it.
+    "pricelist": """SELECT instance_type,
+                           CASE WHEN price_kind = 'reserved'
+                                THEN 'reserved ' || lease_years || 'y ' || purchase_option || ' ' || offering_class
+                                ELSE price_kind END,
+                           region_code, effective_usd_per_instance_hour
+                    FROM aws_pricelist_price_history
+                    WHERE source_id = $source_id AND valid_to IS NULL
+                      AND ($region_code IS NULL OR region_code = $region_code)""",
 }
 CURRENT_ROWS = {
     "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history
@@ -45,6 +68,9 @@ CURRENT_ROWS = {
                    + (SELECT count(*) FROM aws_instance_price_history
                       WHERE source_id = $source_id AND valid_to IS NULL)""",
     "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
+    "pricelist": """SELECT count(*) FROM aws_pricelist_price_history
+                    WHERE source_id = $source_id AND valid_to IS NULL
+                      AND ($region_code IS NULL OR region_code = $region_code)""",
 }
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
 LAST_SHAPE = """
@@ -62,14 +88,15 @@ FROM gpu_cheapest
 ORDER BY gpu_model
 """
 
-# The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate.
+# The articles' table: on-demand and Capacity Block prices per instance, with the derived accelerator rate. The
+# price list's rows (one per region) are summarised by aws_prices_by_region instead.
 HEADLINE_PRICES = """
 SELECT instance_type, accelerator, accelerator_count AS accels,
        accelerator_memory_value, accelerator_memory_unit, accelerator_memory_derived,
        price_kind, coalesce(region, 'not stated') AS region,
        usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp
 FROM aws_instance_prices
-WHERE price_kind IN ('on_demand', 'capacity_block')
+WHERE price_kind IN ('on_demand', 'capacity_block') AND source_family <> 'price_list'  -- per region: see below
 ORDER BY accelerator, price_kind, usd_per_instance_hour
 """
 
@@ -100,7 +127,7 @@ def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, obj
     return row
 
 
-CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES}
+CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES, "pricelist": PRICELIST_CHANGES}
 
 
 def changes_for(

@@ -12,6 +12,7 @@ per-row Python work stands between a 100k-row snapshot and the warehouse. `attri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,6 +36,12 @@ class VersionedTable:
     name: str
     key_columns: tuple[str, ...]  # business key within one source
     attribute_fields: tuple[pa.Field, ...]  # everything compared to decide "changed"
+    # Stored with each new version but never compared (an offer file's version stamp changes every month while
+    # its prices mostly do not): what the fetch that opened the version said.
+    carried_fields: tuple[pa.Field, ...] = ()
+    # Columns that, with source_id, bound what one snapshot replaces: a price-list source lands one region at a
+    # time, so landing us-east-1 must not close us-west-2's rows. Empty: the snapshot is the whole source.
+    scope_columns: tuple[str, ...] = ()
 
     @property
     def attribute_columns(self) -> tuple[str, ...]:
@@ -68,7 +75,7 @@ def snapshot_table(table: VersionedTable, rows: list[dict[str, Any]], source_id:
     """Rows plus validity start and lineage, typed by the table's Arrow schema (Decimals stay exact)."""
     n = len(rows)
     columns: dict[str, pa.Array] = {"source_id": pa.repeat(pa.scalar(source_id, pa.string()), n)}
-    for field in table.attribute_fields:
+    for field in (*table.attribute_fields, *table.carried_fields):
         columns[field.name] = pa.array([r[field.name] for r in rows], field.type)
     return with_lineage(pa.table(columns), lineage)
 
@@ -91,29 +98,46 @@ def _same_version(table: VersionedTable) -> str:
     return f"{keys} AND ({attributes[0]}) IS NOT DISTINCT FROM ({attributes[1]})"
 
 
+def _scope_filter(table: VersionedTable, scope: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """SQL limiting the open rows to the snapshot's scope, and its parameters."""
+    if set(scope) != set(table.scope_columns):
+        raise ValueError(f"{table.name}: a snapshot's scope must give {table.scope_columns}, not {tuple(scope)}")
+    sql = "".join(f" AND {k} IS NOT DISTINCT FROM $scope_{k}" for k in table.scope_columns)
+    return sql, {f"scope_{k}": scope[k] for k in table.scope_columns}
+
+
 def land_snapshot(
-    con: duckdb.DuckDBPyConnection, table: VersionedTable, snapshot: pa.Table, source_id: str, observed_at: datetime
+    con: duckdb.DuckDBPyConnection,
+    table: VersionedTable,
+    snapshot: pa.Table,
+    source_id: str,
+    observed_at: datetime,
+    scope: Mapping[str, Any] | None = None,
 ) -> LandCounts:
-    """Apply one snapshot. The caller owns the transaction, so several tables land atomically."""
+    """Apply one snapshot (of the whole source, or of its `scope` within the source, e.g. one region). The
+    caller owns the transaction, so several tables land atomically."""
+    scope_filter, scope_params = _scope_filter(table, scope or {})
     # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
     # landing (whose transaction the caller rolls back) needs no cleanup here.
     con.register("_snapshot", snapshot)
     same_version = _same_version(table)
     # Explicit anti-joins against the source's open rows: the same plan as NOT EXISTS, planned in about half the
     # time, which is most of the cost for the few-hundred-row snapshots real sources send.
-    open_rows = f"(SELECT rowid AS row_id, * FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL)"
+    open_rows = (
+        f"(SELECT rowid AS row_id, * FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL{scope_filter})"
+    )
     (closed,) = one_row(
         con,
         f"""UPDATE {table.name} SET valid_to = $observed_at
             WHERE rowid IN (SELECT h.row_id FROM {open_rows} AS h ANTI JOIN _snapshot AS s ON {same_version})""",
-        {"observed_at": observed_at, "source_id": source_id},
+        {"observed_at": observed_at, "source_id": source_id, **scope_params},
     )
     (inserted,) = one_row(
         con,
         f"""INSERT INTO {table.name} BY NAME
             SELECT s.*, {attributes_hash_sql("s", table.attribute_columns)} AS attributes_hash
             FROM _snapshot AS s ANTI JOIN {open_rows} AS h ON {same_version}""",
-        {"source_id": source_id},
+        {"source_id": source_id, **scope_params},
     )
     con.unregister("_snapshot")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)

@@ -14,10 +14,10 @@ COMMENT ON COLUMN aws_instance_prices.accelerator_memory_derived IS 'True when t
 COMMENT ON COLUMN aws_instance_prices.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed; NULL when printed.';
 COMMENT ON COLUMN aws_instance_prices.vcpus IS 'Host vCPUs.';
 COMMENT ON COLUMN aws_instance_prices.host_memory_gib IS 'Host RAM in GiB; not accelerator memory.';
-COMMENT ON COLUMN aws_instance_prices.price_kind IS 'on_demand, reserved_1y, reserved_3y or capacity_block. A Capacity Block rate never fills a missing on-demand price.';
-COMMENT ON COLUMN aws_instance_prices.region IS 'Region as printed; NULL when the page names no region (see region_stated).';
+COMMENT ON COLUMN aws_instance_prices.price_kind IS 'on_demand, reserved_1y, reserved_3y (price list: see purchase_option and offering_class), spot (indicative) or capacity_block. A Capacity Block rate never fills a missing on-demand price.';
+COMMENT ON COLUMN aws_instance_prices.region IS 'Region (location name) as printed; NULL when the page names no region (see region_stated). Price list rows: the printed location, or the region code where the feed prints none.';
 COMMENT ON COLUMN aws_instance_prices.region_stated IS 'False when the source names no region for this price.';
-COMMENT ON COLUMN aws_instance_prices.usd_per_instance_hour IS 'USD per whole instance-hour as printed, excluding taxes and duties.';
+COMMENT ON COLUMN aws_instance_prices.usd_per_instance_hour IS 'USD per whole instance-hour as printed, excluding taxes and duties; for price-list reserved rows the effective rate (hourly + upfront / (years x 8,760)), derived.';
 COMMENT ON COLUMN aws_instance_prices.instance_price_unit IS 'Unit of usd_per_instance_hour: USD per instance-hour.';
 COMMENT ON COLUMN aws_instance_prices.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count at full precision (DECIMAL(38,18)); USD per accelerator-hour excluding taxes.';
 COMMENT ON COLUMN aws_instance_prices.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals.';
@@ -32,6 +32,16 @@ COMMENT ON COLUMN aws_instance_prices.fetch_id IS 'fetch_log row of the producin
 COMMENT ON COLUMN aws_instance_prices.valid_from IS 'When this price version was first seen.';
 COMMENT ON COLUMN aws_instance_prices.valid_to IS 'NULL: the version is current.';
 COMMENT ON COLUMN aws_instance_prices.last_confirmed_at IS 'Latest fetch of the source that landed or confirmed its rows unchanged.';
+COMMENT ON COLUMN aws_instance_prices.region_code IS 'AWS region code (us-east-2): the price list''s regionCode, or the code of the printed region of a Capacity Blocks page row; NULL for product-page rows, which name no region.';
+COMMENT ON COLUMN aws_instance_prices.source_family IS 'Which kind of source the row comes from: product_page (the Trn/Inf pages, no region), price_list (AWS''s price-list files, one row per region) or capacity_blocks_page.';
+COMMENT ON COLUMN aws_instance_prices.lease_years IS 'Price list reserved prices: the term in years (1 or 3); NULL otherwise.';
+COMMENT ON COLUMN aws_instance_prices.purchase_option IS 'Price list reserved prices: No Upfront, Partial Upfront or All Upfront; NULL otherwise.';
+COMMENT ON COLUMN aws_instance_prices.offering_class IS 'Price list reserved prices: standard or convertible; NULL otherwise.';
+COMMENT ON COLUMN aws_instance_prices.hourly_usd IS 'Price list rows: the hourly part as printed (10 decimals), USD per instance-hour excluding tax; usd_per_instance_hour adds the upfront fee spread over the term. NULL for page rows.';
+COMMENT ON COLUMN aws_instance_prices.upfront_usd IS 'Price list reserved rows: the upfront fee as printed, USD for the whole term excluding tax; NULL when there is none.';
+COMMENT ON COLUMN aws_instance_prices.indicative IS 'True for spot prices from the undocumented spot feed (one price per region, not a quote).';
+COMMENT ON COLUMN aws_instance_prices.offer_version IS 'Price list rows: version stamp of the offer file that opened this version; NULL for page rows.';
+COMMENT ON COLUMN aws_instance_prices.publication_date IS 'Price list rows: publication date of the offer file that opened this version (UTC); NULL for page rows.';
 
 COMMENT ON VIEW aws_instance_specs IS 'Current instance specifications from every AWS source, including pages that print no price (Trn2, Trn3).';
 COMMENT ON COLUMN aws_instance_specs.source_id IS 'Source id.';

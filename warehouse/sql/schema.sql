@@ -85,3 +85,7 @@ CREATE TABLE IF NOT EXISTS quarantine (
     raw_body        BLOB NOT NULL,
     quarantined_at  TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
 );
+
+-- Added with the price-list source family: the region code of the printed region (Capacity Blocks page rows).
+-- Older files gain the column here and its values from warehouse.landing.backfill_region_codes.
+ALTER TABLE aws_instance_price_history ADD COLUMN IF NOT EXISTS region_code VARCHAR;

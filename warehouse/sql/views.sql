@@ -1,6 +1,7 @@
 -- Public contract for SQL clients and dashboards: add columns freely, rename none.
 
--- The prices as they stood at `ts`: the price version open at ts joined to the spec version open at ts.
+-- The prices as they stood at `ts`: the price version open at ts joined to the spec version open at ts, then the
+-- price-list prices open at ts (their specs travel with each price). source_family says which kind of source.
 CREATE OR REPLACE MACRO aws_instance_prices_as_of(ts) AS TABLE
 SELECT
     p.instance_type,
@@ -33,7 +34,17 @@ SELECT
     p.valid_to,
     (SELECT max(f.fetched_at) FROM fetch_log f
       WHERE f.source_id = p.source_id AND f.outcome IN ('landed', 'unchanged')
-        AND f.fetched_at <= CAST(ts AS TIMESTAMPTZ)) AS last_confirmed_at
+        AND f.fetched_at <= CAST(ts AS TIMESTAMPTZ)) AS last_confirmed_at,
+    p.region_code,
+    CASE WHEN p.price_kind = 'capacity_block' THEN 'capacity_blocks_page' ELSE 'product_page' END AS source_family,
+    CAST(NULL AS INTEGER) AS lease_years,
+    CAST(NULL AS VARCHAR) AS purchase_option,
+    CAST(NULL AS VARCHAR) AS offering_class,
+    CAST(NULL AS DECIMAL(24, 10)) AS hourly_usd,
+    CAST(NULL AS DECIMAL(24, 10)) AS upfront_usd,
+    false AS indicative,
+    CAST(NULL AS VARCHAR) AS offer_version,
+    CAST(NULL AS TIMESTAMPTZ) AS publication_date
 FROM aws_instance_price_history AS p
 LEFT JOIN aws_instance_spec_history AS s
        ON s.source_id = p.source_id
@@ -41,7 +52,53 @@ LEFT JOIN aws_instance_spec_history AS s
       AND s.valid_from <= CAST(ts AS TIMESTAMPTZ)
       AND (s.valid_to IS NULL OR s.valid_to > CAST(ts AS TIMESTAMPTZ))
 WHERE p.valid_from <= CAST(ts AS TIMESTAMPTZ)
-  AND (p.valid_to IS NULL OR p.valid_to > CAST(ts AS TIMESTAMPTZ));
+  AND (p.valid_to IS NULL OR p.valid_to > CAST(ts AS TIMESTAMPTZ))
+UNION ALL BY NAME
+SELECT
+    l.instance_type,
+    l.family,
+    l.accelerator,
+    l.accelerator_count,
+    l.accelerator_memory_value,
+    l.accelerator_memory_unit,
+    l.accelerator_memory_gib,
+    coalesce(l.accelerator_memory_basis = 'catalog', false) AS accelerator_memory_derived,
+    CASE WHEN l.accelerator_memory_basis = 'catalog' THEN 'ratecard instance catalog' END AS accelerator_memory_basis,
+    CAST(NULL AS INTEGER) AS vcpus,
+    CAST(NULL AS DECIMAL(18, 6)) AS host_memory_gib,
+    CASE WHEN l.price_kind = 'reserved' THEN 'reserved_' || l.lease_years || 'y' ELSE l.price_kind END AS price_kind,
+    coalesce(l.location, l.region_code) AS region,
+    true AS region_stated,
+    l.effective_usd_per_instance_hour AS usd_per_instance_hour,
+    'USD per instance-hour' AS instance_price_unit,
+    l.usd_per_accelerator_hour,
+    l.usd_per_accelerator_hour_4dp,
+    'USD per accelerator-hour (derived)' AS accelerator_price_unit,
+    CAST(NULL AS DECIMAL(18, 6)) AS printed_usd_per_accelerator_hour,
+    l.source_id,
+    l.source_url,
+    l.fetched_at,
+    l.sha256,
+    l.parser_version,
+    l.fetch_id,
+    l.valid_from,
+    l.valid_to,
+    (SELECT max(f.fetched_at) FROM fetch_log f
+      WHERE f.source_id = l.source_id AND f.outcome IN ('landed', 'unchanged')
+        AND f.fetched_at <= CAST(ts AS TIMESTAMPTZ)) AS last_confirmed_at,
+    l.region_code,
+    'price_list' AS source_family,
+    l.lease_years,
+    l.purchase_option,
+    l.offering_class,
+    l.hourly_usd,
+    l.upfront_usd,
+    l.indicative,
+    l.offer_version,
+    l.publication_date
+FROM aws_pricelist_price_history AS l
+WHERE l.valid_from <= CAST(ts AS TIMESTAMPTZ)
+  AND (l.valid_to IS NULL OR l.valid_to > CAST(ts AS TIMESTAMPTZ));
 
 -- Current rows: the open versions ('infinity' is after every valid_from and before no valid_to).
 CREATE OR REPLACE VIEW aws_instance_prices AS

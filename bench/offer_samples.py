@@ -1,0 +1,69 @@
+"""The bundled price-list samples (pipelines/samples/aws/pricelist/): which types, at which prices, per region.
+
+`python -m bench.offer_samples` rewrites them. They are samples in the real shape, not recordings: the
+Neuron on-demand figures are the product-page samples' (trn1.32xlarge $21.50 in us-east-1, as trn1.html).
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal as D
+from pathlib import Path
+
+from bench.offer_files import DISCLAIMER, OfferWriter, TypeSpec
+
+SAMPLES = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "aws" / "pricelist"
+INDEX_STAMP = "20260928184207"
+MARK = "ratecard SAMPLE in the real shape of AWS's price list, not a recording. "
+
+ACCELERATOR_TYPES = (
+    TypeSpec("trn1.2xlarge", D("1.34"), gpu="1", vcpu="8", capacity_block=True),
+    TypeSpec("trn1.32xlarge", D("21.50"), gpu="16", gpu_memory="512 GB", vcpu="128", capacity_block=True),
+    TypeSpec("inf1.xlarge", D("0.228"), gpu="1", vcpu="4"),
+    TypeSpec("inf2.xlarge", D("0.76"), gpu="1", gpu_memory="32 GB", vcpu="4"),
+    TypeSpec("inf2.8xlarge", D("1.97"), gpu="1", vcpu="32"),
+    TypeSpec("p4d.24xlarge", D("21.9576"), gpu="8", gpu_memory="320 GB HBM2", vcpu="96", capacity_block=True),
+    TypeSpec("p5.48xlarge", D("55.04"), gpu="8", gpu_memory="640 GB HBM3", vcpu="192", capacity_block=True),
+    TypeSpec("p5e.48xlarge", D(0), gpu="8", gpu_memory="1128 GB HBM3", vcpu="192", cb_only=True),
+    TypeSpec("g5.xlarge", D("1.006"), gpu="1", gpu_memory="24 GB", vcpu="4"),
+    TypeSpec("g6.xlarge", D("0.8048"), gpu="1", gpu_memory="22 GB", vcpu="4"),
+    TypeSpec("g6f.large", D("0.2012"), gpu="0.125", gpu_memory="3 GB", vcpu="2"),
+)
+NO_ACCELERATOR = (TypeSpec("m5.large", D("0.096"), vcpu="2"), TypeSpec("c5.xlarge", D("0.17"), vcpu="4"))
+REGIONS = {
+    "us-east-1": [*ACCELERATOR_TYPES, *NO_ACCELERATOR],
+    "us-east-2": [
+        TypeSpec("trn1.32xlarge", D("21.50"), gpu="16", gpu_memory="512 GB", vcpu="128", capacity_block=True),
+        TypeSpec("trn2.48xlarge", D(0), gpu="16", vcpu="192", cb_only=True),
+        TypeSpec("inf2.xlarge", D("0.76"), gpu="1", gpu_memory="32 GB", vcpu="4"),
+        TypeSpec("p5.48xlarge", D("55.04"), gpu="8", gpu_memory="640 GB HBM3", vcpu="192", capacity_block=True),
+        *NO_ACCELERATOR,
+    ],
+    "eu-south-2": [TypeSpec("m5.large", D("0.107"), vcpu="2"), TypeSpec("c5.xlarge", D("0.19"), vcpu="4")],
+}
+
+
+def region_index() -> dict[str, object]:
+    base = f"/offers/v1.0/aws/AmazonEC2/{INDEX_STAMP}"
+    return {
+        "formatVersion": "v1.0",
+        "disclaimer": MARK + "This pricing list is for informational purposes only.",
+        "publicationDate": "2026-09-28T18:42:07Z",
+        "regions": {
+            code: {"regionCode": code, "currentVersionUrl": f"{base}/{code}/index.json"} for code in sorted(REGIONS)
+        },
+    }
+
+
+def write_samples(folder: Path = SAMPLES) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "region_index.json").write_text(json.dumps(region_index(), indent=2) + "\n", encoding="utf-8")
+    for seed, (region, types) in enumerate(REGIONS.items(), start=1):
+        with open(folder / f"{region}.csv", "w", encoding="utf-8", newline="") as out:
+            writer = OfferWriter(out, region, seed=seed, reserved_decoys=False, disclaimer=MARK + DISCLAIMER)
+            for spec in types:
+                writer.add(spec)
+
+
+if __name__ == "__main__":
+    write_samples()

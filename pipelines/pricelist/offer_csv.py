@@ -1,0 +1,205 @@
+"""One regional EC2 offer file (CSV variant) read in DuckDB, filtered to the rows that are prices.
+
+The file is ~250 MB for a big region, so it is never loaded into Python: DuckDB streams it with every column
+as text (`all_varchar`: its sniffer would type `EndingRange` "Inf" as a date and a fractional `GPU` as an
+integer), applies the filters and the family allowlist in SQL, and hands back only the kept rows (a few
+thousand). Columns are found by their header names, never by position. The first five lines are metadata.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+import tempfile
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+
+from pipelines.adapters.tables import shape_fingerprint
+from pipelines.errors import MissingColumnError, ParseError
+from pipelines.pricelist.catalog import CatalogEntry, load_catalog
+from pipelines.pricelist.families import DEFAULT_FAMILIES, like_patterns
+from pipelines.pricelist.offer_rows import KeptRow, build_batch
+from schemas.pricelist import PriceListBatch
+
+PARSER_VERSION = "aws_price_list_csv/1.0"
+PREAMBLE = ("FormatVersion", "Disclaimer", "Publication Date", "Version", "OfferCode")
+# Semantic name -> the header text's letters and digits, lower case ("Pre Installed S/W" -> "preinstalledsw").
+COLUMNS = {
+    "sku": "sku",
+    "term_code": "offertermcode",
+    "rate_code": "ratecode",
+    "term_type": "termtype",
+    "unit": "unit",
+    "price": "priceperunit",
+    "currency": "currency",
+    "lease": "leasecontractlength",
+    "purchase_option": "purchaseoption",
+    "offering_class": "offeringclass",
+    "product_family": "productfamily",
+    "location": "location",
+    "instance_type": "instancetype",
+    "tenancy": "tenancy",
+    "operating_system": "operatingsystem",
+    "license_model": "licensemodel",
+    "operation": "operation",
+    "capacity_status": "capacitystatus",
+    "gpu": "gpu",
+    "gpu_memory": "gpumemory",
+    "market_option": "marketoption",
+    "pre_installed_sw": "preinstalledsw",
+    "region_code": "regioncode",
+}
+OPTIONAL = {"rate_code", "gpu", "gpu_memory", "location", "operation"}
+# The filters of aws-price-list.md: Linux, shared tenancy, nothing pre-installed, no licence, a used (not
+# reserved-capacity) instance, bought on demand or reserved, in USD. Capacity Block rows carry only an OS fee.
+FILTERS = """
+    "product_family" = 'Compute Instance' AND "tenancy" = 'Shared' AND "operating_system" = 'Linux'
+    AND "pre_installed_sw" = 'NA' AND "capacity_status" = 'Used' AND "market_option" = 'OnDemand'
+    AND "license_model" = 'No License required' AND "currency" = 'USD'
+    AND "term_type" IN ('OnDemand', 'Reserved') AND coalesce("operation", '') NOT LIKE '%:CB'
+"""
+
+
+def _key(header: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", header.lower())
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")
+
+
+def read_head(path: Path, source_id: str) -> tuple[dict[str, str], list[str]]:
+    """The five metadata lines (by key) and the header row, read without touching the rest of the file."""
+    with _open_text(path) as text:
+        lines = csv.reader(text)
+        try:
+            head = [next(lines) for _ in range(len(PREAMBLE) + 1)]
+        except StopIteration:
+            raise ParseError(source_id, f"{path.name}: the file ends inside its metadata and header") from None
+        except (csv.Error, UnicodeDecodeError, EOFError, OSError) as exc:
+            raise ParseError(source_id, f"{path.name}: unreadable head: {exc}") from exc
+    meta = {row[0]: row[1] for row in head[:-1] if len(row) >= 2}
+    missing = [key for key in PREAMBLE if key not in meta]
+    if missing:
+        raise ParseError(source_id, f"{path.name}: metadata line(s) {', '.join(missing)} missing from the first five")
+    if meta["OfferCode"] != "AmazonEC2":
+        raise ParseError(source_id, f"{path.name}: offer code {meta['OfferCode']!r}, expected AmazonEC2")
+    return meta, head[-1]
+
+
+def _ends_with_newline(path: Path) -> bool:
+    """A download cut short ends mid-line; AWS's files end with a newline (a .gz is checked by gzip itself)."""
+    if path.suffix == ".gz":
+        return True
+    with open(path, "rb") as raw:
+        raw.seek(0, io.SEEK_END)
+        if raw.tell() == 0:
+            return False
+        raw.seek(-1, io.SEEK_END)
+        return raw.read(1) == b"\n"
+
+
+def _select_list(header: list[str], source_id: str) -> str:
+    by_key = {_key(name): name for name in header}
+    missing = [name for name, key in COLUMNS.items() if key not in by_key and name not in OPTIONAL]
+    if missing:
+        raise MissingColumnError(source_id, missing, header)
+    parts = []
+    for name, key in COLUMNS.items():
+        column = by_key.get(key)
+        quoted = '"' + column.replace('"', '""') + '"' if column is not None else "NULL"
+        parts.append(f"{quoted} AS {name}")
+    return ", ".join(parts)
+
+
+def query_kept_rows(
+    con: duckdb.DuckDBPyConnection, path: Path, header: list[str], families: Sequence[str], source_id: str
+) -> list[KeptRow]:
+    family_match = " OR ".join(["split_part(instance_type, '.', 1) LIKE ?"] * len(families)) or "false"
+    sql = f"""
+        WITH named AS (
+            SELECT {_select_list(header, source_id)}
+            FROM read_csv(?, skip = {len(PREAMBLE)}, header = true, all_varchar = true, delim = ',',
+                          quote = '"', escape = '"', strict_mode = true, null_padding = false)
+        )
+        SELECT sku, term_code, rate_code, term_type, unit, price, lease, purchase_option, offering_class,
+               location, instance_type, region_code, gpu, gpu_memory
+        FROM named WHERE {FILTERS} AND ({family_match})
+    """
+    try:
+        rows = con.execute(sql, [str(path), *like_patterns(families)]).fetchall()
+    except duckdb.Error as exc:
+        raise ParseError(source_id, f"{path.name}: DuckDB could not read the offer file: {exc}") from exc
+    return [KeptRow(*row) for row in rows]
+
+
+def parse_offer_csv(
+    source: Path | bytes,
+    source_id: str,
+    *,
+    region_code: str | None = None,
+    families: Sequence[str] = DEFAULT_FAMILIES,
+    catalog: dict[str, CatalogEntry] | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> PriceListBatch:
+    """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.
+
+    `region_code`, when given, must be the file's region. Raises ParseError (DuplicateOnDemandError for the
+    one-on-demand-row gate) naming the source and what was wrong.
+    """
+    if isinstance(source, bytes):
+        with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
+            path = _spilled(source, folder)
+            return parse_offer_csv(
+                path, source_id, region_code=region_code, families=families, catalog=catalog, con=con
+            )
+    path = source
+    meta, header = read_head(path, source_id)
+    if not _ends_with_newline(path):
+        raise ParseError(source_id, f"{path.name}: the file does not end with a newline: truncated download?")
+    own = con is None
+    connection = con if con is not None else _bounded_connection()
+    try:
+        rows = query_kept_rows(connection, path, header, families, source_id)
+    finally:
+        if own:
+            connection.close()
+    return build_batch(
+        rows,
+        source_id=source_id,
+        parser_version=PARSER_VERSION,
+        region_code=region_code,
+        offer_version=meta["Version"],
+        publication_date=_publication_date(meta["Publication Date"], source_id),
+        shape=shape_fingerprint(header),
+        catalog=catalog if catalog is not None else load_catalog(),
+    )
+
+
+def _spilled(body: bytes, folder: str) -> Path:
+    """A body in memory (a fetch, an archived body) written to a file, because DuckDB streams files; a gzip body
+    (recognised by its magic bytes) keeps its compression."""
+    path = Path(folder) / ("offer.csv.gz" if body[:2] == b"\x1f\x8b" else "offer.csv")
+    path.write_bytes(body)
+    return path
+
+
+def _bounded_connection() -> duckdb.DuckDBPyConnection:
+    # In memory, spilling nothing: the kept rows are few. Insertion order is irrelevant to a filter, and
+    # dropping it lets DuckDB stream the scan instead of buffering it.
+    con = duckdb.connect(config={"memory_limit": "384MB", "threads": 2, "preserve_insertion_order": False})
+    return con
+
+
+def _publication_date(text: str, source_id: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ParseError(source_id, f"publication date {text!r} is not an ISO timestamp") from exc

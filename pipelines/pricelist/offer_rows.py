@@ -1,0 +1,187 @@
+"""From the kept rows of an offer file to a PriceListBatch: pairing reserved dimensions, the gates, records.
+
+Each CSV row is one price dimension. A reserved offer (SKU + offer term code) prints an `Hrs` row, a `Quantity`
+"Upfront Fee" row, or both; they are paired here and kept as printed. A price of 0 means "not offered".
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
+
+from pipelines.errors import ParseError, RecordInvalid
+from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields
+from schemas.pricelist import OfferingClass, PriceListBatch, PriceListKind, PriceListPrice, PurchaseOption
+
+LEASE_YEARS = {"1yr": 1, "3yr": 3}
+
+
+class KeptRow(NamedTuple):
+    sku: str
+    term_code: str
+    rate_code: str | None
+    term_type: str
+    unit: str
+    price: str
+    lease: str | None
+    purchase_option: str | None
+    offering_class: str | None
+    location: str | None
+    instance_type: str
+    region_code: str
+    gpu: str | None
+    gpu_memory: str | None
+
+
+class DuplicateOnDemandError(ParseError):
+    """After the filters, a (region, instance type) has more than one on-demand price: the region is refused."""
+
+    def __init__(self, source_id: str, duplicates: dict[tuple[str, str], list[str]]):
+        self.duplicates = duplicates
+        named = "; ".join(f"{region} {itype}: SKUs {', '.join(skus)}" for (region, itype), skus in duplicates.items())
+        super().__init__(source_id, f"more than one on-demand row after the filters: {named}")
+
+
+def _money(text: str, row: KeptRow, source_id: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or value < 0:
+        raise ParseError(source_id, f"SKU {row.sku} term {row.term_code}: price {text!r} is not an amount")
+    return value
+
+
+def _on_demand(rows: list[KeptRow], source_id: str) -> list[tuple[KeptRow, dict[str, Any]]]:
+    hourly = [row for row in rows if row.term_type == "OnDemand" and row.unit == "Hrs"]
+    skus: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for row in hourly:
+        skus[(row.region_code, row.instance_type)].append(row.sku)
+    duplicates = {key: sorted(found) for key, found in skus.items() if len(found) > 1}
+    if duplicates:
+        raise DuplicateOnDemandError(source_id, duplicates)
+    priced = [(row, _money(row.price, row, source_id)) for row in hourly]
+    return [(row, {"price_kind": PriceListKind.ON_DEMAND, "hourly_usd": price}) for row, price in priced if price > 0]
+
+
+def _reserved(rows: list[KeptRow], source_id: str) -> list[tuple[KeptRow, dict[str, Any]]]:
+    offers: dict[tuple[str, str], list[KeptRow]] = defaultdict(list)
+    for row in rows:
+        if row.term_type == "Reserved":
+            offers[(row.sku, row.term_code)].append(row)
+    out = []
+    for (sku, term), dims in offers.items():
+        units = Counter(dim.unit for dim in dims)
+        if units["Hrs"] > 1 or units["Quantity"] > 1 or set(units) - {"Hrs", "Quantity"}:
+            raise ParseError(source_id, f"reserved SKU {sku} term {term}: dimensions {dict(units)}")
+        hourly = next((_money(d.price, d, source_id) for d in dims if d.unit == "Hrs"), Decimal(0))
+        upfront = next((_money(d.price, d, source_id) for d in dims if d.unit == "Quantity"), None)
+        if hourly == 0 and not upfront:
+            continue  # not offered
+        first = next((d for d in dims if d.unit == "Hrs"), dims[0])
+        out.append((first, {"price_kind": PriceListKind.RESERVED, "hourly_usd": hourly, "upfront_usd": upfront}))
+        out[-1][1].update(_reserved_terms(first, source_id))
+    _refuse_duplicate_reserved(out, source_id)
+    return out
+
+
+def _reserved_terms(row: KeptRow, source_id: str) -> dict[str, Any]:
+    try:
+        return {
+            "lease_years": LEASE_YEARS[row.lease or ""],
+            "purchase_option": PurchaseOption(row.purchase_option or ""),
+            "offering_class": OfferingClass(row.offering_class or ""),
+        }
+    except (KeyError, ValueError) as exc:
+        terms = (row.lease, row.purchase_option, row.offering_class)
+        raise ParseError(source_id, f"reserved SKU {row.sku} term {row.term_code}: unknown terms {terms}") from exc
+
+
+def _refuse_duplicate_reserved(out: list[tuple[KeptRow, dict[str, Any]]], source_id: str) -> None:
+    keys = Counter(
+        (r.region_code, r.instance_type, f["lease_years"], f["purchase_option"], f["offering_class"]) for r, f in out
+    )
+    doubled = [key for key, n in keys.items() if n > 1]
+    if doubled:
+        raise ParseError(source_id, f"more than one reserved offer for {doubled}")
+
+
+def build_batch(
+    rows: Iterable[KeptRow],
+    *,
+    source_id: str,
+    parser_version: str,
+    region_code: str | None,
+    offer_version: str,
+    publication_date: datetime,
+    shape: str,
+    catalog: dict[str, CatalogEntry],
+) -> PriceListBatch:
+    kept = list(rows)
+    regions = sorted({row.region_code for row in kept})
+    if region_code is not None and set(regions) - {region_code}:
+        raise ParseError(source_id, f"the {region_code} offer file holds rows of region(s) {regions}")
+    if region_code is None and len(regions) > 1:
+        raise ParseError(source_id, f"one offer file, several regions: {regions}")
+    priced = _on_demand(kept, source_id) + _reserved(kept, source_id)
+    prices, warnings = _records(priced, source_id, offer_version, publication_date, catalog)
+    return PriceListBatch(
+        source_id=source_id,
+        parser_version=parser_version,
+        region_code=region_code or (regions[0] if regions else None),
+        offer_version=offer_version,
+        publication_date=publication_date,
+        prices=prices,
+        warnings=warnings,
+        shape=shape,
+    )
+
+
+def _records(
+    priced: list[tuple[KeptRow, dict[str, Any]]],
+    source_id: str,
+    offer_version: str,
+    publication_date: datetime,
+    catalog: dict[str, CatalogEntry],
+) -> tuple[list[PriceListPrice], list[str]]:
+    prices, warnings = [], []
+    accelerators: dict[str, dict[str, Any] | None] = {}
+    for row, fields in priced:
+        if row.instance_type not in accelerators:
+            found, said = accelerator_fields(row.instance_type, row.gpu, row.gpu_memory, catalog)
+            accelerators[row.instance_type] = found
+            warnings += [f"{row.region_code} {message}" for message in said]
+        accelerator = accelerators[row.instance_type]
+        if accelerator is None:
+            continue
+        try:
+            prices.append(
+                PriceListPrice(
+                    region_code=row.region_code,
+                    location=row.location,
+                    instance_type=row.instance_type,
+                    sku=row.sku,
+                    rate_code=row.rate_code,
+                    offer_version=offer_version,
+                    publication_date=publication_date,
+                    **fields,
+                    **accelerator,
+                )
+            )
+        except ValidationError as exc:
+            raise RecordInvalid(source_id, f"SKU {row.sku} ({row.instance_type}): {exc}") from exc
+    prices.sort(
+        key=lambda p: (
+            p.instance_type,
+            p.price_kind,
+            p.lease_years or 0,
+            p.purchase_option or "",
+            p.offering_class or "",
+        )
+    )
+    return prices, warnings

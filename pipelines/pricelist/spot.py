@@ -1,0 +1,116 @@
+"""The public spot feed (website.spot.ec2.aws.a2z.com/spot.json, or the older JSONP spot.js).
+
+Undocumented: one Linux price per region and type, no availability zone, so every row is `indicative`.
+"N/A*" and 0 mean no price. The old feed names regions by legacy names (us-east, apac-sin), mapped to codes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipelines.adapters.tables import shape_fingerprint
+from pipelines.errors import ParseError, RecordInvalid
+from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields, load_catalog
+from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
+from schemas.pricelist import REGION_CODE, PriceListBatch, PriceListKind, PriceListPrice
+
+PARSER_VERSION = "aws_spot_feed/1.0"
+LEGACY_REGIONS = {
+    "us-east": "us-east-1",
+    "us-west": "us-west-1",
+    "eu-ireland": "eu-west-1",
+    "apac-sin": "ap-southeast-1",
+    "apac-syd": "ap-southeast-2",
+    "apac-tokyo": "ap-northeast-1",
+}
+JSONP = re.compile(rb"^\s*[A-Za-z_$][\w$.]*\s*\((?P<json>.*)\)\s*;?\s*$", re.DOTALL)
+
+
+def _document(body: bytes, source_id: str) -> dict[str, Any]:
+    match = JSONP.match(body)
+    try:
+        document: dict[str, Any] = json.loads(match.group("json") if match else body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ParseError(source_id, f"the spot feed is neither JSON nor JSONP: {exc}") from exc
+    regions = document.get("config", {}).get("regions") if isinstance(document, dict) else None
+    if not isinstance(regions, list):
+        raise ParseError(source_id, "the spot feed has no config.regions list")
+    return document
+
+
+def region_code(name: str) -> str | None:
+    code = LEGACY_REGIONS.get(name, name)
+    return code if re.match(REGION_CODE, code) else None
+
+
+def _linux_prices(region: dict[str, Any], source_id: str) -> Iterator[tuple[str, str]]:
+    for group in region.get("instanceTypes", []):
+        for size in group.get("sizes", []):
+            columns = {column.get("name"): column for column in size.get("valueColumns", [])}
+            if "size" not in size or "linux" not in columns:
+                raise ParseError(source_id, f"a spot size entry without size or linux column: {size}")
+            yield size["size"], str(columns["linux"].get("prices", {}).get("USD", ""))
+
+
+def _amount(text: str) -> Decimal | None:
+    """None for "N/A*", 0 or anything not a price: no row."""
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and value > 0 else None
+
+
+def parse_spot(
+    body: bytes,
+    source_id: str,
+    *,
+    families: Sequence[str] = DEFAULT_FAMILIES,
+    catalog: dict[str, CatalogEntry] | None = None,
+) -> PriceListBatch:
+    """Spot prices of the allowlisted types in every region the feed names (one batch, region_code None)."""
+    document = _document(body, source_id)
+    catalog = catalog if catalog is not None else load_catalog()
+    prices: list[PriceListPrice] = []
+    warnings: list[str] = []
+    for region in document["config"]["regions"]:
+        code = region_code(str(region.get("region", "")))
+        if code is None:
+            warnings.append(f"spot region {region.get('region')!r} has no known region code: skipped")
+            continue
+        for instance_type, printed in _linux_prices(region, source_id):
+            amount = _amount(printed)
+            if amount is None or not allowed(instance_type, families):
+                continue
+            fields, said = accelerator_fields(instance_type, None, None, catalog)
+            warnings += [f"{code} spot {message}" for message in said]
+            if fields is not None:
+                prices.append(_record(code, instance_type, amount, fields, source_id))
+    columns = document["config"].get("valueColumns", [])
+    return PriceListBatch(
+        source_id=source_id,
+        parser_version=PARSER_VERSION,
+        prices=prices,
+        warnings=warnings,
+        shape=shape_fingerprint(["config.regions", "instanceTypes", "sizes", "valueColumns", *map(str, columns)]),
+    )
+
+
+def _record(code: str, instance_type: str, amount: Decimal, fields: dict[str, Any], source_id: str) -> PriceListPrice:
+    try:
+        return PriceListPrice(
+            region_code=code,
+            instance_type=instance_type,
+            price_kind=PriceListKind.SPOT,
+            hourly_usd=amount,
+            indicative=True,
+            **fields,
+        )
+    except ValidationError as exc:
+        raise RecordInvalid(source_id, f"spot {code} {instance_type}: {exc}") from exc

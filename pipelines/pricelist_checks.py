@@ -1,0 +1,66 @@
+"""The price-list gates that refuse a whole region before landing, as typed errors naming source and region.
+
+- Exactly one on-demand row per (region_code, instance_type) after the filters: a second one means a filter
+  let a decoy through (a Windows or Dedicated SKU at another price), so the region is refused with every
+  duplicate named, rather than landing whichever row came last.
+- A publication date older than the one already landed for the same source and region is refused: AWS's
+  files only move forward, so an older one is a stale mirror or cache, and landing it would roll prices back.
+Both raise ValidationFailed subclasses, which the refresh path quarantines (stage "validate").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+from pipelines.errors import ValidationFailed
+from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
+
+
+def _region(region_code: str | None) -> str:
+    return region_code or "all regions"
+
+
+class DuplicateOnDemand(ValidationFailed):
+    """More than one on-demand row for a (region, instance type): the region is refused."""
+
+    def __init__(self, source_id: str, region_code: str | None, duplicates: dict[tuple[str, str], int]):
+        self.region_code = region_code
+        self.duplicates = duplicates
+        named = ", ".join(f"{t} in {r} ({n} rows)" for (r, t), n in sorted(duplicates.items()))
+        failure = f"[{source_id}] region {_region(region_code)} refused: more than one on-demand row for {named}"
+        super().__init__(source_id, [failure])
+
+
+class PublicationDateWentBack(ValidationFailed):
+    """An offer file older than the one already landed for the same source and region."""
+
+    def __init__(self, source_id: str, region_code: str | None, published: datetime, landed: datetime):
+        self.region_code = region_code
+        self.published = published
+        self.landed = landed
+        failure = (
+            f"[{source_id}] region {_region(region_code)} refused: publication date {published.isoformat()} is "
+            f"older than the one already landed ({landed.isoformat()})"
+        )
+        super().__init__(source_id, [failure])
+
+
+def on_demand_duplicates(prices: list[PriceListPrice]) -> dict[tuple[str, str], int]:
+    """(region_code, instance_type) -> on-demand row count, for every pair that has more than one."""
+    counts = Counter((p.region_code, p.instance_type) for p in prices if p.price_kind is PriceListKind.ON_DEMAND)
+    return {key: n for key, n in counts.items() if n > 1}
+
+
+def check_one_on_demand(batch: PriceListBatch) -> None:
+    """Raise DuplicateOnDemand unless every (region, type) has at most one on-demand row."""
+    duplicates = on_demand_duplicates(batch.prices)
+    if duplicates:
+        raise DuplicateOnDemand(batch.source_id, batch.region_code, duplicates)
+
+
+def check_publication_date(batch: PriceListBatch, landed: datetime | None) -> None:
+    """Raise PublicationDateWentBack when the batch's file is older than `landed` (the same date is fine: an
+    unchanged file). Without either date there is nothing to compare."""
+    if landed is not None and batch.publication_date is not None and batch.publication_date < landed:
+        raise PublicationDateWentBack(batch.source_id, batch.region_code, batch.publication_date, landed)

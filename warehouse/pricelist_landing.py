@@ -1,0 +1,129 @@
+"""AWS price-list prices: the type-2 history table (one region per snapshot) and the offer files landed.
+
+A regional offer file lands as one snapshot scoped to its (source, region): landing us-east-1 opens, keeps or
+closes us-east-1's rows only. The offer's version stamp and publication date travel with each new version but
+are never compared, so a new monthly file with the same prices adds no price rows; the offer itself is
+recorded in aws_pricelist_offers, which the publication-date gate reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from schemas.pricelist import PriceListBatch
+from warehouse.landing import Snapshot
+from warehouse.versioning import FactTable, VersionedTable
+
+ALL_REGIONS = "(all regions)"  # aws_pricelist_offers.region_code of a feed that covers every region (spot)
+PRINTED = pa.decimal128(24, 10)  # the price list prints 10 decimals
+FULL = pa.decimal128(38, 18)
+GIB = pa.decimal128(18, 6)
+
+PRICELIST_PRICES = VersionedTable(
+    name="aws_pricelist_price_history",
+    key_columns=("region_code", "instance_type", "price_kind", "lease_years", "purchase_option", "offering_class"),
+    attribute_fields=(
+        pa.field("region_code", pa.string()),
+        pa.field("location", pa.string()),
+        pa.field("instance_type", pa.string()),
+        pa.field("family", pa.string()),
+        pa.field("price_kind", pa.string()),
+        pa.field("lease_years", pa.int32()),
+        pa.field("purchase_option", pa.string()),
+        pa.field("offering_class", pa.string()),
+        pa.field("hourly_usd", PRINTED),
+        pa.field("upfront_usd", PRINTED),
+        pa.field("effective_usd_per_instance_hour", FULL),
+        pa.field("accelerator", pa.string()),
+        pa.field("accelerator_count", pa.int32()),
+        pa.field("accelerator_count_basis", pa.string()),
+        pa.field("price_list_gpu", pa.string()),
+        pa.field("usd_per_accelerator_hour", FULL),
+        pa.field("usd_per_accelerator_hour_4dp", pa.decimal128(18, 4)),
+        pa.field("accelerator_memory_printed", pa.string()),
+        pa.field("accelerator_memory_value", GIB),
+        pa.field("accelerator_memory_unit", pa.string()),
+        pa.field("accelerator_memory_gib", GIB),
+        pa.field("accelerator_memory_basis", pa.string()),
+        pa.field("indicative", pa.bool_()),
+    ),
+    carried_fields=(
+        pa.field("sku", pa.string()),
+        pa.field("rate_code", pa.string()),
+        pa.field("offer_version", pa.string()),
+        pa.field("publication_date", pa.timestamp("us", tz="UTC")),
+    ),
+    scope_columns=("region_code",),
+)
+
+# The same table, unscoped: a feed that prices every region at once (spot) replaces all of its source's rows.
+PRICELIST_ALL_REGIONS = dataclasses.replace(PRICELIST_PRICES, scope_columns=())
+
+PRICELIST_OFFERS = FactTable(
+    name="aws_pricelist_offers",
+    key_columns=("source_id", "region_code"),
+    fields=(
+        pa.field("source_id", pa.string()),
+        pa.field("region_code", pa.string()),
+        pa.field("offer_version", pa.string()),
+        pa.field("publication_date", pa.timestamp("us", tz="UTC")),
+        pa.field("price_rows", pa.int32()),
+    ),
+)
+
+# The offer currently landed for a source and region: what a new file's publication date is compared with.
+LANDED_PUBLICATION = """
+SELECT publication_date, offer_version FROM aws_pricelist_offers
+WHERE source_id = $source_id AND region_code = $region_code AND valid_to IS NULL
+"""
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def offer_region(batch: PriceListBatch) -> str:
+    return batch.region_code or ALL_REGIONS
+
+
+def pricelist_rows(batch: PriceListBatch) -> list[dict[str, Any]]:
+    """The batch's prices as history rows (enums as their printed values, derived figures included)."""
+    return [{k: _plain(v) for k, v in price.model_dump(mode="python").items()} for price in batch.prices]
+
+
+def pricelist_snapshots(batch: PriceListBatch) -> list[Snapshot]:
+    """One regional snapshot of prices (scope: the batch's region) and the offer it came from.
+
+    A price outside the batch's region would escape its snapshot's scope (and never be closed): refused.
+    """
+    strays = sorted({p.region_code for p in batch.prices} - {batch.region_code}) if batch.region_code else []
+    if strays:
+        raise ValueError(f"[{batch.source_id}] offer file for {batch.region_code} carries prices for {strays}")
+    offer = {
+        "source_id": batch.source_id,
+        "region_code": offer_region(batch),
+        "offer_version": batch.offer_version,
+        "publication_date": batch.publication_date,
+        "price_rows": len(batch.prices),
+    }
+    rows = pricelist_rows(batch)
+    if batch.region_code is None:
+        prices = Snapshot(PRICELIST_ALL_REGIONS, rows)
+    else:
+        prices = Snapshot(PRICELIST_PRICES, rows, scope={"region_code": batch.region_code})
+    return [prices, Snapshot(PRICELIST_OFFERS, [offer])]
+
+
+def landed_publication(
+    con: duckdb.DuckDBPyConnection, source_id: str, region_code: str | None
+) -> tuple[datetime | None, str | None] | None:
+    """(publication date, offer version) of the offer landed last for this source and region; None if none."""
+    rows = con.execute(LANDED_PUBLICATION, {"source_id": source_id, "region_code": region_code or ALL_REGIONS})
+    found = rows.fetchall()
+    return (found[0][0], found[0][1]) if found else None

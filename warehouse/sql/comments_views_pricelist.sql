@@ -1,0 +1,48 @@
+-- Comments on the price-list views (re-applied after each CREATE OR REPLACE VIEW, which drops them).
+
+COMMENT ON VIEW aws_prices_by_region IS 'Current AWS price-list prices: one row per instance type x region x price kind (and reserved terms), with the type''s cheapest region for that kind and how many regions price it. Prices are USD excluding tax.';
+COMMENT ON COLUMN aws_prices_by_region.instance_type IS 'EC2 instance type, lower case.';
+COMMENT ON COLUMN aws_prices_by_region.family IS 'Instance family (part before the dot).';
+COMMENT ON COLUMN aws_prices_by_region.accelerator IS 'Chip or GPU model from ratecard''s instance catalog; NULL when unknown.';
+COMMENT ON COLUMN aws_prices_by_region.accelerator_count IS 'Accelerators in the instance; divisor of the per-accelerator figures.';
+COMMENT ON COLUMN aws_prices_by_region.price_kind IS 'on_demand, reserved_1y, reserved_3y or spot.';
+COMMENT ON COLUMN aws_prices_by_region.lease_years IS 'Reserved term in years; NULL otherwise.';
+COMMENT ON COLUMN aws_prices_by_region.purchase_option IS 'Reserved purchase option (No Upfront, Partial Upfront, All Upfront); NULL otherwise.';
+COMMENT ON COLUMN aws_prices_by_region.offering_class IS 'Reserved offering class (standard, convertible); NULL otherwise.';
+COMMENT ON COLUMN aws_prices_by_region.indicative IS 'True for spot prices: an undocumented feed, not a quote.';
+COMMENT ON COLUMN aws_prices_by_region.region_code IS 'AWS region code (us-east-2).';
+COMMENT ON COLUMN aws_prices_by_region.location IS 'Location name as printed (US East (Ohio)); the region code where the feed prints none.';
+COMMENT ON COLUMN aws_prices_by_region.usd_per_instance_hour IS 'Effective USD per whole instance-hour excluding tax: the hourly rate plus any upfront fee spread over the term (derived).';
+COMMENT ON COLUMN aws_prices_by_region.hourly_usd IS 'Hourly part as printed, USD per instance-hour excluding tax.';
+COMMENT ON COLUMN aws_prices_by_region.upfront_usd IS 'Upfront fee as printed, USD for the whole term excluding tax; NULL when there is none.';
+COMMENT ON COLUMN aws_prices_by_region.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count at full precision; USD per accelerator-hour excluding tax.';
+COMMENT ON COLUMN aws_prices_by_region.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals, USD excluding tax.';
+COMMENT ON COLUMN aws_prices_by_region.price_rank IS 'Rank of this region by usd_per_instance_hour among the regions pricing the same type, kind and terms (1 = cheapest; ties share a rank).';
+COMMENT ON COLUMN aws_prices_by_region.region_count IS 'How many regions price the same type, kind and terms.';
+COMMENT ON COLUMN aws_prices_by_region.cheapest_region_code IS 'Region with the lowest usd_per_instance_hour for the same type, kind and terms (ties: the first region code alphabetically).';
+COMMENT ON COLUMN aws_prices_by_region.cheapest_usd_per_instance_hour IS 'The lowest usd_per_instance_hour for the same type, kind and terms, USD excluding tax.';
+COMMENT ON COLUMN aws_prices_by_region.is_cheapest IS 'True when this region''s price equals the cheapest one.';
+COMMENT ON COLUMN aws_prices_by_region.source_id IS 'Source id.';
+COMMENT ON COLUMN aws_prices_by_region.source_url IS 'URL of the offer file the price came from.';
+COMMENT ON COLUMN aws_prices_by_region.fetched_at IS 'When the producing fetch happened (UTC).';
+COMMENT ON COLUMN aws_prices_by_region.offer_version IS 'Version stamp of the offer file that opened this version.';
+COMMENT ON COLUMN aws_prices_by_region.publication_date IS 'Publication date of the offer file that opened this version (UTC).';
+
+COMMENT ON VIEW aws_price_reconciliation IS 'Product-page on-demand prices (which name no region) beside the price list''s on-demand prices for the same type: one agrees row per region whose price equals the page''s exactly, one no matching region row when the price list prices the type elsewhere only, one not in price list row when it does not price the type. USD excluding tax.';
+COMMENT ON COLUMN aws_price_reconciliation.instance_type IS 'EC2 instance type, lower case.';
+COMMENT ON COLUMN aws_price_reconciliation.status IS 'agrees (this region''s price list price equals the page price), no matching region (the price list prices the type, but in no region at the page''s figure) or not in price list.';
+COMMENT ON COLUMN aws_price_reconciliation.region_code IS 'Region whose price agrees with the page; NULL unless status is agrees.';
+COMMENT ON COLUMN aws_price_reconciliation.location IS 'Location name of that region as printed; NULL unless status is agrees.';
+COMMENT ON COLUMN aws_price_reconciliation.page_usd_per_instance_hour IS 'On-demand price printed by the product page, USD per instance-hour excluding tax.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_usd_per_instance_hour IS 'The agreeing region''s on-demand price in the price list, USD per instance-hour excluding tax; NULL unless status is agrees.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_regions IS 'Regions in which the price list prices the type on demand.';
+COMMENT ON COLUMN aws_price_reconciliation.agreeing_regions IS 'How many of them price it exactly as the page does.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_min_usd_per_instance_hour IS 'Lowest on-demand price of the type across price-list regions, USD per instance-hour excluding tax.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_max_usd_per_instance_hour IS 'Highest on-demand price of the type across price-list regions, USD per instance-hour excluding tax.';
+COMMENT ON COLUMN aws_price_reconciliation.page_source_id IS 'Source id of the product page.';
+COMMENT ON COLUMN aws_price_reconciliation.page_source_url IS 'URL of the product page.';
+COMMENT ON COLUMN aws_price_reconciliation.page_fetched_at IS 'When the page was fetched (UTC).';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_source_id IS 'Source id of the agreeing price-list row; NULL unless status is agrees.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_source_url IS 'URL of the agreeing offer file; NULL unless status is agrees.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_fetched_at IS 'When the agreeing offer file was fetched (UTC).';
+COMMENT ON COLUMN aws_price_reconciliation.offer_version IS 'Version stamp of the agreeing offer file.';
