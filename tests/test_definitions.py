@@ -124,6 +124,18 @@ def test_the_dashboard_is_rebuilt_after_each_publish():
     assert graph.get(dg.AssetKey("dashboard_site")).parent_keys == {dg.AssetKey("published_snapshot")}
 
 
+def test_sources_refresh_in_one_subsettable_step_per_group():
+    """FX in one step, AWS + GPU prices in another: each step fetches its sources at once; every source keeps
+    its own asset, which a failed or unchanged source leaves unmaterialised."""
+    fx = defs.resolve_assets_def(dg.AssetKey(["sources", "fx_ecb"]))
+    prices = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
+    assert (fx.op.name, prices.op.name) == ("fx_sources", "price_sources")
+    assert {k.path[-1] for k in prices.keys} == set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
+    assert fx.can_subset and prices.can_subset
+    assert not any(out.is_required for out in [*fx.op.outs.values(), *prices.op.outs.values()])
+    assert {k.asset_key.path[-1] for k in prices.check_keys} == set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
+
+
 def test_views_depend_on_every_source():
     graph = defs.resolve_asset_graph()
     parents = graph.get(dg.AssetKey("aws_instance_prices")).parent_keys
