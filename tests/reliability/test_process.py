@@ -160,9 +160,7 @@ def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children,
     snapshot = publish_snapshot(m.db_path)
     assert snapshot == snapshot_path(m.db_path)
     digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
-    price_sql = (
-        "SELECT max(usd_per_instance_hour)::VARCHAR FROM aws_instance_prices WHERE instance_type = 'trn1.2xlarge'"
-    )
+    price_sql = "SELECT max(usd_per_instance_hour)::DECIMAL(18, 6)::VARCHAR FROM aws_instance_prices WHERE instance_type = 'trn1.2xlarge'"
     m.serve("aws_trn1", changed_trn1(m))
     assert m.refresh()["aws_trn1"].status == "landed"
 
