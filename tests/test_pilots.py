@@ -14,6 +14,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from test_cli import IMPORTED_HEAVY
 
 from pipelines.pilots.records import PILOT_COLUMNS
 
@@ -115,6 +116,11 @@ def test_example_import_prices_each_passed_pilot_and_decides_payback(db):
                            env={**os.environ, "COLUMNS": "250"})  # fmt: skip
     assert shown.returncode == 0, shown.stderr
     assert "1.041667" in shown.stdout and "migrate" in shown.stdout and "keep the GPU deployment" in shown.stdout
+    for args in (["show", "--db", str(db)], ["pilot", "--help"]):  # still fast: neither imports GE nor Dagster
+        done = subprocess.run(
+            [sys.executable, "-c", IMPORTED_HEAVY, *args], capture_output=True, text=True, check=False
+        )
+        assert "HEAVY:\n" in done.stdout, (args, done.stdout[-300:], done.stderr[-300:])
 
 
 def test_provenance_and_a_later_import_supersedes(db, tmp_path):
