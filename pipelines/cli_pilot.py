@@ -94,7 +94,7 @@ def register(app: typer.Typer, console: Console) -> None:
             "note": note,
         }
         origin = "ratecard pilot add"
-        record = pilot_from_fields(origin, fields)
+        record = pilot_from_fields("options", fields, origin)
         _validated(origin, [record])
         landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(_canonical(fields)), [record]))
         console.print(f"pilot landed (input {landed.input_id}): {record.workload} on {record.describe()}")
@@ -154,7 +154,7 @@ def register(app: typer.Typer, console: Console) -> None:
         try:
             record = MigrationPlan.model_validate(fields)
         except ValidationError as exc:
-            raise PilotInputError(origin, field_problems(origin, exc)) from None
+            raise PilotInputError(origin, field_problems("options", exc)) from None
         landed = _land(db, wait, lambda con: land_plan(con, origin, sha256_of(_canonical(fields)), record))
         console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
 

@@ -186,3 +186,9 @@ def test_a_missing_column_and_a_bad_plan_are_refused(db, tmp_path):
     )  # fmt: skip
     assert negative.returncode == 8 and "one_time_cost_usd" in negative.stderr
     assert rows(db, "SELECT count(*) FROM migration_plan_history") == [(0,)]
+    added = ratecard(
+        "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", "tokens",
+        "--units-per-hour", "-5", "--passed", "--measured-on", "2026-09-01", "--db", db,
+    )  # fmt: skip
+    assert added.returncode == 8 and "pilot add: nothing landed: options, units_per_hour" in added.stderr
+    assert pilot_rows(db) == 0

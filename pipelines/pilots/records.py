@@ -127,12 +127,13 @@ def field_problems(where: str, exc: ValidationError) -> list[str]:
     return problems
 
 
-def pilot_from_fields(where: str, fields: dict[str, Any]) -> PilotResult:
+def pilot_from_fields(where: str, fields: dict[str, Any], origin: str | None = None) -> PilotResult:
+    """One pilot from named fields (a CSV row, or the command's options); blank fields count as missing."""
     cleaned = {key: value for key, value in fields.items() if _blank_to_none(value) is not None}
     try:
         return PilotResult.model_validate(cleaned)
     except ValidationError as exc:
-        raise PilotInputError(where, field_problems(where, exc)) from None
+        raise PilotInputError(origin or where, field_problems(where, exc)) from None
 
 
 def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
