@@ -145,6 +145,10 @@ def test_add_lands_one_pilot(db):
     assert rows(db, "SELECT work_unit, usd_per_million_units FROM cost_per_work") == [
         ("steps", half_up(Decimal("1.34") * 1_000_000 / Decimal("120.5")))
     ]
+    plan(db, "w", "1000", "0", "100000", "6")  # its baseline was never piloted: said so, no figures made up
+    assert rows(db, "SELECT candidate_offering, months_to_payback, verdict FROM migration_payback") == [
+        (None, None, "no passed pilot of the baseline at a current price")
+    ]
 
 
 @pytest.mark.parametrize(
