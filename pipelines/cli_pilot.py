@@ -43,9 +43,10 @@ def _land(db: Path, wait: float, land: Any) -> Landed:
 
     if not db.exists():
         raise WarehouseMissing(db, "does not exist yet")
-    with exclusive_refresh(db, wait_s=wait), connect(db, wait_s=wait) as con:
-        landed: Landed = land(con)
-    publish_snapshot(db)
+    with exclusive_refresh(db, wait_s=wait):
+        with connect(db, wait_s=wait) as con:
+            landed: Landed = land(con)
+        publish_snapshot(db)  # still under the lock: no refresh can be writing the file being copied
     return landed
 
 

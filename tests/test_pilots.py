@@ -196,3 +196,15 @@ def test_a_missing_column_and_a_bad_plan_are_refused(db, tmp_path):
     )  # fmt: skip
     assert added.returncode == 8 and "pilot add: nothing landed: options, units_per_hour" in added.stderr
     assert pilot_rows(db) == 0
+
+
+def test_a_running_refresh_holds_the_pilot_back(db):
+    from warehouse.lock import exclusive_refresh
+
+    with exclusive_refresh(db):
+        done = ratecard(
+            "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", "tokens",
+            "--units-per-hour", "5", "--passed", "--measured-on", "2026-09-01", "--wait", "0", "--db", db,
+        )  # fmt: skip
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert pilot_rows(db) == 0
