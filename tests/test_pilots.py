@@ -65,6 +65,13 @@ def plan(db: Path, workload: str, one_time: str, maintenance: str, volume: str, 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def add_trn1_pilot(db: Path, unit: str, units_per_hour: str, *more: str) -> subprocess.CompletedProcess[str]:
+    return ratecard(
+        "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", unit,
+        "--units-per-hour", units_per_hour, "--passed", "--measured-on", "2026-09-01", *more, "--db", db,
+    )  # fmt: skip
+
+
 def half_up(value: Decimal) -> Decimal:
     return value.quantize(SIX, rounding=ROUND_HALF_UP)
 
@@ -137,10 +144,7 @@ def test_provenance_and_a_later_import_supersedes(db, tmp_path):
 
 
 def test_add_lands_one_pilot(db):
-    done = ratecard(
-        "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", "steps",
-        "--units-per-hour", "120.5", "--passed", "--measured-on", "2026-09-01", "--note", "n", "--db", db,
-    )  # fmt: skip
+    done = add_trn1_pilot(db, "steps", "120.5", "--note", "n")
     assert done.returncode == 0, done.stdout + done.stderr
     assert rows(db, "SELECT work_unit, usd_per_million_units FROM cost_per_work") == [
         ("steps", half_up(Decimal("1.34") * 1_000_000 / Decimal("120.5")))
@@ -190,10 +194,7 @@ def test_a_missing_column_and_a_bad_plan_are_refused(db, tmp_path):
     )  # fmt: skip
     assert negative.returncode == 8 and "one_time_cost_usd" in negative.stderr
     assert rows(db, "SELECT count(*) FROM migration_plan_history") == [(0,)]
-    added = ratecard(
-        "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", "tokens",
-        "--units-per-hour", "-5", "--passed", "--measured-on", "2026-09-01", "--db", db,
-    )  # fmt: skip
+    added = add_trn1_pilot(db, "tokens", "-5")
     assert added.returncode == 8 and "pilot add: nothing landed: options, units_per_hour" in added.stderr
     assert pilot_rows(db) == 0
 
@@ -202,9 +203,6 @@ def test_a_running_refresh_holds_the_pilot_back(db):
     from warehouse.lock import exclusive_refresh
 
     with exclusive_refresh(db):
-        done = ratecard(
-            "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", "tokens",
-            "--units-per-hour", "5", "--passed", "--measured-on", "2026-09-01", "--wait", "0", "--db", db,
-        )  # fmt: skip
+        done = add_trn1_pilot(db, "tokens", "5", "--wait", "0")
     assert done.returncode == 3, done.stdout + done.stderr
     assert pilot_rows(db) == 0
