@@ -7,6 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DB     ?= warehouse/prices.duckdb
 DASHBOARD    := pipelines/dashboard
+PILOT_EXAMPLE := pipelines/samples/pilots/example.csv
 VENDOR_STAMP := $(DASHBOARD)/vendor/.stamp
 # What ruff lints and format-checks; mypy's packages are set in pyproject.toml.
 LINT_PATHS := pipelines assets schemas warehouse tests bench
@@ -26,6 +27,12 @@ $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 ## demo: refresh every source offline from the bundled samples into $(DB), print the headline tables, write the dashboard
 demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard refresh --offline --db $(DB)
+	$(BIN)/ratecard pilot import $(PILOT_EXAMPLE) --db $(DB)
+	$(BIN)/ratecard pilot plan --workload chat-8b --provider Hyperstack --baseline 'NVIDIA H100 SXM' --one-time-cost 40000 \
+	  --monthly-maintenance 500 --monthly-volume 2000000000 --lifetime-months 12 --note 'EXAMPLE ONLY' --db $(DB)
+	$(BIN)/ratecard pilot plan --workload summarise-batch --provider Hyperstack --baseline 'NVIDIA H100 SXM' \
+	  --one-time-cost 60000 --monthly-maintenance 1000 --monthly-volume 50000000000 --lifetime-months 24 \
+	  --note 'EXAMPLE ONLY' --db $(DB)
 	$(BIN)/ratecard show --db $(DB)
 	$(BIN)/ratecard dashboard --db $(DB)
 

@@ -16,10 +16,11 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from pipelines import cli_changes, cli_dashboard, cli_export
+from pipelines import cli_changes, cli_dashboard, cli_export, cli_pilot
 from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
 from pipelines.locations import DEFAULT_SOURCES_FILE
+from pipelines.pilots.errors import PilotInputError
 from pipelines.terminal import wide_console
 from warehouse.files import (
     DEFAULT_DB_PATH,
@@ -46,6 +47,7 @@ EXIT_CODES = {
     5: "the database is not a DuckDB file (or is damaged), or was written by a newer DuckDB",
     6: "the database is locked by another program",
     7: "the database path cannot be written: a directory, or in a directory not writable",
+    8: "bad pilot or plan input (ratecard pilot): the row and field named; nothing landed",
     EXIT_BUG: "an unexpected error: a bug in ratecard (rerun with --debug for the traceback)",
 }
 # Each user error: its exit code and what to do about it.
@@ -58,6 +60,7 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
     WarehouseUnwritable: (7, "point --db at a file in a directory you can write"),
     DashboardError: (1, "do what the message says, then run the command again"),
+    PilotInputError: (8, "correct the rows named (offering names: the offering_prices view) and run it again"),
 }
 EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning in EXIT_CODES.items())
 
@@ -221,7 +224,7 @@ def reparse(
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).
-for _commands in (cli_export, cli_changes):
+for _commands in (cli_export, cli_changes, cli_pilot):
     _commands.register(app, console)
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import duckdb
 from rich.console import Console
 from rich.table import Table
 
+from pipelines.pilots.show import pilot_rows, print_pilots
 from warehouse.db import connect
 from warehouse.publish import snapshot_path
 from warehouse.queries import (
@@ -132,6 +133,7 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
         generations = rows_as_dicts(con, GENERATIONS)
         warnings = [row["warning"] for row in rows_as_dicts(con, CROSSCHECK_WARNINGS)]
+        pilots = pilot_rows(con)
     console.print(
         rows_table(
             "AWS accelerator prices, USD excluding tax. Instance prices as printed; "
@@ -159,4 +161,5 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
     )
     for warning in warnings:  # a configuration total that disagrees with chips x the chip page's figure
         console.print(f"[yellow]spec cross-check:[/] {warning}")
+    print_pilots(console, pilots)  # user pilots (ratecard pilot), when any have landed
     console.print(rows_table("Sources", freshness))

@@ -43,6 +43,9 @@ SCHEMA_FILES = (
     "schema_specs.sql",
     "views_specs.sql",
     "comments_specs.sql",
+    "schema_pilots.sql",
+    "views_pilots.sql",
+    "comments_pilots.sql",
 )
 
 

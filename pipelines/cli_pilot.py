@@ -1,0 +1,165 @@
+"""`ratecard pilot add|import|plan`: pilot measurements and migration plans, validated, then landed append-only.
+
+Nothing is written until every row passed pydantic, the Great Expectations suite and the offering check (which
+reads the current prices); the landing is one transaction, then the snapshot is republished so `ratecard show`
+and SQL clients see it.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from pipelines.pilots.errors import PilotInputError
+from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+
+if TYPE_CHECKING:
+    from pipelines.pilots.landing import Landed
+
+pilot_app = typer.Typer(help="Pilot results (cost per completed work) and migration plans (payback).")
+DbOption = Annotated[Path, typer.Option("--db", help="Warehouse file (refreshed at least once).")]
+WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh or a program holding it.")]
+ProviderOption = Annotated[
+    str | None, typer.Option("--provider", help="GPU provider of a listing; leave out for an AWS instance type.")
+]
+RegionOption = Annotated[str | None, typer.Option("--region", help="Region as in the price view; omit when none.")]
+KindOption = Annotated[str, typer.Option("--kind", help="Price kind: on_demand, spot, reserved_1y, ...")]
+
+
+def _canonical(options: dict[str, Any]) -> bytes:
+    return json.dumps(options, sort_keys=True, default=str).encode()
+
+
+def _land(db: Path, wait: float, land: Any) -> Landed:
+    """Run `land(con)` under the refresh lock on the working file, then republish the snapshot."""
+    from warehouse.db import connect
+    from warehouse.lock import exclusive_refresh
+    from warehouse.publish import publish_snapshot
+
+    if not db.exists():
+        raise WarehouseMissing(db, "does not exist yet")
+    with exclusive_refresh(db, wait_s=wait):
+        with connect(db, wait_s=wait) as con:
+            landed: Landed = land(con)
+        publish_snapshot(db)  # still under the lock: no refresh can be writing the file being copied
+    return landed
+
+
+def _validated(origin: str, records: list[Any]) -> None:
+    from pipelines.cli import _quiet_libraries
+    from pipelines.pilots.expectations import validate_pilots
+
+    _quiet_libraries()
+    report = validate_pilots(records)
+    if not report.success:
+        raise PilotInputError(origin, report.failures())
+
+
+def register(app: typer.Typer, console: Console) -> None:
+    app.add_typer(pilot_app, name="pilot")
+
+    @pilot_app.command("add")
+    def add(
+        workload: Annotated[str, typer.Option("--workload", help="Workload name, as plans refer to it.")],
+        offering: Annotated[str, typer.Option("--offering", help="AWS instance type, or the provider's listing.")],
+        unit: Annotated[str, typer.Option("--unit", help="Work unit: tokens, steps or requests.")],
+        units_per_hour: Annotated[str, typer.Option("--units-per-hour", help="Measured work units per hour.")],
+        passed: Annotated[bool, typer.Option("--passed/--failed", help="Quality target met or not.")],
+        measured_on: Annotated[str, typer.Option("--measured-on", help="Date measured, YYYY-MM-DD.")],
+        kind: KindOption = "on_demand",
+        provider: ProviderOption = None,
+        region: RegionOption = None,
+        note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
+        db: DbOption = DEFAULT_DB_PATH,
+        wait: WaitOption = 30.0,
+    ) -> None:
+        """Record one pilot measurement for a workload on an offering."""
+        from pipelines.pilots.landing import land_pilots, sha256_of
+        from pipelines.pilots.records import pilot_from_fields
+
+        fields = {
+            "workload": workload,
+            "provider": provider,
+            "offering": offering,
+            "region": region,
+            "price_kind": kind,
+            "work_unit": unit,
+            "units_per_hour": units_per_hour,
+            "quality_passed": passed,
+            "measured_on": measured_on,
+            "note": note,
+        }
+        origin = "ratecard pilot add"
+        record = pilot_from_fields("options", fields, origin)
+        _validated(origin, [record])
+        landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(_canonical(fields)), [record]))
+        console.print(f"pilot landed (input {landed.input_id}): {record.workload} on {record.describe()}")
+
+    @pilot_app.command("import")
+    def import_file(
+        file: Annotated[Path, typer.Argument(help="CSV: workload,provider,offering,region,price_kind,work_unit,...")],
+        db: DbOption = DEFAULT_DB_PATH,
+        wait: WaitOption = 30.0,
+    ) -> None:
+        """Import pilot measurements from a CSV file; one bad row and nothing lands."""
+        from pipelines.pilots.landing import land_pilots, sha256_of
+        from pipelines.pilots.records import read_pilot_csv
+
+        origin = str(file)
+        try:
+            content = file.read_bytes()
+            text = content.decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PilotInputError(origin, [f"cannot be read: {exc}"]) from None
+        records = read_pilot_csv(origin, text)
+        _validated(origin, records)
+        landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(content), records))
+        console.print(f"{landed.rows} pilot results landed from {file} (input {landed.input_id})")
+
+    @pilot_app.command("plan")
+    def plan(
+        workload: Annotated[str, typer.Option("--workload", help="Workload, as its pilots name it.")],
+        baseline: Annotated[str, typer.Option("--baseline", help="Baseline: AWS instance type or listing.")],
+        one_time_cost: Annotated[str, typer.Option("--one-time-cost", help="One-time port cost, USD.")],
+        monthly_maintenance: Annotated[str, typer.Option("--monthly-maintenance", help="USD per month.")],
+        monthly_volume: Annotated[str, typer.Option("--monthly-volume", help="Work units per month.")],
+        lifetime_months: Annotated[int, typer.Option("--lifetime-months", help="Workload's expected lifetime.")],
+        kind: KindOption = "on_demand",
+        provider: ProviderOption = None,
+        region: RegionOption = None,
+        note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
+        db: DbOption = DEFAULT_DB_PATH,
+        wait: WaitOption = 30.0,
+    ) -> None:
+        """Record a workload's migration plan: port costs, baseline offering, monthly volume, lifetime."""
+        from pydantic import ValidationError
+
+        from pipelines.pilots.landing import land_plan, sha256_of
+        from pipelines.pilots.records import MigrationPlan, field_problems
+
+        origin = "ratecard pilot plan"
+        fields: dict[str, Any] = {
+            "workload": workload,
+            "baseline": {"provider": provider, "offering": baseline, "region": region, "price_kind": kind},
+            "one_time_cost_usd": _decimal_text(one_time_cost),
+            "monthly_maintenance_usd": _decimal_text(monthly_maintenance),
+            "monthly_volume": _decimal_text(monthly_volume),
+            "lifetime_months": lifetime_months,
+            "note": note,
+        }
+        try:
+            record = MigrationPlan.model_validate(fields)
+        except ValidationError as exc:
+            raise PilotInputError(origin, field_problems("options", exc)) from None
+        landed = _land(db, wait, lambda con: land_plan(con, origin, sha256_of(_canonical(fields)), record))
+        console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
+
+
+def _decimal_text(text: str) -> Decimal | str:
+    """Thousands separators dropped; anything else is left for pydantic to refuse by name."""
+    return text.replace(",", "").replace("_", "").strip()

@@ -1,0 +1,1 @@
+"""Pilot measurements and migration plans: user input priced by the warehouse's views (issue 10 point 7)."""

@@ -1,0 +1,133 @@
+"""Landing pilot results and migration plans: offerings checked against the current prices, then one append.
+
+Everything is checked before the first INSERT, and the inserts share one transaction: a bad row lands nothing.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import duckdb
+
+from pipelines.pilots.errors import PilotInputError
+from pipelines.pilots.records import MigrationPlan, Offering, PilotResult
+
+KNOWN_OFFERING = """
+SELECT count(*) FROM offering_prices
+WHERE offering_source = $source AND offering = $offering AND price_kind = $price_kind
+  AND provider IS NOT DISTINCT FROM $provider AND region IS NOT DISTINCT FROM $region
+"""
+NEXT_INPUT_ID = "SELECT coalesce(max(input_id), 0) + 1 FROM pilot_inputs"
+INSERT_INPUT = """
+INSERT INTO pilot_inputs VALUES ($id, current_timestamp, $by, $origin, $sha, $kind, $rows)
+"""
+INSERT_PILOT = """
+INSERT INTO pilot_result_history VALUES
+    ($id, $row, $workload, $source, $provider, $offering, $region, $price_kind, $work_unit, $units_per_hour,
+     $quality_passed, $measured_on, $note)
+"""
+INSERT_PLAN = """
+INSERT INTO migration_plan_history VALUES
+    ($id, $workload, $source, $provider, $offering, $region, $price_kind, $one_time, $maintenance, $volume,
+     $lifetime, $note)
+"""
+
+
+@dataclass(frozen=True)
+class Landed:
+    input_id: int
+    rows: int
+
+
+def sha256_of(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
+
+
+def _offering_params(offering: Offering) -> dict[str, object]:
+    return {
+        "source": offering.source,
+        "provider": offering.provider,
+        "offering": offering.offering,
+        "region": offering.region,
+        "price_kind": offering.price_kind,
+    }
+
+
+def unknown_offerings(con: duckdb.DuckDBPyConnection, labelled: list[tuple[str, Offering]]) -> list[str]:
+    """Problems for each offering not in offering_prices (the current AWS prices and GPU listings)."""
+    problems = []
+    for where, offering in labelled:
+        (found,) = con.execute(KNOWN_OFFERING, _offering_params(offering)).fetchone() or (0,)
+        if not found:
+            problems.append(
+                f"{where}: unknown offering {offering.describe()}: not in the current prices "
+                "(see the offering_prices view for the names, kinds and regions)"
+            )
+    return problems
+
+
+@contextmanager
+def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One transaction: the input's provenance row and its rows land together or not at all."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+
+
+def _record_input(con: duckdb.DuckDBPyConnection, origin: str, sha: str, kind: str, rows: int) -> int:
+    (input_id,) = con.execute(NEXT_INPUT_ID).fetchone() or (1,)
+    con.execute(
+        INSERT_INPUT,
+        {"id": input_id, "by": getpass.getuser(), "origin": origin, "sha": sha, "kind": kind, "rows": rows},
+    )
+    return int(input_id)
+
+
+def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: list[PilotResult]) -> Landed:
+    problems = unknown_offerings(con, [(f"row {n}", r) for n, r in enumerate(records, start=1)])
+    if problems:
+        raise PilotInputError(origin, problems)
+    with _transaction(con):
+        input_id = _record_input(con, origin, sha, "pilot", len(records))
+        for number, r in enumerate(records, start=1):
+            params = {
+                **_offering_params(r),
+                "id": input_id,
+                "row": number,
+                "workload": r.workload,
+                "work_unit": r.work_unit,
+                "units_per_hour": r.units_per_hour,
+                "quality_passed": r.quality_passed,
+                "measured_on": r.measured_on,
+                "note": r.note,
+            }
+            con.execute(INSERT_PILOT, params)
+    return Landed(input_id, len(records))
+
+
+def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: MigrationPlan) -> Landed:
+    problems = unknown_offerings(con, [("baseline", plan.baseline)])
+    if problems:
+        raise PilotInputError(origin, problems)
+    with _transaction(con):
+        input_id = _record_input(con, origin, sha, "plan", 1)
+        params = {
+            **_offering_params(plan.baseline),
+            "id": input_id,
+            "workload": plan.workload,
+            "one_time": plan.one_time_cost_usd,
+            "maintenance": plan.monthly_maintenance_usd,
+            "volume": plan.monthly_volume,
+            "lifetime": plan.lifetime_months,
+            "note": plan.note,
+        }
+        con.execute(INSERT_PLAN, params)
+    return Landed(input_id, 1)

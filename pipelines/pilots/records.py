@@ -1,0 +1,160 @@
+"""pydantic records for pilot results and migration plans, and reading them from CSV rows.
+
+Numbers are read as Decimal from their text (never through float); a row that fails names its row number and
+field. An offering is an AWS instance (no provider) or a provider's GPU listing (provider given).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from pipelines.pilots.errors import PilotInputError
+
+WorkUnit = Literal["tokens", "steps", "requests"]
+PILOT_COLUMNS = (
+    "workload",
+    "provider",
+    "offering",
+    "region",
+    "price_kind",
+    "work_unit",
+    "units_per_hour",
+    "quality_passed",
+    "measured_on",
+    "note",
+)
+REQUIRED_COLUMNS = {
+    "workload",
+    "offering",
+    "price_kind",
+    "work_unit",
+    "units_per_hour",
+    "quality_passed",
+    "measured_on",
+}
+YES = {"yes", "y", "true", "1", "passed", "pass"}
+NO = {"no", "n", "false", "0", "failed", "fail"}
+
+
+def _blank_to_none(value: Any) -> Any:
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class Offering(BaseModel):
+    """An AWS instance type (provider None) with region and price kind, or a provider's listing and price kind."""
+
+    model_config = ConfigDict(frozen=True, str_strip_whitespace=True)
+
+    provider: str | None = None
+    offering: str = Field(min_length=1)
+    region: str | None = None
+    price_kind: str = Field(min_length=1)
+
+    _blanks = field_validator("provider", "region", mode="before")(_blank_to_none)
+
+    @property
+    def source(self) -> str:
+        return "aws_instance" if self.provider is None else "gpu_listing"
+
+    def describe(self) -> str:
+        where = f"{self.provider} listing" if self.provider else "AWS instance"
+        region = f", region {self.region}" if self.region else ""
+        return f"{where} {self.offering!r} ({self.price_kind}{region})"
+
+
+class PilotResult(Offering):
+    workload: str = Field(min_length=1)
+    work_unit: WorkUnit
+    units_per_hour: Decimal = Field(gt=0, max_digits=24, decimal_places=3, allow_inf_nan=False)
+    quality_passed: bool
+    measured_on: date
+    note: str | None = None
+
+    _note_blank = field_validator("note", mode="before")(_blank_to_none)
+
+    @field_validator("units_per_hour", mode="before")
+    @classmethod
+    def _exact_number(cls, value: Any) -> Any:
+        if isinstance(value, float):  # a float already lost digits: refuse instead of guessing
+            raise ValueError("give the throughput as text or Decimal, not a float")
+        return value.replace(",", "").replace("_", "") if isinstance(value, str) else value
+
+    @field_validator("quality_passed", mode="before")
+    @classmethod
+    def _yes_no(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in YES | NO:
+                return word in YES
+            raise ValueError(f"quality target passed must be yes or no, not {value!r}")
+        return value
+
+    @field_validator("measured_on")
+    @classmethod
+    def _not_future(cls, value: date) -> date:
+        if value > datetime.now(UTC).date():
+            raise ValueError(f"measured on {value} is in the future")
+        return value
+
+
+class MigrationPlan(BaseModel):
+    model_config = ConfigDict(frozen=True, str_strip_whitespace=True)
+
+    workload: str = Field(min_length=1)
+    baseline: Offering
+    one_time_cost_usd: Decimal = Field(ge=0, max_digits=18, decimal_places=2, allow_inf_nan=False)
+    monthly_maintenance_usd: Decimal = Field(ge=0, max_digits=18, decimal_places=2, allow_inf_nan=False)
+    monthly_volume: Decimal = Field(gt=0, max_digits=24, decimal_places=0, allow_inf_nan=False)
+    lifetime_months: int = Field(gt=0, le=600)
+    note: str | None = None
+
+
+def field_problems(where: str, exc: ValidationError) -> list[str]:
+    """pydantic's errors as `where, field: message` lines a user can act on."""
+    problems = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "row"
+        shown = error.get("input")
+        problem = "missing" if error["type"] == "missing" else error["msg"]
+        given = f" (given {shown!r})" if error["type"] != "missing" and isinstance(shown, (str, int)) else ""
+        problems.append(f"{where}, {field}: {problem}{given}")
+    return problems
+
+
+def pilot_from_fields(where: str, fields: dict[str, Any], origin: str | None = None) -> PilotResult:
+    """One pilot from named fields (a CSV row, or the command's options); blank fields count as missing."""
+    cleaned = {key: value for key, value in fields.items() if _blank_to_none(value) is not None}
+    try:
+        return PilotResult.model_validate(cleaned)
+    except ValidationError as exc:
+        raise PilotInputError(origin or where, field_problems(where, exc)) from None
+
+
+def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
+    """Every row as a PilotResult; any bad row (or a missing column) refuses the whole file, all problems named."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = [name.strip() for name in reader.fieldnames or []]
+    missing = sorted(REQUIRED_COLUMNS - set(header))
+    if missing:
+        raise PilotInputError(origin, [f"header: required column(s) {', '.join(missing)} missing"])
+    unknown = sorted(set(header) - set(PILOT_COLUMNS))
+    if unknown:
+        raise PilotInputError(origin, [f"header: unknown column(s) {', '.join(unknown)}; known: {list(PILOT_COLUMNS)}"])
+    records, problems = [], []
+    for number, row in enumerate(reader, start=1):
+        fields = {(key or "").strip(): value for key, value in row.items()}
+        try:
+            records.append(pilot_from_fields(f"row {number}", fields))
+        except PilotInputError as exc:
+            problems += exc.problems
+    if problems:
+        raise PilotInputError(origin, problems)
+    if not records:
+        raise PilotInputError(origin, ["no data rows under the header"])
+    return records

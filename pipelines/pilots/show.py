@@ -1,0 +1,88 @@
+"""The pilot tables `ratecard show` prints: cost per million work units and each plan's payback verdict."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+from rich.console import Console
+from rich.table import Table
+
+from warehouse.queries import rows_as_dicts
+
+COST_PER_WORK = """
+SELECT workload, coalesce(provider || ' ', '') || offering AS offering, price_kind,
+       coalesce(region, 'not stated') AS region, work_unit, units_per_hour, usd_per_offering_hour,
+       usd_per_million_units, CAST(price_fetched_at AS DATE) AS price_date
+FROM cost_per_work ORDER BY workload, usd_per_million_units, offering
+"""
+PAYBACK = """
+SELECT workload, coalesce(baseline_provider || ' ', '') || baseline_offering AS baseline,
+       coalesce(candidate_provider || ' ', '') || candidate_offering AS candidate,
+       monthly_saving_usd, one_time_cost_usd, months_to_payback, lifetime_months, verdict
+FROM migration_payback ORDER BY workload, months_to_payback NULLS LAST, candidate
+"""
+
+
+def _text(value: Any, places: int | None = None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, Decimal):
+        value = value.quantize(Decimal(1).scaleb(-places)) if places is not None else value.normalize()
+        return format(value, "f")
+    return str(value)
+
+
+def _table(title: str, rows: list[dict[str, Any]], columns: dict[str, tuple[str, int | None]]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for header, places in columns.values():
+        table.add_column(header, justify="right" if places is not None else "left")
+    for row in rows:
+        table.add_row(*(_text(row[name], places) for name, (_, places) in columns.items()))
+    return table
+
+
+def pilot_rows(con: duckdb.DuckDBPyConnection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of both tables: cost per work, then payback."""
+    return rows_as_dicts(con, COST_PER_WORK), rows_as_dicts(con, PAYBACK)
+
+
+def print_pilots(console: Console, rows: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> None:
+    """Both tables, or nothing when no pilot has landed (an empty table would only be noise)."""
+    costs, payback = rows
+    if not costs:
+        return
+    console.print(
+        _table(
+            "Cost per completed work, USD excluding tax, at each offering's current price (passed pilots only)",
+            costs,
+            {
+                "workload": ("workload", None),
+                "offering": ("offering", None),
+                "price_kind": ("price kind", None),
+                "region": ("region", None),
+                "work_unit": ("unit", None),
+                "units_per_hour": ("units/hour", 0),
+                "usd_per_offering_hour": ("USD/hour", 4),
+                "usd_per_million_units": ("USD per million units", 6),
+                "price_date": ("price date", None),
+            },
+        )
+    )
+    console.print(
+        _table(
+            "Migration payback: one-time cost / (monthly saving against the baseline - maintenance)",
+            payback,
+            {
+                "workload": ("workload", None),
+                "baseline": ("baseline", None),
+                "candidate": ("candidate", None),
+                "monthly_saving_usd": ("monthly saving USD", 2),
+                "one_time_cost_usd": ("one-time USD", 2),
+                "months_to_payback": ("months to payback", 2),
+                "lifetime_months": ("lifetime months", 0),
+                "verdict": ("verdict", None),
+            },
+        )
+    )

@@ -1,0 +1,208 @@
+"""`ratecard pilot` as a user runs it, in a subprocess, on a real DuckDB file after an offline refresh: cost per
+million work units and payback months to the exact DECIMAL, the verdict both ways, and every refusal landing
+nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+from test_cli import IMPORTED_HEAVY
+
+from pipelines.pilots.records import PILOT_COLUMNS
+
+RATECARD = [sys.executable, "-m", "pipelines.cli"]
+EXAMPLE = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots" / "example.csv"
+SOURCES = ["aws_trn1", "aws_inf1", "aws_inf2", "gpu_hyperstack"]  # every offering the example names
+SIX = Decimal("0.000001")
+HEADER = ",".join(PILOT_COLUMNS)
+GOOD_ROW = "w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,2400000,yes,2026-09-20,"
+
+
+def ratecard(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*RATECARD, *map(str, args)], capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.fixture(scope="module")
+def refreshed(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("refreshed") / "prices.duckdb"
+    sources = [arg for sid in SOURCES for arg in ("--source", sid)]
+    done = ratecard("refresh", "--offline", "--db", db, *sources)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return db
+
+
+@pytest.fixture
+def db(refreshed, tmp_path) -> Path:
+    """A private copy of the refreshed warehouse (no snapshot yet: the pilot command publishes one)."""
+    copy = tmp_path / "prices.duckdb"
+    shutil.copyfile(refreshed, copy)
+    return copy
+
+
+def rows(db: Path, query: str) -> list[tuple[object, ...]]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(query).fetchall()
+
+
+def pilot_rows(db: Path) -> int:
+    return int(rows(db, "SELECT count(*) FROM pilot_result_history")[0][0])  # type: ignore[call-overload]
+
+
+def plan(db: Path, workload: str, one_time: str, maintenance: str, volume: str, lifetime: str) -> None:
+    done = ratecard(
+        "pilot", "plan", "--workload", workload, "--provider", "Hyperstack", "--baseline", "NVIDIA H100 SXM",
+        "--one-time-cost", one_time, "--monthly-maintenance", maintenance, "--monthly-volume", volume,
+        "--lifetime-months", lifetime, "--db", db,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def add_trn1_pilot(db: Path, unit: str, units_per_hour: str, *more: str) -> subprocess.CompletedProcess[str]:
+    return ratecard(
+        "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", unit,
+        "--units-per-hour", units_per_hour, "--passed", "--measured-on", "2026-09-01", *more, "--db", db,
+    )  # fmt: skip
+
+
+def half_up(value: Decimal) -> Decimal:
+    return value.quantize(SIX, rounding=ROUND_HALF_UP)
+
+
+def test_example_import_prices_each_passed_pilot_and_decides_payback(db):
+    done = ratecard("pilot", "import", EXAMPLE, "--db", db)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "6 pilot results landed" in done.stdout
+    plan(db, "chat-8b", "40000", "500", "2000000000", "12")
+    plan(db, "summarise-batch", "60,000", "1000", "50000000000", "24")
+
+    costs = dict(
+        rows(db, "SELECT offering, usd_per_million_units FROM cost_per_work WHERE workload = 'chat-8b'")  # type: ignore[arg-type]
+    )
+    # Exact: 2.50 / 2.4 tokens per microhour, 1.34 / 1.5, 0.76 / 1.0; inf1's failed pilot is never priced.
+    assert costs == {
+        "NVIDIA H100 SXM": Decimal("1.041667"),
+        "trn1.2xlarge": Decimal("0.893333"),
+        "inf2.xlarge": Decimal("0.760000"),
+    }
+    kinds = rows(db, "SELECT DISTINCT price_kind, typeof(usd_per_million_units) FROM cost_per_work")
+    assert kinds == [("on_demand", "DECIMAL(38,6)")]
+
+    payback = {
+        (w, c): (saving, months, verdict)
+        for w, c, saving, months, verdict in rows(
+            db,
+            "SELECT workload, candidate_offering, monthly_saving_usd, months_to_payback, verdict "
+            "FROM migration_payback",
+        )
+    }
+    baseline = half_up(Decimal("2.50") * 2_000_000_000 / 2_400_000)  # 2083.333333
+    inf2_saving = baseline - Decimal("1520.000000") - 500
+    assert payback["chat-8b", "inf2.xlarge"] == (
+        inf2_saving,
+        half_up(Decimal(40000) / inf2_saving),  # 631.578951 months: longer than 12
+        "keep the GPU deployment",
+    )
+    trn1_saving = baseline - half_up(Decimal("1.34") * 2_000_000_000 / 1_500_000) - 500
+    assert trn1_saving < 0 and payback["chat-8b", "trn1.2xlarge"] == (trn1_saving, None, "keep the GPU deployment")
+    batch_saving = half_up(Decimal("2.50") * 50_000_000_000 / 2_400_000) - Decimal("38000") - 1000
+    assert payback["summarise-batch", "inf2.xlarge"] == (
+        batch_saving,
+        half_up(Decimal(60000) / batch_saving),  # 4.585987 months, within 24
+        "migrate",
+    )
+
+    shown = subprocess.run([*RATECARD, "show", "--db", str(db)], capture_output=True, text=True, check=False,
+                           env={**os.environ, "COLUMNS": "250"})  # fmt: skip
+    assert shown.returncode == 0, shown.stderr
+    assert "1.041667" in shown.stdout and "migrate" in shown.stdout and "keep the GPU deployment" in shown.stdout
+    for args in (["show", "--db", str(db)], ["pilot", "--help"]):  # still fast: neither imports GE nor Dagster
+        done = subprocess.run(
+            [sys.executable, "-c", IMPORTED_HEAVY, *args], capture_output=True, text=True, check=False
+        )
+        assert "HEAVY:\n" in done.stdout, (args, done.stdout[-300:], done.stderr[-300:])
+
+
+def test_provenance_and_a_later_import_supersedes(db, tmp_path):
+    assert ratecard("pilot", "import", EXAMPLE, "--db", db).returncode == 0
+    newer = tmp_path / "newer.csv"
+    newer.write_text(f'{HEADER}\nchat-8b,,inf2.xlarge,,on_demand,tokens,"1,200,000.5",yes,2026-10-01,rerun\n')
+    assert ratecard("pilot", "import", newer, "--db", db).returncode == 0
+    current = rows(db, "SELECT units_per_hour, origin, content_sha256 FROM pilot_results "
+                       "WHERE workload = 'chat-8b' AND offering = 'inf2.xlarge'")  # fmt: skip
+    assert current == [(Decimal("1200000.500"), str(newer), hashlib.sha256(newer.read_bytes()).hexdigest())]
+    assert pilot_rows(db) == 7  # the superseded measurement stays in the history
+    sha = rows(db, "SELECT content_sha256 FROM pilot_inputs WHERE input_id = 1")[0][0]
+    assert sha == hashlib.sha256(EXAMPLE.read_bytes()).hexdigest()
+
+
+def test_add_lands_one_pilot(db):
+    done = add_trn1_pilot(db, "steps", "120.5", "--note", "n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert rows(db, "SELECT work_unit, usd_per_million_units FROM cost_per_work") == [
+        ("steps", half_up(Decimal("1.34") * 1_000_000 / Decimal("120.5")))
+    ]
+    plan(db, "w", "1000", "0", "100000", "6")  # its baseline was never piloted: said so, no figures made up
+    assert rows(db, "SELECT candidate_offering, months_to_payback, verdict FROM migration_payback") == [
+        (None, None, "no passed pilot of the baseline at a current price")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("bad_row", "said"),
+    [
+        ("w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,-5,yes,2026-09-20,", "row 2, units_per_hour"),
+        ("w,Hyperstack,NVIDIA H100 SXM,,on_demand,,100,yes,2026-09-20,", "row 2, work_unit: missing"),
+        ("w,Hyperstack,NVIDIA H100 SXM,,on_demand,joules,100,yes,2026-09-20,", "row 2, work_unit"),
+        ("w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,100,maybe,2026-09-20,", "row 2, quality_passed"),
+        ("w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,100,yes,2999-01-01,", "row 2, measured_on"),
+        ("w,Hyperstack,NVIDIA H999,,on_demand,tokens,100,yes,2026-09-20,", "row 2: unknown offering"),
+        ("w,,trn1.2xlarge,us-east-1,on_demand,tokens,100,yes,2026-09-20,", "row 2: unknown offering"),
+        (GOOD_ROW, "pilot_key"),  # the same workload and offering twice in one file
+    ],
+)
+def test_a_bad_row_lands_nothing(db, tmp_path, bad_row, said):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"{HEADER}\n{GOOD_ROW}\n{bad_row}\n")
+    done = ratecard("pilot", "import", bad, "--db", db)
+    assert done.returncode == 8, done.stdout + done.stderr
+    assert f"error: {bad}: nothing landed" in done.stderr and said in done.stderr
+    assert "Traceback" not in done.stderr
+    assert pilot_rows(db) == 0 and rows(db, "SELECT count(*) FROM pilot_inputs") == [(0,)]
+
+
+def test_a_missing_column_and_a_bad_plan_are_refused(db, tmp_path):
+    bad = tmp_path / "nounit.csv"
+    bad.write_text(HEADER.replace(",work_unit", "") + "\n")
+    done = ratecard("pilot", "import", bad, "--db", db)
+    assert done.returncode == 8 and "required column(s) work_unit missing" in done.stderr
+    unknown = ratecard(
+        "pilot", "plan", "--workload", "w", "--baseline", "p9.huge", "--one-time-cost", "1",
+        "--monthly-maintenance", "0", "--monthly-volume", "10", "--lifetime-months", "3", "--db", db,
+    )  # fmt: skip
+    assert unknown.returncode == 8 and "baseline: unknown offering AWS instance 'p9.huge'" in unknown.stderr
+    negative = ratecard(
+        "pilot", "plan", "--workload", "w", "--baseline", "trn1.2xlarge", "--one-time-cost", "-1",
+        "--monthly-maintenance", "0", "--monthly-volume", "10", "--lifetime-months", "3", "--db", db,
+    )  # fmt: skip
+    assert negative.returncode == 8 and "one_time_cost_usd" in negative.stderr
+    assert rows(db, "SELECT count(*) FROM migration_plan_history") == [(0,)]
+    added = add_trn1_pilot(db, "tokens", "-5")
+    assert added.returncode == 8 and "pilot add: nothing landed: options, units_per_hour" in added.stderr
+    assert pilot_rows(db) == 0
+
+
+def test_a_running_refresh_holds_the_pilot_back(db):
+    from warehouse.lock import exclusive_refresh
+
+    with exclusive_refresh(db):
+        done = add_trn1_pilot(db, "tokens", "5", "--wait", "0")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert pilot_rows(db) == 0

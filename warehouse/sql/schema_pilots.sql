@@ -1,0 +1,44 @@
+-- Pilot measurements and migration plans: user input, append-only. A later row for the same key supersedes an
+-- earlier one in the views; nothing is ever updated or deleted, so every figure a view printed stays traceable.
+
+CREATE TABLE IF NOT EXISTS pilot_inputs (
+    input_id        BIGINT PRIMARY KEY,
+    recorded_at     TIMESTAMPTZ NOT NULL,
+    recorded_by     VARCHAR NOT NULL,
+    origin          VARCHAR NOT NULL,
+    content_sha256  VARCHAR NOT NULL,
+    input_kind      VARCHAR NOT NULL CHECK (input_kind IN ('pilot', 'plan')),
+    row_count       INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS pilot_result_history (
+    input_id        BIGINT NOT NULL,
+    row_number      INTEGER NOT NULL,
+    workload        VARCHAR NOT NULL,
+    offering_source VARCHAR NOT NULL CHECK (offering_source IN ('aws_instance', 'gpu_listing')),
+    provider        VARCHAR,
+    offering        VARCHAR NOT NULL,
+    region          VARCHAR,
+    price_kind      VARCHAR NOT NULL,
+    work_unit       VARCHAR NOT NULL CHECK (work_unit IN ('tokens', 'steps', 'requests')),
+    units_per_hour  DECIMAL(24, 3) NOT NULL CHECK (units_per_hour > 0),
+    quality_passed  BOOLEAN NOT NULL,
+    measured_on     DATE NOT NULL,
+    note            VARCHAR,
+    PRIMARY KEY (input_id, row_number)
+);
+
+CREATE TABLE IF NOT EXISTS migration_plan_history (
+    input_id                BIGINT NOT NULL PRIMARY KEY,
+    workload                VARCHAR NOT NULL,
+    baseline_source         VARCHAR NOT NULL CHECK (baseline_source IN ('aws_instance', 'gpu_listing')),
+    baseline_provider       VARCHAR,
+    baseline_offering       VARCHAR NOT NULL,
+    baseline_region         VARCHAR,
+    baseline_price_kind     VARCHAR NOT NULL,
+    one_time_cost_usd       DECIMAL(18, 2) NOT NULL CHECK (one_time_cost_usd >= 0),
+    monthly_maintenance_usd DECIMAL(18, 2) NOT NULL CHECK (monthly_maintenance_usd >= 0),
+    monthly_volume          DECIMAL(24, 0) NOT NULL CHECK (monthly_volume > 0),
+    lifetime_months         INTEGER NOT NULL CHECK (lifetime_months > 0),
+    note                    VARCHAR
+);
