@@ -43,6 +43,9 @@ SCHEMA_FILES = (
     "schema_specs.sql",
     "views_specs.sql",
     "comments_specs.sql",
+    "schema_nvidia.sql",
+    "views_value.sql",
+    "comments_value.sql",
 )
 
 
