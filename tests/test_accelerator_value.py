@@ -11,11 +11,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from rich.console import Console
 
 from localserver import LocalServer
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.refresh import SourceOutcome, refresh_source
+from pipelines.show import print_headline
 from pipelines.sources import SourceSpec
 from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT, land_reference
 
@@ -164,6 +166,18 @@ def test_accelerator_value_prices_a_trn1_row_per_gib_and_per_dense_pflop_exactly
     assert wh.query("SELECT count(*) FROM accelerator_value WHERE offering_kind = 'aws_instance'") == wh.query(
         "SELECT count(*) FROM aws_instance_prices"
     )
+    # `ratecard show` prints the comparison, the 8-bit format named beside its figure.
+    console = Console(record=True, width=250)
+    print_headline(console, wh.db_path)
+    text = console.export_text()
+    (line,) = [x for x in text.splitlines() if "on_demand" in x and "neuron_docs" in x and "Trainium " in x]
+    ((cheapest,),) = wh.query(
+        "SELECT min(usd_per_accelerator_hour) FROM aws_instance_prices WHERE accelerator = 'Trainium'"
+        " AND price_kind = 'on_demand'"
+    )
+    bf16 = cheapest / Decimal("0.19")
+    four = str(bf16.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP))
+    assert "Trainium vs NVIDIA" in text and f"{four} (cFP8)" in line
 
 
 def test_every_accelerator_value_column_has_a_comment(wh):
