@@ -5,6 +5,7 @@ product pages served over HTTP on 127.0.0.1 into a temporary DuckDB file, read b
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -16,6 +17,7 @@ from rich.console import Console
 from localserver import LocalServer
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.gpu.catalog import canonical
 from pipelines.refresh import SourceOutcome, refresh_source
 from pipelines.show import print_headline
 from pipelines.sources import SourceSpec
@@ -23,7 +25,7 @@ from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT, land_reference
 
 PATH = REFERENCE_FILES["nvidia_gpus"][1]
 TWELVE_DP = Decimal("1e-12")
-USED = ("aws_trn1", "aws_inf1", "neuron_trainium", "neuron_inferentia")
+USED = ("aws_trn1", "aws_inf1", "neuron_trainium", "neuron_inferentia", "fx_ecb", "gpu_crusoe")
 
 
 class Warehouse:
@@ -186,3 +188,32 @@ def test_every_accelerator_value_column_has_a_comment(wh):
         rows = wh.query("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ?", [view])
         assert len(rows) > 10
         assert [name for name, comment in rows if not comment] == [], view
+
+
+def test_every_reference_gpu_is_a_name_the_canonical_catalog_gives():
+    document = json.loads((REPO_ROOT / PATH).read_text())
+    for entry in document["gpus"]:
+        known = canonical(entry["gpu"])
+        assert known is not None, entry["gpu"]
+        assert (known.model, known.variant) == (entry["gpu_model"], entry.get("gpu_variant")), entry["gpu"]
+
+
+def test_gpu_listings_join_the_reference_by_canonical_name_and_an_unknown_gpu_stays_null(wh):
+    for source_id in ("fx_ecb", "gpu_crusoe"):
+        assert wh.refresh(source_id).status == "landed", source_id
+    assert wh.land_reference().status == "landed"
+    rows = wh.query(
+        """SELECT accelerator_printed, accelerator_spec, memory_gib_per_accelerator, memory_basis,
+                  usd_per_accelerator_hour, usd_per_gib_memory_hour, fp8_format, usd_per_dense_pflop_hour_fp8,
+                  usd_per_dense_pflop_hour_bf16
+           FROM accelerator_value WHERE seller = 'Crusoe' AND accelerator_printed IN (?, ?)
+           ORDER BY accelerator_printed""",
+        ["AMD MI300X 192GB", "NVIDIA H100 80GB SXM"],
+    )
+    (mi300x, h100) = rows
+    # Not an NVIDIA GPU of the reference: its own memory figure is used, every compute figure is NULL.
+    assert mi300x[1:4] == (None, Decimal("178.813934"), "price_row")
+    assert mi300x[6:] == (None, None, None)
+    price = h100[4]
+    assert h100[1:4] == ("H100 SXM", Decimal("74.505806"), "price_row")
+    assert h100[6:] == ("FP8", exact(price / Decimal("1.979")), exact(price / Decimal("0.9895")))
