@@ -188,7 +188,7 @@ def gpu_listing_attributes(price_micro: np.ndarray, fx_rate_date: Any) -> dict[s
         "gpu_name": pa.array([f"NVIDIA {m}" for m in model_names]).take(pa.array(model_idx)),
         "gpu_model": pa.array(list(GPU_MODELS), pa.string()).take(pa.array(model_idx)),
         "gpu_variant": pa.nulls(n, pa.string()),
-        "gpu_memory_gib": decimal_array(np.full(n, 80_000_000), 18, 6),
+        "gpu_memory_gib": decimal_array(np.full(n, 74_505_806), 18, 6),  # 80 GB in GiB
         "gpu_count": pa.array(np.asarray(GPU_COUNTS, dtype=np.int32)[i % len(GPU_COUNTS)]),
         "price_kind": pa.array(list(GPU_PRICE_KINDS)).take(pa.array(i % len(GPU_PRICE_KINDS))),
         "original_amount": decimal_array(price_micro, 18, 6),
@@ -204,6 +204,9 @@ def gpu_listing_attributes(price_micro: np.ndarray, fx_rate_date: Any) -> dict[s
         "stock_status": pa.array(list(STOCK)).take(pa.array((i // 3) % len(STOCK))),
         "region": pa.array([None, "us-east", "eu-central"], pa.string()).take(pa.array(i % 3)),
         "offer_count": pa.array(np.ones(n, dtype=np.int32)),
+        "gpu_memory_printed": decimal_array(np.full(n, 80_000_000), 18, 6),  # 80 GB as printed
+        "gpu_memory_unit": pa.array(["GB"] * n),
+        "gpu_memory_from_catalog": pa.array([False] * n, pa.bool_()),
     }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from warehouse.queries import (
     GPU_CHEAPEST,
     HEADLINE_PRICES,
     SOURCE_FRESHNESS,
+    TRAINIUM_VS_NVIDIA,
     rows_as_dicts,
 )
 
@@ -52,6 +53,17 @@ GENERATION_HEADERS = {
     "sparse_formats": "sparse (never used as dense)",
     "source": "source (Neuron docs release)",
 }
+VALUE_HEADERS = {
+    "price_kind": "price kind",
+    "accelerator": "accelerator",
+    "spec_source": "figures from",
+    "price_rows": "price rows",
+    "usd_per_accelerator_hour": "USD/accel-h",
+    "usd_per_gib_memory_hour": "USD/GiB-h",
+    "usd_per_dense_pflop_hour_bf16": "USD/dense BF16 PFLOP-h",
+    "usd_per_dense_pflop_hour_fp8": "USD/dense 8-bit PFLOP-h (format)",
+}
+FOUR_DP = Decimal("0.0001")
 
 
 def plain(value: Decimal) -> str:
@@ -108,6 +120,21 @@ def generation_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def value_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Four decimals, half up; a figure not known stays empty; the 8-bit float format is named beside its figure."""
+
+    def four(value: Decimal | None) -> str | None:
+        return None if value is None else str(value.quantize(FOUR_DP, rounding=ROUND_HALF_UP))
+
+    out = []
+    for row in rows:
+        shown = {key: four(row[key]) if key.startswith("usd") else row[key] for key in VALUE_HEADERS}
+        if shown["usd_per_dense_pflop_hour_fp8"] is not None:
+            shown["usd_per_dense_pflop_hour_fp8"] += f" ({row['fp8_format']})"
+        out.append(shown)
+    return out
+
+
 def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Table:
     table = Table(title=title, title_justify="left")
     names = list(headers or (rows[0] if rows else {}))
@@ -133,6 +160,7 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
         generations = rows_as_dicts(con, GENERATIONS)
         warnings = [row["warning"] for row in rows_as_dicts(con, CROSSCHECK_WARNINGS)]
+        value = rows_as_dicts(con, TRAINIUM_VS_NVIDIA)
         pilots = pilot_rows(con)
     console.print(
         rows_table(
@@ -161,5 +189,14 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
     )
     for warning in warnings:  # a configuration total that disagrees with chips x the chip page's figure
         console.print(f"[yellow]spec cross-check:[/] {warning}")
+    console.print(
+        rows_table(
+            "Trainium vs NVIDIA, USD excluding tax: the lowest figure per price kind, accelerator and measure "
+            "(view accelerator_value). Dense figures only; memory in GiB; Trainium from the Neuron docs, NVIDIA "
+            "from pipelines/reference/nvidia_gpus.json. Empty: the figure is not known.",
+            value_rows(value),
+            VALUE_HEADERS,
+        )
+    )
     print_pilots(console, pilots)  # user pilots (ratecard pilot), when any have landed
     console.print(rows_table("Sources", freshness))

@@ -73,7 +73,10 @@ class GpuOffer(_Record):
     period: BillingPeriod
     stock_status: StockStatus = StockStatus.UNKNOWN
     region: str | None = None
-    gpu_memory_gb_printed: Decimal | None = Field(default=None, gt=0)  # VRAM per GPU as printed
+    gpu_memory_gb_printed: Decimal | None = Field(default=None, gt=0)  # VRAM per GPU as printed, in gpu_memory_unit
+    gpu_memory_unit: str = Field(
+        default="GB", pattern=r"^(GB|GiB)$"
+    )  # as printed: providers mostly print NVIDIA's decimal GB
     offer_count: int = Field(default=1, ge=1)  # marketplace offers folded into this listing
 
     @property
@@ -113,7 +116,10 @@ class GpuListing(_Record):
     gpu_name: str
     gpu_model: str | None  # canonical (H100, H200, B200, ...); None when the name is not recognised
     gpu_variant: str | None
-    gpu_memory_gib: Decimal | None
+    gpu_memory_gib: Decimal | None  # converted from gpu_memory_printed by gpu_memory_unit's definition
+    gpu_memory_printed: Decimal | None = None
+    gpu_memory_unit: str | None = Field(default=None, pattern=r"^(GB|GiB)$")
+    gpu_memory_from_catalog: bool | None = None  # True: the listing printed none, the catalog's figure is used
     gpu_count: int = Field(ge=1)
     price_kind: GpuPriceKind
     original_amount: Decimal = Field(gt=0)

@@ -55,6 +55,10 @@ def spec_rows(batch: SpecBatch) -> list[dict[str, Any]]:
         add("sdk_release", release.product, None, None)
     for launch in batch.launches:
         add("launch", launch.family, None, None)
+    for gpu in batch.gpus:
+        for f in gpu.figures:
+            unit = {"GiB": "GiB", "GB/s": "GB/s", "TFLOPS": "tera-ops"}[f.normalised_unit]
+            add(f"gpu_{f.figure}", f"{gpu.gpu}|{f.key}", f.normalised, unit, f.number_format)
     for claim in batch.claims:
         add("claim", f"{claim.page_url}|{claim.claim_text}", None, None)
     return rows

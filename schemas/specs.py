@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from schemas.gpu_specs import GpuSpec
 from schemas.records import BYTES_PER_UNIT, to_gib
 
 MemoryUnit = Literal["GB", "GiB", "TB", "TiB"]
@@ -143,8 +144,10 @@ class SpecBatch(_Strict):
     releases: list[SdkRelease] = Field(default_factory=list)
     launches: list[LaunchDate] = Field(default_factory=list)
     claims: list[VendorClaim] = Field(default_factory=list)
+    gpus: list[GpuSpec] = Field(default_factory=list)  # the curated NVIDIA reference
     shape: str | None = None
 
     @property
     def row_count(self) -> int:
-        return len(self.chips) + len(self.configs) + len(self.releases) + len(self.launches) + len(self.claims)
+        records = (self.chips, self.configs, self.releases, self.launches, self.claims, self.gpus)
+        return sum(len(r) for r in records)

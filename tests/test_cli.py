@@ -15,7 +15,8 @@ def test_refresh_offline_then_show(tmp_path):
     db = tmp_path / "prices.duckdb"
     first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
     assert first.exit_code == 0, first.output
-    landed = len(load_sources()) + 1  # every source, and the in-repo launch-date reference after a full refresh
+    # every source, and the in-repo references (launch dates, NVIDIA GPU figures) after a full refresh
+    landed = len(load_sources()) + 2
     assert f"{landed} landed, 0 unchanged, 0 failed; snapshot published to" in first.output
     assert "details: " in first.output and any((db.parent / "logs").glob("refresh-*.log"))
 
@@ -33,6 +34,12 @@ def test_refresh_offline_then_show(tmp_path):
     # The accelerator generations table (issue 10): chip, launch, memory and bandwidth as printed.
     trainium2 = next(line for line in shown.output.splitlines() if line.startswith("│ Trainium2 "))
     assert "Trn2 2024-12-03" in trainium2 and "96 GiB" in trainium2 and "2.9 TB/sec" in trainium2
+    # Trainium vs NVIDIA (issue 10): Trainium2's Capacity Block per dense FP8 PFLOP-hour, the format named.
+    assert "Trainium vs NVIDIA" in shown.output
+    versus = next(
+        x for x in shown.output.splitlines() if "capacity_block" in x and "neuron_docs" in x and "Trainium2" in x
+    )
+    assert "(FP8)" in versus and "neuron_docs" in versus
 
     # The run recorded where each figure came from: the local sample server, not an AWS address.
     with duckdb.connect(str(db), read_only=True) as con:

@@ -190,7 +190,7 @@ def test_normalise_reports_each_stale_rate_once_with_its_age():
 )
 def test_canonical_names(name, expected):
     found = canonical(name)
-    assert (found.model, found.variant, str(found.memory_gib)) == expected
+    assert (found.model, found.variant, str(found.memory_gb)) == expected
 
 
 @pytest.mark.parametrize("name", ["AMD MI300X", "RTX PRO 6000 S", "Gaudi 3", "A1000", "H1000"])

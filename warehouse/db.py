@@ -46,6 +46,9 @@ SCHEMA_FILES = (
     "schema_pilots.sql",
     "views_pilots.sql",
     "comments_pilots.sql",
+    "schema_nvidia.sql",
+    "views_value.sql",
+    "comments_value.sql",
 )
 
 

@@ -41,6 +41,9 @@ GPU_LISTINGS = VersionedTable(
         pa.field("stock_status", pa.string()),
         pa.field("region", pa.string()),
         pa.field("offer_count", pa.int32()),
+        pa.field("gpu_memory_printed", pa.decimal128(18, 6)),
+        pa.field("gpu_memory_unit", pa.string()),
+        pa.field("gpu_memory_from_catalog", pa.bool_()),
     ),
 )
 
@@ -66,6 +69,19 @@ SET fx_rate_stale = date_diff('day', fx_rate_date, CAST(timezone('UTC', fetched_
 WHERE fx_rate_stale IS NULL AND fx_rate_date IS NOT NULL
 """
 
+# Listings landed before memory kept its printed unit stored a GB figure (the catalog's and the providers') as
+# if it were GiB: keep it as printed in GB and convert it (1 GiB = 1.073741824 GB). The one exception: Vast.ai's
+# own figure (unknown models only; known ones took the catalog's) is MiB / 1024, GiB already. Whether a figure
+# came from the catalog was not recorded, so the flag stays NULL for these rows.
+UPGRADE_GPU_MEMORY = """
+UPDATE gpu_listing_history
+SET gpu_memory_printed = gpu_memory_gib,
+    gpu_memory_unit = CASE WHEN gpu_model IS NULL AND parser_version LIKE 'gpu_vastai/%' THEN 'GiB' ELSE 'GB' END,
+    gpu_memory_gib = CASE WHEN gpu_model IS NULL AND parser_version LIKE 'gpu_vastai/%' THEN gpu_memory_gib
+        ELSE CAST(decimal_quotient(gpu_memory_gib, CAST(1.073741824 AS DECIMAL(10, 9))) AS DECIMAL(18, 6)) END
+WHERE gpu_memory_unit IS NULL AND gpu_memory_gib IS NOT NULL
+"""
+
 
 def gpu_snapshots(batch: NormalisedBatch) -> list[Snapshot]:
     rows = []
@@ -84,6 +100,7 @@ def upgrade_gpu_history(con: duckdb.DuckDBPyConnection) -> None:
     """After the schema files ran: fill fx_rate_stale on older rows, then rehash them with it, so an upgraded
     file's next refresh finds its unchanged listings unchanged."""
     con.execute(BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
+    con.execute(UPGRADE_GPU_MEMORY)
     rehash(con, GPU_LISTINGS)
 
 

@@ -101,8 +101,43 @@ CLAIMS = VersionedTable(
     ),
 )
 
+# The curated NVIDIA reference: one row per GPU and figure, each with its own source URL and date.
+GPU_FIGURES = VersionedTable(
+    name="gpu_reference_figure_history",
+    key_columns=("gpu", "figure_key"),
+    attribute_fields=(
+        pa.field("gpu", pa.string()),
+        pa.field("gpu_model", pa.string()),
+        pa.field("gpu_variant", pa.string()),
+        pa.field("aws_accelerator", pa.string()),
+        pa.field("aws_memory_gb", FIGURE),
+        pa.field("figure_key", pa.string()),
+        pa.field("figure", pa.string()),
+        pa.field("number_format", pa.string()),
+        pa.field("sparse", pa.bool_()),
+        pa.field("printed", pa.string()),
+        pa.field("value", FIGURE),
+        pa.field("unit", pa.string()),
+        pa.field("normalised", FIGURE),
+        pa.field("normalised_unit", pa.string()),
+        pa.field("figure_source_url", pa.string()),
+        pa.field("figure_source_date", pa.date32()),
+        pa.field("note", pa.string()),
+    ),
+)
 
-SPEC_TABLES = tuple(t.name for t in (CHIPS, CONFIGS, COMPUTE, RELEASES, LAUNCHES, CLAIMS))
+SPEC_TABLES = tuple(t.name for t in (CHIPS, CONFIGS, COMPUTE, RELEASES, LAUNCHES, CLAIMS, GPU_FIGURES))
+
+
+def _gpu_figure_rows(batch: SpecBatch) -> list[dict[str, Any]]:
+    rows = []
+    for gpu in batch.gpus:
+        about = gpu.model_dump(mode="python", exclude={"figures"})
+        for f in gpu.figures:
+            figure = f.model_dump(mode="python", exclude={"source_url", "source_date"})
+            extra = {"figure_key": f.key, "figure_source_url": f.source_url, "figure_source_date": f.source_date}
+            rows.append(about | figure | extra)
+    return rows
 
 
 def _compute_rows(
@@ -139,4 +174,5 @@ def spec_snapshots(batch: SpecBatch) -> list[Snapshot]:
         Snapshot(RELEASES, releases),
         Snapshot(LAUNCHES, launches),
         Snapshot(CLAIMS, [c.model_dump(mode="python") for c in batch.claims]),
+        Snapshot(GPU_FIGURES, _gpu_figure_rows(batch)),
     ]

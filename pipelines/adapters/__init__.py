@@ -56,6 +56,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "aws_ultraserver_page": AdapterInfo("pipelines.adapters.aws_ultraserver_page", "spec", HTML, reads_html=True),
     "vendor_claims": AdapterInfo("pipelines.adapters.vendor_claims", "spec", HTML, reads_html=True),
     "launch_dates": AdapterInfo("pipelines.adapters.launch_dates", "spec", JSON),
+    "nvidia_reference": AdapterInfo("pipelines.adapters.nvidia_reference", "spec", JSON),
 }
 
 

@@ -144,13 +144,13 @@ def _offer(
         count = read_cell(row, table, "gpu_count", source.id, lambda t: parse_accelerators(t)[0])
     if count is None:  # a blank count cell: never guess one
         raise CellError(source.id, row.label, table.header_of("gpu_count"), "no GPU count")
-    memory = None
+    memory, memory_unit = None, "GB"
     if "memory" in table.columns:
         unit = unit_in_header(table.header_of("memory"))
         printed = read_cell(row, table, "memory", source.id, lambda t: parse_memory_in(t, unit))
         if printed is not None and printed[1] not in ("GB", "GiB"):
             raise CellError(source.id, row.label, table.header_of("memory"), f"GPU memory in {printed[1]}")
-        memory = printed[0] if printed else None
+        memory, memory_unit = (printed[0], printed[1]) if printed else (None, "GB")
     try:
         return GpuOffer(
             listing=listing,
@@ -164,6 +164,7 @@ def _offer(
             stock_status=_stock(row.get("stock"), opts.stock_values),
             region=row.get("region") or None,
             gpu_memory_gb_printed=memory,
+            gpu_memory_unit=memory_unit,
         )
     except ValidationError as exc:
         raise ParseError(source.id, f"row {row.label!r} makes no valid offer: {exc.errors()[0]['msg']}") from None

@@ -145,6 +145,7 @@ def _offer(
             stock_status=_stock(tr, price_text),
             region=None,
             gpu_memory_gb_printed=memory[0] if memory else None,
+            gpu_memory_unit=memory[1] if memory else "GB",
         )
     except ValidationError as exc:
         raise CellError(source.id, row.label, table.header_of("price"), f"not a valid offer: {exc}") from exc

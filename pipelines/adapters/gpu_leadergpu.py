@@ -187,7 +187,7 @@ def _offer(
     amount: Decimal,
     currency: str,
     stock: StockStatus,
-    memory: Decimal | None,
+    memory: tuple[Decimal, str] | None,
     source_id: str,
 ) -> GpuOffer:
     try:
@@ -202,14 +202,15 @@ def _offer(
             period=period,
             stock_status=stock,
             region=None,
-            gpu_memory_gb_printed=memory,
+            gpu_memory_gb_printed=memory[0] if memory else None,
+            gpu_memory_unit=memory[1] if memory else "GB",
         )
     except ValidationError as exc:
         raise CellError(source_id, title, f"price per {period.value}", f"not a valid offer: {exc}") from exc
 
 
-def _memory(card: Card, source_id: str, labels: set[str]) -> Decimal | None:
-    """VRAM per GPU, from the smallest element holding both the "GPU memory" label and a figure after it."""
+def _memory(card: Card, source_id: str, labels: set[str]) -> tuple[Decimal, str] | None:
+    """VRAM per GPU with its unit, from the smallest element holding the "GPU memory" label and a figure after it."""
     found = labelled_value(card.element, _MEMORY_LABEL)
     if found is None:
         return None
@@ -221,4 +222,4 @@ def _memory(card: Card, source_id: str, labels: set[str]) -> Decimal | None:
         raise CellError(source_id, card.title, "GPU memory", str(exc)) from exc
     if memory is None or memory[1] not in ("GB", "GiB") or memory[0] <= 0:
         return None  # printed in a unit this field does not record; the name and count still stand
-    return memory[0]
+    return memory

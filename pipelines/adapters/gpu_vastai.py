@@ -89,6 +89,7 @@ def _listing(gpu_name: str, group: list[_Offer]) -> GpuOffer:
         stock_status=StockStatus.IN_STOCK if rentable else StockStatus.SOLD_OUT,
         region=None,
         gpu_memory_gb_printed=best.gpu_ram_mb / MB_PER_GB if best.gpu_ram_mb else None,
+        gpu_memory_unit="GiB",  # MiB / 1024
         offer_count=len(pool),
     )
 

@@ -1,4 +1,4 @@
-"""The canonical GPU table: provider names -> model, variant and memory.
+"""The canonical GPU table: provider names -> model, variant and memory (in GB, as NVIDIA prints it).
 
 Providers name one GPU many ways (`H100 SXM`, `NVIDIA H100 80GB HBM3`, `HGX H100`, `8x NVIDIA H100 SXM`).
 Rules are tried in order, first match wins, on the upper-cased name with vendor words removed. A name no rule
@@ -16,14 +16,14 @@ from decimal import Decimal
 class CanonicalGpu:
     model: str
     variant: str | None
-    memory_gib: Decimal | None
+    memory_gb: Decimal | None  # per GPU as NVIDIA prints it: decimal GB (80GB HBM3), not GiB
 
 
 @dataclass(frozen=True)
 class _Rule:
     pattern: re.Pattern[str]
     model: str
-    memory_gib: int | None
+    memory_gb: int | None
     variants: tuple[tuple[str, str], ...] = ()  # (regex, variant) tried in order; else default_variant
     default_variant: str | None = None
 
@@ -31,11 +31,11 @@ class _Rule:
 def _rule(
     pattern: str,
     model: str,
-    memory_gib: int | None,
+    memory_gb: int | None,
     variants: tuple[tuple[str, str], ...] = (),
     default_variant: str | None = None,
 ) -> _Rule:
-    return _Rule(re.compile(pattern), model, memory_gib, variants, default_variant)
+    return _Rule(re.compile(pattern), model, memory_gb, variants, default_variant)
 
 
 _FORM = ((r"PCIE", "PCIe"), (r"\bNVL\b|NVL\d", "NVL"), (r"SXM|HBM3|HGX|NVLINK", "SXM"))
@@ -81,6 +81,6 @@ def canonical(name: str) -> CanonicalGpu | None:
     for rule in RULES:
         if rule.pattern.search(text):
             variant = next((v for pattern, v in rule.variants if re.search(pattern, text)), rule.default_variant)
-            memory = Decimal(rule.memory_gib) if rule.memory_gib is not None else None
+            memory = Decimal(rule.memory_gb) if rule.memory_gb is not None else None
             return CanonicalGpu(rule.model, variant, memory)
     return None

@@ -18,8 +18,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from pydantic import BaseModel
 
-from pipelines.gpu.catalog import canonical
+from pipelines.gpu.catalog import CanonicalGpu, canonical
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxRate, GpuBatch, GpuListing, GpuOffer
+from schemas.records import to_gib
 
 CROSS_RATE_PRECISION = Decimal("1e-10")
 MEMORY_PRECISION = Decimal("0.000001")
@@ -92,21 +93,32 @@ def rate_is_stale(rate_date: date | None, on: date, max_rate_age_days: int) -> b
     return (on - rate_date).days > max_rate_age_days
 
 
+def memory_as_printed(offer: GpuOffer, known: CanonicalGpu | None) -> tuple[Decimal | None, str | None, bool | None]:
+    """The listing's own figure and unit; else the catalog's (NVIDIA prints decimal GB), flagged as such."""
+    if offer.gpu_memory_gb_printed is not None:
+        printed = offer.gpu_memory_gb_printed.quantize(MEMORY_PRECISION, rounding=ROUND_HALF_UP)
+        return printed, offer.gpu_memory_unit, False
+    if known is not None and known.memory_gb is not None:
+        return known.memory_gb, "GB", True
+    return None, None, None
+
+
 def listing(
     provider: str, offer: GpuOffer, fx: FxTable, on: date, max_rate_age_days: int = DEFAULT_MAX_FX_RATE_AGE_DAYS
 ) -> GpuListing:
     usd_per_unit, rate_date = fx.usd_per_unit(offer.currency, on)
     known = canonical(offer.gpu_name)
-    memory = known.memory_gib if known and known.memory_gib is not None else offer.gpu_memory_gb_printed
-    if memory is not None:  # stored at 6 decimals, like every memory column
-        memory = memory.quantize(MEMORY_PRECISION, rounding=ROUND_HALF_UP)
+    printed, unit, from_catalog = memory_as_printed(offer, known)
     return GpuListing(
         provider=provider,
         listing=offer.listing,
         gpu_name=offer.gpu_name,
         gpu_model=known.model if known else None,
         gpu_variant=known.variant if known else None,
-        gpu_memory_gib=memory,
+        gpu_memory_gib=to_gib(printed, unit) if printed is not None and unit is not None else None,
+        gpu_memory_printed=printed,
+        gpu_memory_unit=unit,
+        gpu_memory_from_catalog=from_catalog,
         gpu_count=offer.gpu_count,
         price_kind=offer.price_kind,
         original_amount=offer.amount,

@@ -21,7 +21,10 @@ from warehouse.db import connect
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # source id -> (adapter, path in the repository)
-REFERENCE_FILES = {"launch_dates": ("launch_dates", "pipelines/reference/launch_dates.json")}
+REFERENCE_FILES = {
+    "launch_dates": ("launch_dates", "pipelines/reference/launch_dates.json"),
+    "nvidia_gpus": ("nvidia_reference", "pipelines/reference/nvidia_gpus.json"),
+}
 
 
 def reference_source(source_id: str) -> SourceSpec:

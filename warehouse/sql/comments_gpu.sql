@@ -5,7 +5,10 @@ COMMENT ON COLUMN gpu_listing_history.listing IS 'The provider''s own name for t
 COMMENT ON COLUMN gpu_listing_history.gpu_name IS 'GPU name as the provider printed it.';
 COMMENT ON COLUMN gpu_listing_history.gpu_model IS 'Canonical GPU model (H100, H200, B200, L4, A10, ...); NULL when the name is not in the canonical table (kept, and reported as a quality warning).';
 COMMENT ON COLUMN gpu_listing_history.gpu_variant IS 'Form factor or variant from the canonical table (SXM, PCIe, NVL); NULL when none applies.';
-COMMENT ON COLUMN gpu_listing_history.gpu_memory_gib IS 'Memory per GPU in GiB from the canonical table, else as the provider printed it.';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_gib IS 'Memory per GPU in GiB, converted from gpu_memory_printed by gpu_memory_unit''s definition (1 GB = 10^9 bytes, 1 GiB = 2^30 bytes).';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_printed IS 'Memory per GPU as printed (by the listing, else by the canonical GPU catalog: see gpu_memory_from_catalog), in gpu_memory_unit.';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_unit IS 'Unit of gpu_memory_printed: GB (decimal, NVIDIA''s and most providers'' label) or GiB.';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_from_catalog IS 'True when the listing printed no memory and the figure is the canonical catalog''s (NVIDIA''s printed GB); NULL for rows landed before the flag existed.';
 COMMENT ON COLUMN gpu_listing_history.gpu_count IS 'GPUs the original price covers (1 for per-GPU prices; the node''s GPUs for per-instance prices).';
 COMMENT ON COLUMN gpu_listing_history.price_kind IS 'on_demand, community, spot (interruptible) or reserved; kinds are never mixed in one figure.';
 COMMENT ON COLUMN gpu_listing_history.original_amount IS 'The price as printed, in original_currency and original_unit, excluding tax.';

@@ -6,7 +6,10 @@ COMMENT ON COLUMN gpu_listings.listing IS 'The provider''s own name for the row.
 COMMENT ON COLUMN gpu_listings.gpu_name IS 'GPU name as printed.';
 COMMENT ON COLUMN gpu_listings.gpu_model IS 'Canonical GPU model; NULL when the name is unknown (see gpu_name_recognised).';
 COMMENT ON COLUMN gpu_listings.gpu_variant IS 'Variant or form factor (SXM, PCIe, NVL).';
-COMMENT ON COLUMN gpu_listings.gpu_memory_gib IS 'Memory per GPU in GiB.';
+COMMENT ON COLUMN gpu_listings.gpu_memory_gib IS 'Memory per GPU in GiB, converted from gpu_memory_printed by its unit''s definition (1 GB = 10^9 bytes).';
+COMMENT ON COLUMN gpu_listings.gpu_memory_printed IS 'Memory per GPU as printed, in gpu_memory_unit.';
+COMMENT ON COLUMN gpu_listings.gpu_memory_unit IS 'Unit of gpu_memory_printed (GB or GiB).';
+COMMENT ON COLUMN gpu_listings.gpu_memory_from_catalog IS 'True when the figure came from the canonical GPU catalog rather than the listing; NULL for rows landed before the flag existed.';
 COMMENT ON COLUMN gpu_listings.gpu_count IS 'GPUs the original price covers.';
 COMMENT ON COLUMN gpu_listings.price_kind IS 'on_demand, community, spot or reserved.';
 COMMENT ON COLUMN gpu_listings.original_amount IS 'Price as printed, in original_currency per original_unit, excluding tax.';

@@ -49,3 +49,9 @@ CREATE TABLE IF NOT EXISTS fx_rates (
 -- fx_rate_stale is filled in by warehouse.gpu_landing.upgrade_gpu_history; every old FX rate is current.
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS fx_rate_stale BOOLEAN;
 ALTER TABLE fx_rates ADD COLUMN IF NOT EXISTS valid_to TIMESTAMPTZ;
+
+-- Memory as the listing printed it, with its unit, and whether the figure came from ratecard's GPU catalog.
+-- Rows landed before these existed are brought up in place by warehouse.gpu_landing.upgrade_gpu_history.
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_printed DECIMAL(18, 6);
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_unit VARCHAR;
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_from_catalog BOOLEAN;

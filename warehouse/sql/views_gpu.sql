@@ -7,7 +7,8 @@ SELECT provider, listing, gpu_name, gpu_model, gpu_variant, gpu_memory_gib, gpu_
        usd_per_gpu_hour, usd_per_gpu_hour_4dp,
        stock_status, region, offer_count,
        gpu_model IS NOT NULL AS gpu_name_recognised,
-       source_id, source_url, fetched_at, sha256, parser_version, fetch_id, valid_from, valid_to
+       source_id, source_url, fetched_at, sha256, parser_version, fetch_id, valid_from, valid_to,
+       gpu_memory_printed, gpu_memory_unit, gpu_memory_from_catalog
 FROM gpu_listing_history
 WHERE valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ));

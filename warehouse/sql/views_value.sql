@@ -1,0 +1,111 @@
+-- The NVIDIA reference per GPU, and every current price per accelerator-hour, GiB-hour and dense PFLOP-hour.
+-- Public views: add columns freely, rename none.
+
+-- DuckDB divides DECIMAL by DECIMAL in DOUBLE, so money quotients are taken on scaled integers instead:
+-- n / d exactly, rounded half up at 12 decimals. For positive n and d (prices, memory, compute figures).
+CREATE OR REPLACE MACRO decimal_scaled18(x) AS
+    CAST(replace(CAST(CAST(x AS DECIMAL(38, 18)) AS VARCHAR), '.', '') AS HUGEINT);
+CREATE OR REPLACE MACRO decimal_quotient(n, d) AS
+    CASE WHEN n IS NULL OR d IS NULL OR d <= 0 THEN NULL
+         ELSE CAST((2 * decimal_scaled18(n) * CAST(1000000000000 AS HUGEINT) + decimal_scaled18(d))
+                   // (2 * decimal_scaled18(d)) AS DECIMAL(38, 0)) * CAST(0.000000000001 AS DECIMAL(38, 12))
+    END;
+
+CREATE OR REPLACE VIEW gpu_reference_figures AS
+SELECT * EXCLUDE (attributes_hash) FROM gpu_reference_figure_history WHERE valid_to IS NULL;
+
+-- One row per reference GPU; a figure the reference does not give is NULL (sparse figures stay in their column).
+CREATE OR REPLACE VIEW nvidia_gpu_specs AS
+SELECT gpu, any_value(gpu_model) AS gpu_model, any_value(gpu_variant) AS gpu_variant,
+       any_value(aws_accelerator) AS aws_accelerator, any_value(aws_memory_gb) AS aws_memory_gb,
+       max(printed) FILTER (WHERE figure = 'memory') AS memory_printed,
+       max(value) FILTER (WHERE figure = 'memory') AS memory_value,
+       max(unit) FILTER (WHERE figure = 'memory') AS memory_unit,
+       max(normalised) FILTER (WHERE figure = 'memory') AS memory_gib,
+       max(printed) FILTER (WHERE figure = 'bandwidth') AS bandwidth_printed,
+       max(normalised) FILTER (WHERE figure = 'bandwidth') AS bandwidth_gb_s,
+       max(normalised) FILTER (WHERE figure_key = 'FP8 dense') AS fp8_dense_tflops,
+       max(normalised) FILTER (WHERE figure_key = 'BF16 dense') AS bf16_dense_tflops,
+       max(normalised) FILTER (WHERE figure_key = 'FP16 dense') AS fp16_dense_tflops,
+       max(normalised) FILTER (WHERE figure_key = 'FP32 dense') AS fp32_tflops,
+       max(normalised) FILTER (WHERE figure_key = 'FP8 sparse') AS fp8_sparse_tflops,
+       max(figure_source_url) FILTER (WHERE figure = 'memory') AS memory_source_url,
+       max(figure_source_url) FILTER (WHERE figure_key = 'FP8 dense') AS fp8_source_url,
+       max(figure_source_url) FILTER (WHERE figure_key = 'BF16 dense') AS bf16_source_url,
+       max(figure_source_date) AS latest_figure_date,
+       any_value(source_url) AS source_url, any_value(sha256) AS sha256,
+       any_value(fetched_at) AS fetched_at, any_value(parser_version) AS parser_version
+FROM gpu_reference_figures
+GROUP BY gpu;
+
+CREATE OR REPLACE VIEW accelerator_value AS
+WITH neuron_fp8 AS (  -- an 8-bit float figure, the format named: FP8 first, else MXFP8, else cFP8
+    SELECT subject AS chip,
+           arg_min(tera, CASE number_format WHEN 'FP8' THEN 1 WHEN 'MXFP8' THEN 2 ELSE 3 END) AS fp8_tflops,
+           arg_min(number_format, CASE number_format WHEN 'FP8' THEN 1 WHEN 'MXFP8' THEN 2 ELSE 3 END) AS fp8_format
+    FROM accelerator_compute
+    WHERE subject_kind = 'chip' AND NOT sparse AND number_format IN ('FP8', 'MXFP8', 'cFP8')
+    GROUP BY subject
+),
+neuron_bf16 AS (
+    SELECT subject AS chip, max(tera) AS bf16_tflops
+    FROM accelerator_compute WHERE subject_kind = 'chip' AND NOT sparse AND number_format = 'BF16'
+    GROUP BY subject
+),
+neuron AS (
+    SELECT c.chip, c.memory_gib, f.fp8_format, f.fp8_tflops, b.bf16_tflops, c.source_url AS spec_source_url
+    FROM accelerator_chips AS c LEFT JOIN neuron_fp8 AS f USING (chip) LEFT JOIN neuron_bf16 AS b USING (chip)
+),
+nvidia AS (
+    SELECT *, count(*) OVER (PARTITION BY gpu_model, gpu_variant) AS siblings,
+           CASE WHEN fp8_dense_tflops IS NOT NULL THEN 'FP8' END AS fp8_format
+    FROM nvidia_gpu_specs
+),
+aws AS (
+    SELECT 'AWS' AS seller, 'aws_instance' AS offering_kind, p.instance_type AS offering,
+           p.accelerator AS accelerator_printed, coalesce(n.chip, g.gpu) AS accelerator_spec,
+           CASE WHEN n.chip IS NOT NULL THEN 'neuron_docs' WHEN g.gpu IS NOT NULL THEN 'nvidia_reference' END
+               AS spec_source,
+           p.region_code AS region, p.price_kind, p.lease_years, p.purchase_option, p.offering_class,
+           p.accelerator_count, p.usd_per_accelerator_hour,
+           coalesce(n.memory_gib, g.memory_gib, decimal_quotient(p.accelerator_memory_gib, p.accelerator_count))
+               AS memory_gib_per_accelerator,
+           CASE WHEN coalesce(n.memory_gib, g.memory_gib) IS NOT NULL THEN 'spec'
+                WHEN p.accelerator_memory_gib IS NOT NULL THEN 'price_row' END AS memory_basis,
+           coalesce(n.fp8_format, g.fp8_format) AS fp8_format,
+           coalesce(n.fp8_tflops, g.fp8_dense_tflops) AS dense_fp8_tflops,
+           coalesce(n.bf16_tflops, g.bf16_dense_tflops) AS dense_bf16_tflops,
+           coalesce(n.spec_source_url, g.source_url) AS spec_source_url,
+           p.source_id, p.source_url, p.fetched_at
+    FROM aws_instance_prices AS p
+    LEFT JOIN neuron AS n ON n.chip = p.accelerator
+    LEFT JOIN nvidia AS g ON g.aws_accelerator = p.accelerator
+         AND (g.aws_memory_gb IS NULL
+              OR (p.accelerator_memory_unit = 'GB' AND g.aws_memory_gb * p.accelerator_count = p.accelerator_memory_value))
+),
+listings AS (
+    SELECT l.provider, 'gpu_listing', l.listing, l.gpu_name, g.gpu,
+           CASE WHEN g.gpu IS NOT NULL THEN 'nvidia_reference' END,
+           l.region, l.price_kind, NULL, NULL, NULL,
+           l.gpu_count, l.usd_per_gpu_hour,
+           coalesce(l.gpu_memory_gib, g.memory_gib),
+           CASE WHEN l.gpu_memory_gib IS NOT NULL THEN 'price_row' WHEN g.memory_gib IS NOT NULL THEN 'spec' END,
+           g.fp8_format, g.fp8_dense_tflops, g.bf16_dense_tflops, g.source_url,
+           l.source_id, l.source_url, l.fetched_at
+    FROM gpu_listings AS l
+    LEFT JOIN nvidia AS g ON g.gpu_model = l.gpu_model AND g.gpu_variant IS NOT DISTINCT FROM l.gpu_variant
+         AND (g.siblings = 1 OR g.memory_value = l.gpu_memory_printed)
+),
+priced AS (SELECT * FROM aws UNION ALL SELECT * FROM listings)
+SELECT seller, offering_kind, offering, accelerator_printed, accelerator_spec, spec_source, region, price_kind,
+       lease_years, purchase_option, offering_class, accelerator_count, usd_per_accelerator_hour,
+       memory_gib_per_accelerator, memory_basis,
+       decimal_quotient(usd_per_accelerator_hour, memory_gib_per_accelerator) AS usd_per_gib_memory_hour,
+       fp8_format, dense_fp8_tflops,
+       decimal_quotient(usd_per_accelerator_hour, dense_fp8_tflops * CAST(0.001 AS DECIMAL(4, 3)))
+           AS usd_per_dense_pflop_hour_fp8,
+       'BF16' AS bf16_format, dense_bf16_tflops,
+       decimal_quotient(usd_per_accelerator_hour, dense_bf16_tflops * CAST(0.001 AS DECIMAL(4, 3)))
+           AS usd_per_dense_pflop_hour_bf16,
+       spec_source_url, source_id, source_url, fetched_at
+FROM priced;
