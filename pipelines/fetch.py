@@ -83,6 +83,7 @@ class _Request:
     body: bytes | None
     content_type: str | None
     headers: dict[str, str]  # may hold credentials: never put in a message
+    max_bytes: int  # cap on the decompressed body
 
 
 @dataclass(frozen=True)
@@ -131,8 +132,10 @@ class Fetcher:
         body: bytes | None = None,
         content_type: str | None = None,
         headers: dict[str, str] | None = None,
+        max_bytes: int | None = None,
     ) -> FetchResult:
-        """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured."""
+        """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured (`max_bytes`
+        overrides the settings' cap for this request: a regional price-list file is far above a page's)."""
         try:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
@@ -155,7 +158,10 @@ class Fetcher:
             for attempt in retrying:
                 with attempt:
                     page = self._attempt(
-                        source_id, parsed, hosts_ok, _Request(method, body, content_type, headers or {})
+                        source_id,
+                        parsed,
+                        hosts_ok,
+                        _Request(method, body, content_type, headers or {}, max_bytes or self.settings.max_bytes),
                     )
         except tenacity.RetryError as exc:
             last = exc.last_attempt
@@ -207,7 +213,7 @@ class Fetcher:
                         url = _redirect_target(source_id, response, hosts_ok)
                         continue
                     self._check_status(source_id, response)
-                    body = self._read_body(source_id, response)
+                    body = self._read_body(source_id, response, request.max_bytes)
                     content_type = response.headers.get("Content-Type")
                     return _Page(fetched_at, str(response.url), response.status_code, content_type, body)
             except httpx.ConnectError as exc:
@@ -239,8 +245,7 @@ class Fetcher:
             )
         raise _Retryable(what, cause, status=status, retry_after_s=retry_after)
 
-    def _read_body(self, source_id: str, response: httpx.Response) -> bytes:
-        limit = self.settings.max_bytes
+    def _read_body(self, source_id: str, response: httpx.Response, limit: int) -> bytes:
 
         def body_error(message: str) -> FetchError:
             return FetchError(source_id, message, status=response.status_code, cause="body")

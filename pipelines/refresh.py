@@ -92,6 +92,7 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher) -> FetchResult:
         body=source.request_body.encode() if source.request_body else None,
         content_type=source.request_content_type,
         headers=secret_headers(source),
+        max_bytes=source.max_bytes,
     )
 
 

@@ -28,6 +28,7 @@ from pipelines.archive import Archive
 from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
+from pipelines.pricelist_refresh import expand_sources, reads_region_index
 from pipelines.refresh import (
     SourceOutcome,
     check_fetched,
@@ -154,9 +155,13 @@ def refresh_all(
     on_phase: PhaseCallback = lambda _id, _phase: None,
     on_done: DoneCallback = lambda _outcome: None,
 ) -> list[SourceOutcome]:
-    """Refresh `sources`; returns their outcomes in landing order. Raises RefreshStopped if interrupted."""
-    ordered = landing_order(sources)
+    """Refresh `sources`; returns their outcomes in landing order. Raises RefreshStopped if interrupted.
+
+    A price-list source is replaced by its regions (pipelines.pricelist_refresh), fetched after its region index
+    and landed after the other sources; the regions already landed at the index's version are not fetched and
+    come first in the outcomes, as "unchanged"."""
     run = _Run(fetcher, archive, on_phase)
+    ordered = landing_order([s for s in sources if not reads_region_index(s)])
     fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}
     if not fx_ids:
         run.fx_landed.set()
@@ -165,6 +170,12 @@ def refresh_all(
         # FX first in the queue, so a worker never waits on rates that no worker is fetching.
         futures = start_workers(run, [(s, con.cursor()) for s in ordered], max_sources)
         try:
+            # Meanwhile the region indexes (small) say which regions to fetch; those land after the others.
+            indexes = [s for s in sources if reads_region_index(s)]
+            units, outcomes = expand_sources(indexes, fetcher=fetcher, con=con, archive=archive)
+            for known in outcomes:
+                on_done(known)
+            futures += start_workers(run, [(u, con.cursor()) for u in units], max_sources)
             for index, future in enumerate(futures):
                 gathered = result_of(future)
                 if gathered.checked is None and gathered.prepared is not None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipelines.sources import SourceSpec
+from pipelines.pricelist.region_index import RegionOffer
+from pipelines.pricelist_refresh import reads_region_index, region_unit
+from pipelines.sources import SourceSpec, sample_path
 
 
 def toml_value(value: object) -> str:
@@ -27,8 +29,35 @@ def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> 
     return path
 
 
-MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json", ".xml": "text/xml"}
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".json": "application/json",
+    ".xml": "text/xml",
+    ".csv": "text/csv",
+}
 
 
 def media_type_of(path: Path) -> str:
     return MEDIA_TYPES[path.suffix]
+
+
+def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
+    """(URL path, sample file) a local server answers for a source: its sample at /<sample path>, and for a
+    price-list region index also each region's offer file at the path the index names (AWS's layout)."""
+    routes = [(f"/{source.sample}", sample_path(source))]
+    if reads_region_index(source):
+        index = json.loads(sample_path(source).read_text())
+        for code, entry in index["regions"].items():
+            offer = entry["currentVersionUrl"].removesuffix(".json") + ".csv"
+            routes.append((offer, sample_path(source).parent / f"{code}.csv"))
+    return routes
+
+
+def sample_units(source: SourceSpec, base_url: str = "http://127.0.0.1") -> list[tuple[SourceSpec, Path]]:
+    """What parses each sample: the source itself, or for a price-list region index each region's unit."""
+    if not reads_region_index(source):
+        return [(source, sample_path(source))]
+    units = []
+    for route, file in sample_routes(source)[1:]:
+        units.append((region_unit(source, RegionOffer(file.stem, base_url + route, "")), file))
+    return units

@@ -14,7 +14,8 @@ def test_refresh_offline_then_show(tmp_path):
     db = tmp_path / "prices.duckdb"
     first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
     assert first.exit_code == 0, first.output
-    assert "16 landed, 0 unchanged, 0 failed; snapshot published to" in first.output
+    # 16 pages and feeds, the spot feed and three price-list regions (aws_pricelist_<region>).
+    assert "20 landed, 0 unchanged, 0 failed; snapshot published to" in first.output
     assert "details: " in first.output and any((db.parent / "logs").glob("refresh-*.log"))
 
     second = runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"], terminal_width=200)

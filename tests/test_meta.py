@@ -11,6 +11,7 @@ import pytest
 
 from pipelines.adapters import adapter_kind, adapter_names, parser_for, parser_version
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
+from sourcefiles import sample_units
 
 TESTS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
@@ -59,16 +60,22 @@ def test_source_is_named_in_an_adapter_test(source) -> None:
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
 def test_sample_parses_to_a_batch_of_that_source(source) -> None:
-    batch = parser_for(source.adapter)(sample_path(source).read_bytes(), source)
-    assert batch.source_id == source.id
-    kind = adapter_kind(source.adapter)
-    if kind == "aws":
-        assert len(batch.specs) >= 1
-        assert (len(batch.prices) >= 1) == source.expects_prices
-    elif kind == "gpu":
-        assert len(batch.offers) >= 1
-    else:
-        assert len(batch.rates) >= 1
+    priced = 0
+    for parsed_as, path in sample_units(source):  # a price-list region index: each region's offer file
+        batch = parser_for(source.adapter)(path.read_bytes(), parsed_as)
+        assert batch.source_id == parsed_as.id
+        kind = adapter_kind(source.adapter)
+        if kind == "aws":
+            assert len(batch.specs) >= 1
+            assert (len(batch.prices) >= 1) == source.expects_prices
+        elif kind == "gpu":
+            assert len(batch.offers) >= 1
+        elif kind == "fx":
+            assert len(batch.rates) >= 1
+        else:
+            assert batch.region_code == parsed_as.options.get("region_code")
+            priced += len(batch.prices)
+    assert priced >= 1 or adapter_kind(source.adapter) != "pricelist"
 
 
 def test_adapter_modules_found() -> None:

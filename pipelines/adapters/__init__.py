@@ -28,6 +28,9 @@ class Parser(Protocol):
 HTML = ("text/html", "application/xhtml+xml")
 JSON = ("application/json",)
 XML = ("text/xml", "application/xml")
+# The price list's CSV files come from S3-style hosts, which may label them generically.
+CSV = ("text/csv", "application/csv", "application/octet-stream", "binary/octet-stream")
+JAVASCRIPT = ("application/x-javascript", "application/javascript", "text/javascript")  # the spot feed's label
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
+    "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV),
+    "aws_spot_feed": AdapterInfo("pipelines.adapters.aws_spot_feed", "pricelist", JSON + JAVASCRIPT),
 }
 
 
