@@ -11,7 +11,7 @@ from rich.table import Table
 
 from warehouse.db import connect
 from warehouse.publish import snapshot_path
-from warehouse.queries import GPU_CHEAPEST, HEADLINE_PRICES, SOURCE_FRESHNESS, rows_as_dicts
+from warehouse.queries import GPU_CHEAPEST, HEADLINE_PRICES, PRICELIST_REGIONS, SOURCE_FRESHNESS, rows_as_dicts
 
 PRICE_HEADERS = {
     "instance_type": "instance",
@@ -32,6 +32,17 @@ GPU_HEADERS = {
     "providers_in_stock": "providers in stock",
     "listing": "listing",
     "original_price": "as printed",
+}
+
+
+REGION_HEADERS = {
+    "region": "region",
+    "types": "types",
+    "on_demand": "on-demand",
+    "reserved": "reserved",
+    "spot": "spot",
+    "cheapest_neuron": "cheapest trn/inf on-demand",
+    "cheapest_neuron_usd": "USD/instance-h",
 }
 
 
@@ -73,6 +84,13 @@ def gpu_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def region_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {**row, "cheapest_neuron_usd": money(row["cheapest_neuron_usd"]) if row["cheapest_neuron_usd"] else None}
+        for row in rows
+    ]
+
+
 def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Table:
     table = Table(title=title, title_justify="left")
     names = list(headers or (rows[0] if rows else {}))
@@ -92,6 +110,7 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
+        regions = rows_as_dicts(con, PRICELIST_REGIONS)
     console.print(
         rows_table(
             "AWS accelerator prices, USD excluding tax. Instance prices as printed; "
@@ -99,6 +118,14 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
             "Region 'not stated': the page names none.",
             headline_rows(prices),
             PRICE_HEADERS,
+        )
+    )
+    console.print(
+        rows_table(
+            "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows by kind (reserved: "
+            "every term and payment option; spot: indicative) and the cheapest Trainium/Inferentia on-demand type",
+            region_rows(regions),
+            REGION_HEADERS,
         )
     )
     console.print(
