@@ -42,6 +42,7 @@ from pipelines.state import WarehouseState
 from warehouse.db import connect
 from warehouse.lock import exclusive_refresh
 
+REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
 POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
@@ -175,12 +176,14 @@ def refresh_all(
             units, outcomes = expand_sources(indexes, fetcher=fetcher, con=con, archive=archive)
             for known in outcomes:
                 on_done(known)
-            futures += start_workers(run, [(u, con.cursor()) for u in units], max_sources)
+            # One region at a time: an offer file is up to a few hundred MB in memory while it is checked.
+            futures += start_workers(run, [(u, con.cursor()) for u in units], REGIONS_AT_ONCE)
             for index, future in enumerate(futures):
                 gathered = result_of(future)
                 if gathered.checked is None and gathered.prepared is not None:
                     run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
                 outcome = run.land(con, gathered)
+                gathered.result = gathered.prepared = None  # the body (a price-list file: ~250 MB) is done with
                 outcomes.append(outcome)
                 on_done(outcome)
                 fx_ids.discard(outcome.source_id)
