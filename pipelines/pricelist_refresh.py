@@ -65,7 +65,7 @@ def fetch_index(source: SourceSpec, fetcher: Fetcher) -> IndexFetch:
     """The network half: the region index (small), never the offer files."""
     started = datetime.now(UTC)
     try:
-        return IndexFetch(source, started, result=fetch_source(source, fetcher))
+        return IndexFetch(source, started, result=fetch_source(source, fetcher, to_file=False))
     except FetchError as exc:
         return IndexFetch(source, started, error=exc)
 

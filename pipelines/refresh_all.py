@@ -32,6 +32,7 @@ from pipelines.pricelist_refresh import expand_sources, reads_region_index
 from pipelines.refresh import (
     SourceOutcome,
     check_fetched,
+    discard_body,
     fetch_source,
     land_checked,
     log_fetch_failure,
@@ -142,8 +143,11 @@ def refresh_network_first(
     with exclusive_refresh(db_path, wait_s=lock_wait_s), connect(db_path) as con:
         if isinstance(result, FetchError):
             return log_fetch_failure(con, source, result, started)
-        checked = check_fetched(source, result, archive, WarehouseState(con=con))
-        return land_checked(con, source, result, checked)
+        try:
+            checked = check_fetched(source, result, archive, WarehouseState(con=con))
+            return land_checked(con, source, result, checked)
+        finally:
+            discard_body(result)
 
 
 def refresh_all(
@@ -183,7 +187,9 @@ def refresh_all(
                 if gathered.checked is None and gathered.prepared is not None:
                     run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
                 outcome = run.land(con, gathered)
-                gathered.result = gathered.prepared = None  # the body (a price-list file: ~250 MB) is done with
+                if gathered.result is not None:
+                    discard_body(gathered.result)  # a price-list offer file streamed to disk (~250 MB)
+                gathered.result = gathered.prepared = None  # and a body in memory is done with too
                 outcomes.append(outcome)
                 on_done(outcome)
                 fx_ids.discard(outcome.source_id)

@@ -5,9 +5,11 @@ region is quarantined loudly while the others land; `ratecard reparse` replays t
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,9 +20,12 @@ from pricelist_files import kept_row, read_sample, sample, write_rows
 
 from localserver import LocalServer, Reply
 from pipelines.archive import Archive
+from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.offline import serve_directory
-from pipelines.refresh import SourceOutcome
+from pipelines.pricelist.region_index import RegionOffer
+from pipelines.pricelist_refresh import region_unit
+from pipelines.refresh import SourceOutcome, discard_body, fetch_source
 from pipelines.refresh_all import refresh_all
 from pipelines.sources import SourceSpec, load_sources
 
@@ -194,3 +199,20 @@ def test_offline_samples_answer_at_the_paths_the_region_index_names():
     with serve_directory() as base:
         answer = httpx.get(base + offer_path("us-east-2"))
     assert answer.status_code == 200 and answer.content == sample("us-east-2").read_bytes()
+
+
+def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pricelist):
+    region = region_unit(
+        pricelist.source(), RegionOffer("us-east-1", pricelist.server.url(offer_path("us-east-1")), "")
+    )
+    expected = sample("us-east-1").read_bytes()
+    with Fetcher(FetchSettings(max_attempts=1, max_bytes=1000)) as fetcher:  # the settings' cap: far too small
+        result = fetch_source(region, fetcher)  # the source's own cap (max_bytes in sources.toml) applies
+        assert result.body == b"" and result.body_file is not None and result.size == len(expected)
+        assert result.body_file.read_bytes() == expected and result.sha256 == hashlib.sha256(expected).hexdigest()
+        discard_body(result)
+        assert not result.body_file.exists()
+        small = SourceSpec.model_validate(region.model_dump() | {"max_bytes": 1000})
+        with pytest.raises(FetchError, match="exceeds 1000 bytes"):
+            fetch_source(small, fetcher)
+    assert not list(Path(tempfile.gettempdir()).glob("ratecard-aws_pricelist_us_east_1-*.body"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -22,7 +23,7 @@ from pipelines.errors import RecordInvalid
 
 
 class Parser(Protocol):
-    def __call__(self, body: bytes, source: Any, content_type: str | None = None) -> Any: ...
+    def __call__(self, body: bytes | Path, source: Any, content_type: str | None = None) -> Any: ...
 
 
 HTML = ("text/html", "application/xhtml+xml")
@@ -39,6 +40,8 @@ class AdapterInfo:
     kind: str
     media_types: tuple[str, ...]
     reads_html: bool = False  # parse() decodes the body as an HTML page, so takes the HTTP charset
+    # parse() also takes a file: the body is streamed to disk and archived from there, never held in memory.
+    reads_files: bool = False
 
 
 ADAPTERS: dict[str, AdapterInfo] = {
@@ -52,7 +55,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
-    "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV),
+    "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV, reads_files=True),
     "aws_spot_feed": AdapterInfo("pipelines.adapters.aws_spot_feed", "pricelist", JSON + JAVASCRIPT),
 }
 
@@ -63,6 +66,10 @@ def adapter_names() -> list[str]:
 
 def adapter_kind(adapter: str) -> str:
     return ADAPTERS[adapter].kind
+
+
+def reads_files(adapter: str) -> bool:
+    return ADAPTERS[adapter].reads_files
 
 
 def media_types(adapter: str) -> tuple[str, ...]:
@@ -83,7 +90,7 @@ def parser_for(adapter: str) -> Parser:
     parse = adapter_module(adapter).parse
     reads_html = ADAPTERS[adapter].reads_html
 
-    def typed_parse(body: bytes, source: Any, content_type: str | None = None) -> Any:
+    def typed_parse(body: bytes | Path, source: Any, content_type: str | None = None) -> Any:
         try:
             if reads_html:
                 return parse(body, source, charset=charset_of(content_type))

@@ -7,6 +7,7 @@ Options: `families` (the allowlist; default every accelerator family) and `regio
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pipelines.pricelist.families import DEFAULT_FAMILIES
@@ -20,5 +21,6 @@ def families(source: Any) -> tuple[str, ...]:
     return tuple(source.options.get("families", DEFAULT_FAMILIES))
 
 
-def parse(body: bytes, source: Any) -> PriceListBatch:
+def parse(body: bytes | Path, source: Any) -> PriceListBatch:
+    """`body`: the offer file as fetched into memory, or the file it was streamed to."""
     return parse_offer_csv(body, source.id, region_code=source.options.get("region_code"), families=families(source))
