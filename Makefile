@@ -6,13 +6,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DB     ?= warehouse/prices.duckdb
+DASHBOARD    := pipelines/dashboard
+VENDOR_STAMP := $(DASHBOARD)/vendor/.stamp
 # What ruff lints and format-checks; mypy's packages are set in pyproject.toml.
 LINT_PATHS := pipelines assets schemas warehouse tests bench
 export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1
 
-.PHONY: demo test check reliability dev bench lock show clean
+.PHONY: demo test check reliability dev bench lock show clean vendor browser docs
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,14 +23,32 @@ $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(BIN)/uv pip install --python $(BIN)/python --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-## demo: refresh every source offline from the bundled samples into $(DB), then print the headline tables
-demo: $(STAMP)
+## demo: refresh every source offline from the bundled samples into $(DB), print the headline tables, write the dashboard
+demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard refresh --offline --db $(DB)
 	$(BIN)/ratecard show --db $(DB)
+	$(BIN)/ratecard dashboard --db $(DB)
 
-## test: the whole suite
-test: $(STAMP)
+## test: the whole suite (the dashboard's browser test needs the vendored libraries and Debian's chromium)
+test: $(STAMP) $(VENDOR_STAMP) browser
 	$(BIN)/python -m pytest
+
+## vendor: the dashboard's browser libraries from npm (versions and hashes in pipelines/dashboard/package-lock.json)
+vendor: $(VENDOR_STAMP)
+$(VENDOR_STAMP): $(DASHBOARD)/package.json $(DASHBOARD)/package-lock.json
+	cd $(DASHBOARD) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	mkdir -p $(DASHBOARD)/vendor
+	cp $(DASHBOARD)/node_modules/vega/build/vega.min.js $(DASHBOARD)/node_modules/vega-lite/build/vega-lite.min.js \
+	   $(DASHBOARD)/node_modules/vega-embed/build/vega-embed.min.js \
+	   $(DASHBOARD)/node_modules/simple-datatables/dist/umd/simple-datatables.js $(DASHBOARD)/vendor/
+	cp $(DASHBOARD)/node_modules/simple-datatables/dist/style.css $(DASHBOARD)/vendor/simple-datatables.css
+	touch $@
+
+## browser: Debian's chromium for the browser test; installed through apt when missing and run as root
+browser:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
+	  else echo "chromium is missing: run  sudo apt-get install -y chromium  (Debian's package)" >&2; exit 1; fi; }
 
 ## check: ruff lint, ruff format check and mypy; runs all three and fails if any failed (CI runs it before test)
 check: $(STAMP)
@@ -55,6 +75,10 @@ dev: $(STAMP)
 ## bench: speed ratios measured in one run
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## docs: regenerate docs/data-dictionary.md from the COMMENT ON text of a freshly built warehouse
+docs: $(STAMP)
+	$(BIN)/python -m warehouse.dictionary docs/data-dictionary.md
 
 ## lock: re-resolve requirements.lock from pyproject.toml, and the DuckDB 1.x clients' locks (hashes, no index URLs)
 lock: $(STAMP)

@@ -16,7 +16,7 @@ import traceback
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import gate, history, landing, parsing, pricelist, pricelist_landing, publish, sources
+from bench import exports, gate, history, landing, parsing, pricelist, pricelist_landing, publish, sources
 from bench.report import Result, fmt_seconds, render_table
 
 SCENARIOS = {
@@ -28,6 +28,7 @@ SCENARIOS = {
     "pricelist": pricelist,
     "pricelist_landing": pricelist_landing,
     "publish": publish,
+    "exports": exports,
 }
 BUDGET_SECONDS = 180
 

@@ -94,7 +94,7 @@ def random_price_micro(rng: np.random.Generator, n: int) -> np.ndarray:
 def price_attributes(
     type_idx: np.ndarray, kind_idx: np.ndarray, region_idx: np.ndarray, price_micro: np.ndarray, type_names: list[str]
 ) -> dict[str, pa.Array]:
-    """The nine PRICES attribute columns, typed exactly as PRICES.attribute_fields."""
+    """The ten PRICES attribute columns, typed exactly as PRICES.attribute_fields."""
     count = np.asarray(ACCELERATOR_COUNTS, dtype=np.int64)[type_idx % len(ACCELERATOR_COUNTS)]
     # price / count at scale 10 is an integer: micro-dollars * (10^4 / count)
     per_acc_e10 = price_micro * (10_000 // count)
@@ -114,6 +114,8 @@ def price_attributes(
         "usd_per_accelerator_hour": decimal_array(per_acc_e10, 24, 10).cast(pa.decimal128(38, 18)),
         "usd_per_accelerator_hour_4dp": decimal_array(per_acc_4dp, 18, 4),
         "printed_usd_per_accelerator_hour": decimal_array(printed_e6, 18, 6, mask=~is_cb),
+        # The generated region names are no AWS locations, so no region code (as landing would derive).
+        "region_code": pa.nulls(len(type_idx), pa.string()),
     }
 
 

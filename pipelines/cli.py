@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
+from pipelines import cli_changes, cli_dashboard, cli_export
+from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
 from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.terminal import wide_console
@@ -55,6 +57,7 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     NewerDuckDBFile: (5, "open it with that newer DuckDB, or point --db at another file"),
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
     WarehouseUnwritable: (7, "point --db at a file in a directory you can write"),
+    DashboardError: (1, "do what the message says, then run the command again"),
 }
 EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning in EXIT_CODES.items())
 
@@ -97,6 +100,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 console = wide_console()
+cli_dashboard.register(app, console)
 
 DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
 SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]
@@ -142,6 +146,10 @@ def refresh(
         from pipelines.cli_refresh import print_summary, run_refresh, write_log
 
         report = run_refresh(declared, selected, db, console, offline=offline)
+        if report.published is not None:
+            from pipelines.notify import notify_changes
+
+            report.notes += notify_changes(db, declared.notify).messages  # never raises: a refresh stays good
         report.log_path = write_log(report, db)
     print_summary(report, db, console)
     if report.exit_code:
@@ -220,6 +228,10 @@ def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
     with connect(db) as con:
         return [unit for spec in selected for unit in (logged_units(con, spec) if reads_region_index(spec) else [spec])]
 
+
+# Each further command lives in its own module (kept light at import: `--help` loads them all).
+for _commands in (cli_export, cli_changes):
+    _commands.register(app, console)
 
 if __name__ == "__main__":
     app()

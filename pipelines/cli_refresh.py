@@ -43,6 +43,7 @@ class RefreshReport:
     stopped_by: int | None = None  # the signal that stopped it
     log_path: Path | None = None
     failed: list[SourceOutcome] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # after the publish (change notification), for the log
 
     def __post_init__(self) -> None:
         self.failed = [o for o in self.outcomes if not o.ok]
@@ -147,6 +148,7 @@ def write_log(report: RefreshReport, db: Path) -> Path:
             lines.append(f"error: {outcome.error}")
             lines += [f"  - {failure}" for failure in getattr(outcome.error, "failures", [])]
         lines += [f"warning: {warning}" for warning in outcome.warnings]
+    lines += [f"\n{note}" for note in report.notes]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -173,6 +175,8 @@ def print_summary(report: RefreshReport, db: Path, console: Console) -> None:
             "[red]no network? every source failed to resolve its host or was refused a connection.[/] "
             "`ratecard refresh --offline` refreshes from the bundled samples."
         )
+    for note in report.notes:
+        console.print(f"[dim]{escape(note)}[/]")
     if report.log_path is not None:
         console.print(f"details: {report.log_path}")
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import dagster as dg
 
+from assets.change_feed import change_notifications, warehouse_exports
+from assets.dashboard import dashboard_site
 from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
 from assets.publish import published_snapshot
 from assets.sources import FETCH_RETRY_POLICY, build_source_asset, source_asset_key
@@ -49,6 +51,9 @@ def build_definitions(
             build_views_asset(by_kind["aws"]),
             *build_gpu_view_assets(by_kind["gpu"]),
             published_snapshot,
+            dashboard_site,
+            change_notifications,
+            warehouse_exports,
         ],
         asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
         jobs=[fx_job, refresh_job, publish_job],

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import duckdb
 from rich.console import Console
 from rich.table import Table
 
@@ -103,10 +105,14 @@ def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] |
     return table
 
 
-def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
-    """Reads the published snapshot when there is one (never the working file a refresh may be writing)."""
+def reading(db: Path, wait_s: float = 30.0) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
+    """The published snapshot when there is one (never the working file a refresh may be writing), read-only."""
     snapshot = snapshot_path(db)
-    with connect(snapshot if snapshot.exists() else db, read_only=True, wait_s=wait_s) as con:
+    return connect(snapshot if snapshot.exists() else db, read_only=True, wait_s=wait_s)
+
+
+def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
+    with reading(db, wait_s) as con:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)

@@ -64,3 +64,13 @@ def test_pricelist_bench_lands_regions_and_finds_the_unchanged_ones_unchanged():
     assert notes["first landing, 2 regions"].startswith("+54 rows")
     assert notes["unchanged landing, 2 regions"] == "+0 rows"
     assert values(results)["one region, every on-demand price changed"] == "+2 / -2"
+
+
+def test_exports_bench_counts_one_file_per_history_day_and_the_changes():
+    from bench import exports
+
+    # 5 days of 200 AWS + 100 GPU rows, 2 + 1 re-priced a day after the first: 4 x 3 price changes.
+    results = {r.name: r for r in exports.run(history.Sizes(days=5, aws_types=2, gpu_listings=100, reps=1))}
+    assert results["view price_changes"].rows == 12
+    assert results["export parquet: every view + history by day"].note.endswith(" files")
+    assert "RATIO row-by-row ÷ COPY" in results

@@ -19,12 +19,20 @@ GPU_SOURCE_IDS = [
     "gpu_runpod",
     "gpu_vastai",
 ]
-VIEW_KEYS = ["accelerator_hour_prices", "aws_instance_prices", "gpu_cheapest", "published_snapshot"]
+VIEW_KEYS = [
+    "accelerator_hour_prices",
+    "aws_instance_prices",
+    "dashboard_site",
+    "gpu_cheapest",
+    "published_snapshot",
+]
+AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
 
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    assert keys == VIEW_KEYS + sorted(f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + ["fx_ecb"])
+    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + ["fx_ecb"]]
+    assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
 
 
 def test_asset_checks():
@@ -69,7 +77,7 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
     assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 15  # 6 AWS + 9 GPU
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
-    assert {k.to_user_string() for k in publish} == set(VIEW_KEYS)
+    assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
 
 def test_a_finished_price_refresh_triggers_one_publish():
@@ -90,6 +98,11 @@ def test_sources_hold_no_writer_pool_while_fetching_and_the_views_share_one():
         assert node.pools == expected, key
     source = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
     assert source.op.retry_policy.max_retries == 2
+
+
+def test_the_dashboard_is_rebuilt_after_each_publish():
+    graph = defs.resolve_asset_graph()
+    assert graph.get(dg.AssetKey("dashboard_site")).parent_keys == {dg.AssetKey("published_snapshot")}
 
 
 def test_views_depend_on_every_source():

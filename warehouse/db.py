@@ -37,6 +37,9 @@ SCHEMA_FILES = (
     "comments_views.sql",
     "comments_views_gpu.sql",
     "comments_views_pricelist.sql",
+    "schema_changes.sql",
+    "views_changes.sql",
+    "comments_views_changes.sql",
 )
 
 

@@ -62,10 +62,11 @@ def write_copy(db_path: Path, staging: Path) -> None:
     with connect(db_path) as con:
         source = con.execute("SELECT current_database()").fetchone()
         assert source is not None
-        path = str(staging).replace("'", "''")
-        con.execute(f"ATTACH '{path}' AS snapshot_copy (STORAGE_VERSION '{SNAPSHOT_STORAGE_VERSION}')")
+        staging_literal = str(staging).replace("'", "''")
+        database = str(source[0]).replace('"', '""')
+        con.execute(f"ATTACH '{staging_literal}' AS snapshot_copy (STORAGE_VERSION '{SNAPSHOT_STORAGE_VERSION}')")
         try:
-            con.execute(f'COPY FROM DATABASE "{source[0]}" TO snapshot_copy')  # bulk, table by table
+            con.execute(f'COPY FROM DATABASE "{database}" TO snapshot_copy')  # bulk, table by table
             con.execute("CHECKPOINT snapshot_copy")  # everything in the file, nothing left in a WAL
         finally:
             con.execute("DETACH snapshot_copy")

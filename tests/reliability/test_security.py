@@ -292,6 +292,27 @@ ALLOWED_INTERPOLATIONS = {
     "scope_filter",  # IS NOT DISTINCT FROM over VersionedTable.scope_columns constants; the values are parameters
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
     "fresh",  # the same over table.name's columns
+    # warehouse/export.py: COPY of every view and history table the file's own catalog lists
+    "ident(name)",  # a catalog name, quoted as an identifier
+    "relation",  # that identifier, or a SELECT over it adding the fetch date
+    "literal(str(target))",  # the output path, quoted as a string literal
+    "copy_options(fmt, partitioned)",  # constant COPY options for parquet or csv
+    # pipelines/pricelist/offer_csv.py: the offer file's own header names, each quoted as an identifier
+    "_select_list(header, source_id)",
+    "FILTERS",  # constant WHERE clauses
+    "family_match",  # `LIKE ?` placeholders, one per family; the patterns are parameters
+    "len(PREAMBLE)",  # a constant line count
+    # warehouse/publish.py: the staging path as a quoted literal, the file's own database name as an identifier
+    "staging_literal",
+    "SNAPSHOT_STORAGE_VERSION",
+    "database",
+    # pipelines/dashboard: constant strftime expressions over fixed column names
+    "TS.format(col='fetched_at')",
+    "TS.format(col='max(fetched_at)')",
+    "queries.TS.format(col='max(fetched_at)')",
+    "TS.format(col='s.last_attempt_at')",
+    "TS.format(col='s.last_good_at')",
+    "ISO.format(col='point_at')",
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 

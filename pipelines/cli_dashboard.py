@@ -1,0 +1,62 @@
+"""`ratecard dashboard` (write the static site from the snapshot) and `ratecard serve` (serve it on 127.0.0.1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+
+DEFAULT_SITE_DIR = Path(DEFAULT_DB_PATH).parent / "dashboard"
+
+
+def site_dir_for(db: Path | str) -> Path:
+    """Where the site of a database goes by default: `dashboard/` beside it."""
+    return Path(db).parent / "dashboard"
+
+
+def register(app: typer.Typer, console: Console) -> None:
+    """Add the two commands to the `ratecard` app (cli.py calls this once)."""
+
+    @app.command()
+    def dashboard(
+        db: Annotated[Path, typer.Option("--db", help="Working DuckDB file; its published snapshot is read.")] = (
+            DEFAULT_DB_PATH
+        ),
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Folder to write (default: dashboard/ beside --db).")
+        ] = (None),
+    ) -> None:
+        """Write the offline dashboard (static HTML, no network needed) from the published snapshot."""
+        from pipelines.dashboard.build import build_dashboard
+        from warehouse.publish import snapshot_path
+
+        snapshot = snapshot_path(db)
+        if not snapshot.is_file():
+            raise WarehouseMissing(snapshot, "has not been published yet")
+        target = out or site_dir_for(db)
+        pages = build_dashboard(snapshot, target)
+        console.print(f"wrote {len(pages)} pages to {target}; open {(target / 'index.html').resolve().as_uri()}")
+
+    @app.command()
+    def serve(
+        site: Annotated[Path, typer.Option("--dir", help="Site folder written by `ratecard dashboard`.")] = (
+            DEFAULT_SITE_DIR
+        ),
+        port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0: any free one).")] = 8080,
+    ) -> None:
+        """Serve the dashboard on http://127.0.0.1:PORT (this machine only) until Ctrl-C."""
+        from pipelines.dashboard.serve import site_server
+
+        server = site_server(site, port)
+        host, bound = server.server_address[:2]
+        console.print(f"serving {site} on http://{host!s}:{bound}/ (Ctrl-C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()

@@ -1,0 +1,41 @@
+"""`ratecard export`: every public view and the history tables as Parquet or CSV files, with a manifest."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+
+
+class ExportFormat(StrEnum):
+    parquet = "parquet"
+    csv = "csv"
+
+
+def register(app: typer.Typer, console: Console) -> None:
+    @app.command()
+    def export(
+        out: Annotated[Path, typer.Option("--out", help="Folder to write the files and manifest.json into.")],
+        fmt: Annotated[ExportFormat, typer.Option("--format", help="parquet (DECIMAL kept) or csv.")] = (
+            ExportFormat.parquet
+        ),
+        db: Annotated[Path, typer.Option("--db", help="Warehouse file; its published snapshot is read.")] = (
+            DEFAULT_DB_PATH
+        ),
+    ) -> None:
+        """Write every public view, and the history tables partitioned by fetch date, with manifest.json."""
+        from warehouse.export import export_warehouse
+        from warehouse.publish import snapshot_path
+
+        source = snapshot_path(db) if snapshot_path(db).exists() else db
+        if not source.exists():
+            raise WarehouseMissing(db, "does not exist yet")
+        manifest = export_warehouse(source, out, fmt.value)
+        rows = sum(f["rows"] for f in manifest["files"])
+        console.print(f"exported {len(manifest['files'])} views and tables ({rows} rows) from {source} to {out}")
+        console.print(f"manifest: {out / 'manifest.json'} (snapshot {manifest['snapshot']['publish_id']})")

@@ -1,0 +1,10 @@
+"""The offline dashboard: a static site generated from the published snapshot (`ratecard dashboard`).
+
+Every page is rendered from Jinja2 templates; tables sort and filter with simple-datatables and charts draw
+with Vega-Lite, both copied from their npm packages into the site (`make vendor`), so it opens from file://
+with no network.
+"""
+
+
+class DashboardError(RuntimeError):
+    """The site cannot be written or served, for a reason the user can fix (the message says how)."""

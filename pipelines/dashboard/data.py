@@ -1,0 +1,110 @@
+"""What each page shows, read from the snapshot as text rows (figures keep DuckDB's DECIMAL digits)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from pipelines.dashboard import queries
+from warehouse.queries import one_row
+
+
+@dataclass
+class Table:
+    """A table as the templates draw it: column names and text cells."""
+
+    id: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class Chart:
+    """One history chart: its points (one series per `series` value) and how many series it draws."""
+
+    id: str
+    title: str
+    points: list[dict[str, str]]
+    series: int
+
+
+@dataclass
+class DictionaryEntry:
+    kind: str
+    name: str
+    comment: str
+    columns: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class SiteData:
+    snapshot: str
+    generated_from: str
+    comparison: Table
+    cheapest: Table
+    by_region: Table | None
+    aws_charts: list[Chart]
+    gpu_charts: list[Chart]
+    freshness: Table
+    quarantine: Table
+    dictionary: list[DictionaryEntry]
+
+    @property
+    def featured(self) -> Chart | None:
+        """The AWS chart the front page shows: the one with the most price versions (the liveliest history)."""
+        return max(self.aws_charts, key=lambda c: len(c.points), default=None)
+
+
+def text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def table(con: duckdb.DuckDBPyConnection, table_id: str, query: str) -> Table:
+    cursor = con.execute(query)
+    columns = [d[0] for d in cursor.description]
+    return Table(table_id, columns, [[text(v) for v in row] for row in cursor.fetchall()])
+
+
+def charts(con: duckdb.DuckDBPyConnection, prefix: str, query: str) -> list[Chart]:
+    """One chart per offering (AWS instance type, GPU model), its points grouped by series."""
+    found = table(con, prefix, query)
+    out = []
+    for number, (title, rows) in enumerate(groupby(found.rows, key=lambda r: r[0])):
+        points = [dict(zip(found.columns[1:], row[1:], strict=True)) for row in rows]
+        out.append(Chart(f"{prefix}-{number}", title, points, len({p["series"] for p in points})))
+    return out
+
+
+def dictionary(con: duckdb.DuckDBPyConnection) -> list[DictionaryEntry]:
+    """The COMMENT ON text of every view and table, with each column's type and comment."""
+    found = table(con, "dictionary", queries.DICTIONARY)
+    entries = []
+    for (kind, name, comment), rows in groupby(found.rows, key=lambda r: (r[0], r[1], r[2])):
+        entries.append(DictionaryEntry(kind, name, comment, [row[3:] for row in rows]))
+    return entries
+
+
+def view_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(one_row(con, queries.VIEW_EXISTS, {"name": name})[0])
+
+
+def read_site_data(snapshot: Path) -> SiteData:
+    with duckdb.connect(str(snapshot), read_only=True) as con:
+        newest = one_row(con, f"SELECT {queries.TS.format(col='max(fetched_at)')} FROM fetch_log")[0]
+        return SiteData(
+            snapshot=str(snapshot),
+            generated_from=text(newest),
+            comparison=table(con, "comparison", queries.COMPARISON),
+            cheapest=table(con, "cheapest", queries.CHEAPEST),
+            # aws_prices_by_region arrives with the regional price lists; until then the page says so.
+            by_region=table(con, "by-region", queries.BY_REGION) if view_exists(con, "aws_prices_by_region") else None,
+            aws_charts=charts(con, "aws-history", queries.AWS_HISTORY),
+            gpu_charts=charts(con, "gpu-history", queries.GPU_HISTORY),
+            freshness=table(con, "freshness", queries.FRESHNESS),
+            quarantine=table(con, "quarantine", queries.QUARANTINE),
+            dictionary=dictionary(con),
+        )

@@ -1,0 +1,85 @@
+"""Read queries behind the dashboard's pages, run against the read-only snapshot.
+
+Figures are cast to text in SQL, so the page shows exactly DuckDB's DECIMAL digits (no float on the way).
+"""
+
+from __future__ import annotations
+
+TS = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S UTC')"
+ISO = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')"  # what the charts' time axis parses
+
+COMPARISON = f"""
+SELECT vendor, accelerator_model, offering, accelerator_count AS accels, price_kind,
+       coalesce(region, 'not stated') AS region, billed_unit,
+       CAST(usd_per_accelerator_hour_4dp AS VARCHAR) AS usd_per_accel_hour,
+       coalesce(stock_status, '') AS stock_status, source_url, {TS.format(col="fetched_at")} AS fetched_at
+FROM accelerator_hour_prices
+ORDER BY usd_per_accelerator_hour_4dp, vendor, offering, price_kind, region
+"""
+
+CHEAPEST = f"""
+SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR) AS usd_per_gpu_hour, provider, providers_in_stock,
+       'on_demand' AS price_kind,  -- gpu_cheapest ranks on-demand listings only; said on the page
+       listing, CAST(original_amount AS VARCHAR) || ' ' || original_currency || ' ' || original_unit AS as_printed,
+       source_url, {TS.format(col="fetched_at")} AS fetched_at
+FROM gpu_cheapest
+ORDER BY gpu_model
+"""
+
+VIEW_EXISTS = "SELECT count(*) FROM duckdb_views() WHERE NOT internal AND view_name = $name"
+BY_REGION = "SELECT * FROM aws_prices_by_region"
+
+# One point where each price version starts and one where it ends (or the newest fetch, while it is open),
+# drawn as a step line: the price held from valid_from until the next version.
+HISTORY = f"""
+WITH newest AS (SELECT max(fetched_at) AS t FROM fetch_log),
+versions AS (
+    SELECT {{chart}} AS chart, {{series}} AS series,
+           valid_from, coalesce(valid_to, greatest(newest.t, valid_from)) AS valid_until,
+           {{usd}} AS usd, source_url, fetched_at
+    FROM {{history}}, newest
+)
+SELECT chart, series, {ISO.format(col="point_at")} AS point_at, CAST(usd AS VARCHAR) AS usd, source_url,
+       {TS.format(col="fetched_at")} AS fetched_at
+FROM (SELECT *, valid_from AS point_at FROM versions UNION ALL SELECT *, valid_until FROM versions)
+ORDER BY chart, series, point_at, valid_from
+"""
+NO_REGION = "coalesce(region, 'region not stated')"
+AWS_HISTORY = HISTORY.format(
+    chart="instance_type",
+    series=f"price_kind || ' · ' || {NO_REGION}",
+    usd="usd_per_accelerator_hour_4dp",
+    history="aws_instance_price_history",
+)
+GPU_HISTORY = HISTORY.format(
+    chart="coalesce(gpu_model, 'unrecognised: ' || gpu_name)",
+    series=f"provider || ' · ' || listing || ' · ' || price_kind || ' · ' || {NO_REGION}",
+    usd="usd_per_gpu_hour_4dp",
+    history="gpu_listing_history",
+)
+
+FRESHNESS = f"""
+SELECT s.source_id, s.last_outcome, coalesce({TS.format(col="s.last_good_at")}, 'never') AS last_good_at,
+       {TS.format(col="s.last_attempt_at")} AS last_attempt_at, coalesce(s.last_error, '') AS last_error,
+       array_to_string(coalesce(f.warnings, []), '; ') AS warnings, f.url AS source_url
+FROM source_freshness s
+LEFT JOIN (SELECT source_id, arg_max(warnings, fetch_id) AS warnings, arg_max(url, fetch_id) AS url
+           FROM fetch_log GROUP BY source_id) f USING (source_id)
+ORDER BY s.source_id
+"""
+
+QUARANTINE = f"""
+SELECT source_id, {TS.format(col="fetched_at")} AS fetched_at, stage, array_to_string(reasons, '; ') AS reasons,
+       url AS source_url, sha256, coalesce(parser_version, '') AS parser_version
+FROM quarantine
+ORDER BY fetched_at DESC, source_id
+"""
+
+DICTIONARY = """
+SELECT o.kind, o.name, coalesce(o.comment, '') AS comment, c.column_name, c.data_type,
+       coalesce(c.comment, '') AS column_comment
+FROM (SELECT 'view' AS kind, view_name AS name, comment FROM duckdb_views() WHERE NOT internal
+      UNION ALL SELECT 'table', table_name, comment FROM duckdb_tables() WHERE NOT internal) o
+JOIN duckdb_columns() c ON c.table_name = o.name
+ORDER BY o.kind DESC, o.name, c.column_index
+"""

@@ -1,0 +1,179 @@
+"""After each publish: POST the price changes over a threshold to a Slack-compatible webhook.
+
+The webhook URL is a secret: the sources file names the environment variable holding it, never the URL, and
+the URL never reaches a log, a table or Dagster metadata. A failed POST is logged and retried once; it never
+fails the refresh. `notify_log` records each run so that each change is sent once: a failed run leaves its
+changes for the next publish.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+from pydantic import BaseModel, ConfigDict, Field
+
+from warehouse.queries import one_row, rows_as_dicts
+
+log = logging.getLogger("ratecard.notify")
+ChangeKind = Literal["price", "added", "removed", "stock", "shape"]
+REDACTED = "<webhook URL>"
+TIMEOUT_S = 10.0
+
+
+class NotifySettings(BaseModel):
+    """The `[notify]` table of the sources file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Name of the environment variable holding the webhook URL; empty: no notifications.
+    webhook_url_env: str = Field("", pattern=r"^([A-Z_][A-Z0-9_]*)?$")
+    # A price move is sent when |change %| is at least this; other kinds of change have no size.
+    min_change_pct: Decimal = Field(Decimal(5), ge=0)
+    changes: tuple[ChangeKind, ...] = ("price",)
+
+
+@dataclass
+class NotifyResult:
+    outcome: str  # not_configured, posted, nothing_over_threshold, failed
+    changes_sent: int = 0
+    attempts: int = 0
+    messages: list[str] = field(default_factory=list)  # what was logged, URL-free
+
+    def note(self, level: int, message: str) -> None:
+        log.log(level, message)
+        self.messages.append(message)
+
+
+PENDING = """
+SELECT * FROM price_changes
+WHERE fetch_id > $after AND fetch_id <= $through AND list_contains($kinds, change)
+  AND (change <> 'price' OR abs(change_pct) >= $min_pct)
+ORDER BY changed_at, source_id, offering, change
+"""
+# Where the last delivered (or empty) run stopped. Before any, the last day's fetches: a warehouse that gains a
+# webhook does not flood it with its whole history.
+WATERMARK = """
+SELECT coalesce(
+    (SELECT max(through_fetch_id) FROM notify_log WHERE outcome <> 'failed'),
+    (SELECT min(fetch_id) - 1 FROM fetch_log WHERE fetched_at > now() - INTERVAL 1 DAY),
+    (SELECT max(fetch_id) FROM fetch_log),
+    0)
+"""
+RECORD = "INSERT INTO notify_log VALUES ($at, $through, $sent, $outcome, $attempts, $error)"
+
+
+def pending_changes(con: duckdb.DuckDBPyConnection, settings: NotifySettings) -> tuple[int, list[dict[str, Any]]]:
+    """The changes landed since the last successful notification that pass the threshold, and the new mark."""
+    (after,) = one_row(con, WATERMARK)
+    (through,) = one_row(con, "SELECT coalesce(max(fetch_id), 0) FROM fetch_log")
+    params = {"after": after, "through": through, "kinds": list(settings.changes), "min_pct": settings.min_change_pct}
+    return through, rows_as_dicts(con, PENDING, params)
+
+
+def describe(change: dict[str, Any]) -> str:
+    what = " ".join(str(change[k]) for k in ("provider", "offering", "price_kind", "region") if change[k])
+    if change["change"] == "price":
+        old, new = (
+            Decimal(change[k]).quantize(Decimal("0.0001"))
+            for k in ("old_usd_per_accelerator_hour", "new_usd_per_accelerator_hour")
+        )
+        return f"{what}: {old} → {new} USD/accelerator-hour ({change['change_pct']:+}%)"
+    if change["change"] == "shape":
+        return f"{change['source_id']}: page shape changed"
+    return f"{what}: {change['change']} {change['old_value'] or ''}→{change['new_value'] or ''}".rstrip()
+
+
+def slack_message(changes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Slack reads `text`; other receivers get every row in `changes` (JSON-safe)."""
+    lines = [f"ratecard: {len(changes)} change(s)"] + [f"• {describe(c)}" for c in changes]
+    rows = [{k: (str(v) if isinstance(v, Decimal | datetime) else v) for k, v in c.items()} for c in changes]
+    return {"text": "\n".join(lines), "changes": rows}
+
+
+class _Redact(logging.Filter):
+    """httpx logs each request with its URL: the URL goes out of the record before any handler sees it."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if self.secret in text:
+            record.msg, record.args = text.replace(self.secret, REDACTED), ()
+        return True
+
+
+@contextmanager
+def _redacted(secret: str) -> Iterator[None]:
+    loggers = [logging.getLogger(name) for name in ("httpx", "httpcore")]
+    redact = _Redact(secret)
+    for logger in loggers:
+        logger.addFilter(redact)
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeFilter(redact)
+
+
+def post(url: str, message: dict[str, Any], result: NotifyResult) -> bool:
+    """POST once and retry once; failures are logged (without the URL), never raised."""
+    import httpx
+
+    with _redacted(url), httpx.Client(timeout=TIMEOUT_S) as client:
+        for attempt in (1, 2):
+            result.attempts = attempt
+            try:
+                status = client.post(url, json=message).status_code
+                problem = None if status < 300 else f"HTTP {status}"
+            except httpx.HTTPError as exc:
+                problem = f"{type(exc).__name__}: {exc}".replace(url, REDACTED)
+            if problem is None:
+                return True
+            retry = "retrying once" if attempt == 1 else "giving up until the next publish"
+            result.note(logging.WARNING, f"webhook POST failed ({problem}); {retry}")
+    return False
+
+
+def notify_changes(db_path: Path | str, settings: NotifySettings) -> NotifyResult:
+    """Send what changed since the last notification (the caller holds the refresh lock); never raises."""
+    try:
+        return _notify(db_path, settings)
+    except Exception as exc:  # the refresh that published is good whatever happens here
+        secret = os.environ.get(settings.webhook_url_env, "") if settings.webhook_url_env else ""
+        message = f"change notification failed: {type(exc).__name__}: {exc}"
+        result = NotifyResult("failed")
+        result.note(logging.ERROR, message.replace(secret, REDACTED) if secret else message)
+        return result
+
+
+def _notify(db_path: Path | str, settings: NotifySettings) -> NotifyResult:
+    from warehouse.db import connect
+
+    if not settings.webhook_url_env:
+        return NotifyResult("not_configured")
+    url = os.environ.get(settings.webhook_url_env, "")
+    if not url:
+        result = NotifyResult("not_configured")
+        result.note(logging.INFO, f"change notification off: ${settings.webhook_url_env} is not set")
+        return result
+    with connect(db_path) as con:
+        through, changes = pending_changes(con, settings)
+        result = NotifyResult("nothing_over_threshold", changes_sent=len(changes))
+        if changes:
+            result.outcome = "posted" if post(url, slack_message(changes), result) else "failed"
+        error = result.messages[-1] if result.outcome == "failed" else None
+        record = {"at": datetime.now(UTC), "through": through, "sent": len(changes), "outcome": result.outcome}
+        con.execute(RECORD, {**record, "attempts": result.attempts, "error": error})
+    result.note(logging.INFO, f"change notification: {result.outcome}, {len(changes)} change(s)")
+    return result

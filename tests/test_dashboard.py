@@ -1,0 +1,266 @@
+"""The dashboard as a user opens it: after refreshes on the samples (one price changed in between, so history has
+two versions), `ratecard dashboard` writes the site, and Debian's chromium loads it from file:// and through
+`ratecard serve`. Figures in the DOM must equal the warehouse's, each chart must draw one line per series, and
+nothing may log a console error or request anything beyond file:// and 127.0.0.1."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from assets.dashboard import dashboard_site
+from browser import chromium, load, recorded_page
+from localserver import LocalServer, Reply
+from pipelines.cli import app
+from pipelines.dashboard.build import build_dashboard
+from pipelines.resources import WarehouseResource
+from pipelines.sources import load_sources, sample_path
+from sourcefiles import media_type_of, write_sources_file
+
+runner = CliRunner()
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+PAGES = ["index", "gpus", "regions", "history", "sources", "dictionary"]
+
+
+def refresh(*args: str, exit_code: int = 0) -> None:
+    result = runner.invoke(app, ["refresh", *args], terminal_width=200)
+    assert result.exit_code == exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory) -> Path:
+    """Every sample landed, then trn1.32xlarge's on-demand price moved from $21.50 to $20.00 and landed again."""
+    tmp = tmp_path_factory.mktemp("dashboard")
+    db = tmp / "prices.duckdb"
+    sources = load_sources()
+    with LocalServer() as server:
+        for source in sources:
+            server.serve_file(f"/{source.sample}", sample_path(source), media_type_of(sample_path(source)))
+        sources_file = write_sources_file(tmp / "sources.toml", sources, server.base_url)
+        refresh("--sources", str(sources_file), "--db", str(db))
+        trn1 = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_bytes()
+        server.set("/aws/trn1.html", Reply(body=trn1.replace(b"<td>$21.50</td>", b"<td>$20.00</td>")))
+        refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_trn1")
+        # A page with no price table: quarantined with its reason, Inf1's previous version stays current.
+        server.set("/aws/inf1.html", Reply(body=b"<html><body><h1>Inf1</h1><p>Under maintenance</p></body></html>"))
+        refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_inf1", exit_code=1)
+    return db
+
+
+@pytest.fixture(scope="module")
+def site(warehouse) -> Path:
+    out = warehouse.parent / "site"
+    result = runner.invoke(app, ["dashboard", "--db", str(warehouse), "--out", str(out)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert f"wrote 6 pages to {out}" in result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def snapshot(warehouse):
+    with duckdb.connect(str(warehouse.with_name("prices.snapshot.duckdb")), read_only=True) as con:
+        yield con
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def cells(page, table_id: str) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        f"#{table_id} tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent.trim()))"
+    )
+
+
+def headers(page, table_id: str) -> list[str]:
+    return page.eval_on_selector_all(f"#{table_id} thead th", "ths => ths.map(th => th.textContent.trim())")
+
+
+def picked(page, table_id: str, *names: str) -> list[tuple[str, ...]]:
+    """The named columns of a table's rows as shown, in display order."""
+    header = headers(page, table_id)
+    return [tuple(row[header.index(n)] for n in names) for row in cells(page, table_id)]
+
+
+def series_drawn(page) -> dict[str, int]:
+    """Per chart title, the lines Vega drew: one SVG path per series in the line mark."""
+    return page.eval_on_selector_all(
+        "figure.chart",
+        "figs => Object.fromEntries(figs.map(f => [f.dataset.title, f.querySelectorAll('.mark-line path').length]))",
+    )
+
+
+def test_every_page_loads_from_file_offline_with_the_warehouse_figures(site, snapshot, browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    with recorded_page(browser, "file://") as (page, recorder):
+        for name in PAGES:
+            load(page, (site / f"{name}.html").as_uri())
+            if name == "index":
+                page.screenshot(path=str(ARTIFACTS / "dashboard-index.png"))
+        assert recorder.urls and all(u.startswith("file://") for u in recorder.urls)
+        assert recorder.outside == [] and recorder.errors == []
+    assert (ARTIFACTS / "dashboard-index.png").stat().st_size > 10_000
+
+
+def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(site, snapshot, browser):
+    expected = snapshot.execute(
+        """SELECT offering, price_kind, CAST(usd_per_accelerator_hour_4dp AS VARCHAR), source_url
+           FROM accelerator_hour_prices"""
+    ).fetchall()
+    with recorded_page(browser, "file://") as (page, _):
+        load(page, (site / "index.html").as_uri())
+        header, rows = headers(page, "comparison"), cells(page, "comparison")
+    at = {name: header.index(name) for name in ("offering", "price_kind", "usd_per_accel_hour", "source_url")}
+    shown = sorted(tuple(row[i] for i in at.values()) for row in rows)
+    assert shown == sorted(expected) and shown
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", row[header.index("fetched_at")]) for row in rows)
+    trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand"]
+    assert trn1 == [("trn1.32xlarge", "on_demand", "1.2500", trn1[0][3])]  # $20.00 / 16, the changed price
+
+
+def test_cheapest_gpus_and_source_status_equal_the_warehouse(site, snapshot, browser):
+    cheapest = snapshot.execute(
+        "SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR), provider, CAST(providers_in_stock AS VARCHAR), "
+        "'on_demand', source_url FROM gpu_cheapest ORDER BY gpu_model"
+    ).fetchall()
+    freshness = snapshot.execute(
+        "SELECT source_id, last_outcome, coalesce(last_error, '') FROM source_freshness ORDER BY source_id"
+    ).fetchall()
+    quarantined = snapshot.execute("SELECT source_id, stage, array_to_string(reasons, '; ') FROM quarantine").fetchall()
+    with recorded_page(browser, "file://") as (page, _):
+        load(page, (site / "gpus.html").as_uri())
+        shown = picked(page, "cheapest", "gpu_model", "usd_per_gpu_hour", "provider", "providers_in_stock")
+        assert shown == [tuple(r[:4]) for r in cheapest]
+        assert picked(page, "cheapest", "price_kind", "source_url") == [tuple(r[4:]) for r in cheapest]
+        load(page, (site / "sources.html").as_uri())
+        assert picked(page, "freshness", "source_id", "last_outcome", "last_error") == freshness
+        assert ("aws_inf1", "quarantined") in [r[:2] for r in freshness]
+        assert picked(page, "quarantine", "source_id", "stage", "reasons") == quarantined
+        assert len(quarantined) == 1 and quarantined[0][2]  # the reason is there
+        load(page, (site / "regions.html").as_uri())
+        by_region = snapshot.execute("SELECT count(*) FROM aws_prices_by_region").fetchone()
+        assert by_region is not None
+        if by_region[0]:
+            assert len(cells(page, "by-region")) == by_region[0]
+        else:  # the samples' default sources are product pages: no regional rows
+            assert page.locator("#regions-empty").count() == 1
+        load(page, (site / "dictionary.html").as_uri())
+        comment = page.locator("#dict-gpu_cheapest > p").text_content()
+    stored = snapshot.execute("SELECT comment FROM duckdb_views() WHERE view_name = 'gpu_cheapest'").fetchone()
+    assert stored is not None and comment == stored[0]
+
+
+def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
+    expected = dict(
+        snapshot.execute(
+            """SELECT instance_type, count(DISTINCT (price_kind, region)) FROM aws_instance_price_history GROUP BY 1
+               UNION ALL
+               SELECT coalesce(gpu_model, 'unrecognised: ' || gpu_name),
+                      count(DISTINCT (provider, listing, price_kind, region))
+               FROM gpu_listing_history GROUP BY 1"""
+        ).fetchall()
+    )
+    with recorded_page(browser, "file://") as (page, recorder):
+        assert load(page, (site / "history.html").as_uri()) == len(expected)
+        assert series_drawn(page) == expected
+        # The changed price: two versions, each drawn from its start to its end (the change, then the newest fetch).
+        points = page.evaluate(
+            """() => {
+              const fig = Array.from(document.querySelectorAll('figure.chart'))
+                .find(f => f.dataset.title === 'trn1.32xlarge');
+              return JSON.parse(fig.querySelector('script').textContent).data.values
+                .filter(p => p.series.startsWith('on_demand')).map(p => p.usd);
+            }"""
+        )
+        load(page, (site / "index.html").as_uri())  # the front page shows the liveliest AWS history
+        assert series_drawn(page) == {"trn1.32xlarge": expected["trn1.32xlarge"]}
+        assert recorder.errors == []
+    assert points == ["1.3438", "1.3438", "1.2500", "1.2500"]
+
+
+def test_tables_sort_as_numbers_and_filter(site, snapshot, browser):
+    most = snapshot.execute(
+        "SELECT CAST(max(usd_per_accelerator_hour_4dp) AS VARCHAR), CAST(max(accelerator_count) AS VARCHAR) "
+        "FROM accelerator_hour_prices"
+    ).fetchone()
+    with recorded_page(browser, "file://") as (page, _):
+        load(page, (site / "index.html").as_uri())
+        column = headers(page, "comparison")
+        price = column.index("usd_per_accel_hour")
+        page.locator("#comparison thead th").nth(price).click()  # ascending (as loaded) ...
+        page.locator("#comparison thead th").nth(price).click()  # ... then descending
+        assert most is not None and cells(page, "comparison")[0][price] == most[0]
+        accels = column.index("accels")  # as text, "8" would come before "16"
+        page.locator("#comparison thead th").nth(accels).click()
+        page.locator("#comparison thead th").nth(accels).click()
+        assert cells(page, "comparison")[0][accels] == most[1] and int(most[1]) >= 10
+        all_rows = len(cells(page, "comparison"))
+        page.locator(".datatable-input").first.fill("H100")
+        filtered = cells(page, "comparison")
+    assert 0 < len(filtered) < all_rows and all(any("H100" in c for c in row) for row in filtered)
+
+
+def test_regions_page_lists_the_view_and_says_when_it_is_missing(warehouse, tmp_path):
+    """The page shows aws_prices_by_region whatever its columns, and says so when a snapshot predates it."""
+    snapshot = tmp_path / "prices.snapshot.duckdb"
+    shutil.copyfile(warehouse.with_name("prices.snapshot.duckdb"), snapshot)
+    with duckdb.connect(str(snapshot)) as con:
+        con.execute(
+            "CREATE OR REPLACE VIEW aws_prices_by_region AS SELECT instance_type, region FROM aws_instance_prices"
+        )
+        (count,) = con.execute("SELECT count(*) FROM aws_prices_by_region").fetchone() or (0,)
+    build_dashboard(snapshot, tmp_path / "site")
+    page = (tmp_path / "site" / "regions.html").read_text()
+    assert 'id="no-regions"' not in page and page.count("<tr><td>") == count > 0
+    with duckdb.connect(str(snapshot)) as con:
+        con.execute("DROP VIEW aws_prices_by_region")
+    build_dashboard(snapshot, tmp_path / "site")
+    assert 'id="no-regions"' in (tmp_path / "site" / "regions.html").read_text()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_served_on_127_0_0_1_with_the_same_figures(site, snapshot, browser):
+    port = free_port()
+    serve = [sys.executable, "-m", "pipelines.cli", "serve", "--dir", str(site), "--port", str(port)]
+    server = subprocess.Popen(serve, stdout=subprocess.PIPE, text=True)
+    try:
+        assert f"on http://127.0.0.1:{port}/" in (server.stdout.readline() if server.stdout else "")
+        base = f"http://127.0.0.1:{port}/"
+        with recorded_page(browser, base) as (page, recorder):
+            assert load(page, base + "index.html") == 1
+            assert (
+                len(cells(page, "comparison"))
+                == snapshot.execute("SELECT count(*) FROM accelerator_hour_prices").fetchone()[0]
+            )
+            assert load(page, base + "history.html") > 1
+            assert recorder.urls and recorder.outside == [] and recorder.errors == []
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_dagster_asset_regenerates_the_site_beside_the_warehouse(warehouse):
+    result = dg.materialize([dashboard_site], resources={"warehouse": WarehouseResource(db_path=str(warehouse))})
+    assert result.success
+    written = warehouse.parent / "dashboard"
+    assert sorted(p.name for p in written.glob("*.html")) == sorted(f"{n}.html" for n in PAGES)
+    materialisation = result.asset_materializations_for_node("dashboard_site")[0]
+    assert materialisation.metadata["pages"].value == len(PAGES)
+    assert time.time() - written.joinpath("index.html").stat().st_mtime < 3600

@@ -1,0 +1,116 @@
+"""Exports for BI tools: every public view, and the history tables partitioned by fetch date, through DuckDB COPY.
+
+Read from the published snapshot (read-only), so an export never waits on or blocks a refresh. Parquet keeps
+DECIMAL money and TIMESTAMPTZ exact; CSV is for tools that read nothing else. `manifest.json` describes each
+file (schema, row count, the COMMENT ON text) and the snapshot it came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+
+from warehouse.db import connect
+from warehouse.queries import one_row, rows_as_dicts
+
+Format = Literal["parquet", "csv"]
+PARTITION_COLUMN = "fetch_date"
+PUBLIC_VIEWS = "SELECT view_name AS name, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'"
+# Versioned tables: every row has a validity end and the fetch that produced it.
+HISTORY_TABLES = """
+SELECT table_name AS name, comment FROM duckdb_tables() t
+WHERE schema_name = 'main'
+  AND (SELECT count(*) FROM duckdb_columns() c
+       WHERE c.table_name = t.table_name AND c.column_name IN ('valid_to', 'fetched_at')) = 2
+"""
+COLUMNS = """
+SELECT column_name AS name, data_type AS type, comment FROM duckdb_columns()
+WHERE schema_name = 'main' AND table_name = $name ORDER BY column_index
+"""
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def snapshot_info(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
+    """Which published version the files come from: its file hash, publish time and the last fetch it holds."""
+    (through,) = one_row(con, "SELECT max(fetch_id) FROM fetch_log")
+    (schema,) = one_row(con, "SELECT max(sql_sha256) FROM schema_version")
+    return {
+        "path": str(path),
+        "publish_id": f"fetch-{through}",
+        "published_at": datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(),
+        "sha256": file_sha256(path),
+        "through_fetch_id": through,
+        "schema_sha256": schema,
+    }
+
+
+def copy_options(fmt: Format, partitioned: bool) -> str:
+    options = ["FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER true"]
+    if partitioned:
+        options.append(f"PARTITION_BY ({PARTITION_COLUMN}), OVERWRITE_OR_IGNORE true")
+    return ", ".join(options)
+
+
+def ident(name: str) -> str:
+    """A catalog name as a quoted SQL identifier (names come from the file's own catalog)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    """A path as a SQL string literal: a folder name may hold a quote."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def export_one(
+    con: duckdb.DuckDBPyConnection, name: str, comment: str | None, out: Path, fmt: Format, partitioned: bool
+) -> dict[str, Any]:
+    """One COPY per view or table (bulk, never row by row) and its manifest entry."""
+    relation = ident(name)
+    if partitioned:  # hive-style folders: <table>/fetch_date=YYYY-MM-DD/data_0.parquet
+        relation = f"(SELECT *, CAST(timezone('UTC', fetched_at) AS DATE) AS fetch_date FROM {ident(name)})"
+    target = out / (name if partitioned else f"{name}.{fmt}")
+    if target.is_dir():
+        shutil.rmtree(target)  # a partition that no longer exists must not survive from an earlier export
+    con.execute(f"COPY {relation} TO {literal(str(target))} ({copy_options(fmt, partitioned)})")
+    (rows,) = one_row(con, f"SELECT count(*) FROM {ident(name)}")
+    entry: dict[str, Any] = {
+        "name": name,
+        "kind": "history table" if partitioned else "view",
+        "path": target.relative_to(out).as_posix(),
+        "format": fmt,
+        "rows": rows,
+        "comment": comment,
+        "columns": rows_as_dicts(con, COLUMNS, {"name": name}),
+    }
+    if partitioned:
+        entry["partitioned_by"] = {"column": PARTITION_COLUMN, "type": "DATE", "derived_from": "fetched_at (UTC date)"}
+        entry["partitions"] = sorted(p.name for p in target.iterdir() if p.is_dir())
+    return entry
+
+
+def export_warehouse(db_path: Path, out: Path, fmt: Format = "parquet", *, wait_s: float = 30.0) -> dict[str, Any]:
+    """Write every public view and history table of the file at `db_path` (a snapshot) into `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    with connect(db_path, read_only=True, wait_s=wait_s) as con:
+        files = [export_one(con, v["name"], v["comment"], out, fmt, False) for v in rows_as_dicts(con, PUBLIC_VIEWS)]
+        files += [export_one(con, t["name"], t["comment"], out, fmt, True) for t in rows_as_dicts(con, HISTORY_TABLES)]
+        manifest = {
+            "format": fmt,
+            "snapshot": snapshot_info(con, db_path),
+            "files": sorted(files, key=lambda f: f["name"]),
+        }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
+    return manifest
