@@ -153,17 +153,18 @@ def duplicated_on_demand(region: str, tmp_path: Path) -> bytes:
 
 
 @pytest.mark.parametrize(
-    ("broken", "said"),
-    [("truncated", "truncated download"), ("duplicate", "more than one on-demand row")],
+    ("broken", "said", "stage"),
+    [("truncated", "truncated download", "parse"), ("duplicate", "more than one on-demand row", "validate")],
 )
-def test_a_broken_region_is_quarantined_loudly_while_the_others_land(pricelist, tmp_path, broken, said):
+def test_a_broken_region_is_quarantined_loudly_while_the_others_land(pricelist, tmp_path, broken, said, stage):
     body = truncated("us-east-1") if broken == "truncated" else duplicated_on_demand("us-east-1", tmp_path)
     pricelist.publish("us-east-1", body)
     outcomes = refresh(pricelist, tmp_path)
     bad = outcomes[unit("us-east-1")]
     assert bad.status == "quarantined" and said in str(bad.error) and unit("us-east-1") in str(bad.error)
+    assert broken != "duplicate" or "DUPLICATESKU0000" in str(bad.error)  # the gate names the SKUs
     assert [outcomes[unit(r)].status for r in ("eu-south-2", "us-east-2")] == ["landed", "landed"]
-    assert query(tmp_path, "SELECT source_id, stage FROM quarantine") == [(unit("us-east-1"), "parse")]
+    assert query(tmp_path, "SELECT source_id, stage FROM quarantine") == [(unit("us-east-1"), stage)]
     landed = query(tmp_path, "SELECT DISTINCT region_code FROM aws_pricelist_price_history")
     assert landed == [("us-east-2",)]  # eu-south-2 prices no accelerator; us-east-1 landed nothing
 

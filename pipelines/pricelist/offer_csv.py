@@ -151,8 +151,8 @@ def parse_offer_csv(
 ) -> PriceListBatch:
     """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.
 
-    `region_code`, when given, must be the file's region. Raises ParseError (DuplicateOnDemandError for the
-    one-on-demand-row gate) naming the source and what was wrong.
+    `region_code`, when given, must be the file's region. Raises ParseError naming the source and what was
+    wrong; two on-demand rows for one type are refused later, by the gate (pipelines.pricelist_checks).
     """
     if isinstance(source, bytes):
         with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
