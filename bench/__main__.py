@@ -1,5 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|publish ...]`: run the
-scenarios (all by default), print one table.
+"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|pricelist_refresh|...]`: run
+the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -16,7 +16,18 @@ import traceback
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import exports, gate, history, landing, parsing, pricelist, pricelist_landing, publish, sources
+from bench import (
+    exports,
+    gate,
+    history,
+    landing,
+    parsing,
+    pricelist,
+    pricelist_landing,
+    pricelist_refresh,
+    publish,
+    sources,
+)
 from bench.report import Result, fmt_seconds, render_table
 
 SCENARIOS = {
@@ -27,6 +38,7 @@ SCENARIOS = {
     "sources": sources,
     "pricelist": pricelist,
     "pricelist_landing": pricelist_landing,
+    "pricelist_refresh": pricelist_refresh,
     "publish": publish,
     "exports": exports,
 }
