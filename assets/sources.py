@@ -20,23 +20,32 @@ from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
 from schemas.pricelist_expectations import PRICELIST_SUITE
+from schemas.spec_expectations import SUITE as SPEC_SUITE
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
-GROUP_FOR_KIND = {"aws": "aws_sources", "gpu": "gpu_sources", "fx": "fx_sources", "pricelist": "aws_pricelist_sources"}
+GROUP_FOR_KIND = {
+    "aws": "aws_sources",
+    "gpu": "gpu_sources",
+    "fx": "fx_sources",
+    "pricelist": "aws_pricelist_sources",
+    "spec": "spec_sources",
+}
 CHECK_FOR_SUITE = {
     SPECS_SUITE: "ge_instance_specs",
     PRICES_SUITE: "ge_instance_prices",
     LISTINGS_SUITE: "ge_gpu_listings",
     FX_SUITE: "ge_fx_rates",
+    SPEC_SUITE: "ge_accelerator_specs",
     PRICELIST_SUITE: "ge_pricelist_prices",
 }
 SUITES_FOR_KIND = {
     "aws": (SPECS_SUITE, PRICES_SUITE),
     "gpu": (LISTINGS_SUITE,),
     "fx": (FX_SUITE,),
+    "spec": (SPEC_SUITE,),
     "pricelist": (PRICELIST_SUITE,),
 }
 

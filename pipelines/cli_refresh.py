@@ -123,6 +123,12 @@ def run_refresh(
         except RefreshStopped as stop:
             signal_number = stop.cause.signal_number if isinstance(stop.cause, StopRequested) else signal.SIGINT
             return RefreshReport(stop.outcomes, seconds, stopped_by=int(signal_number))
+    # A full refresh also lands the in-repo reference files; not when nothing could be fetched (no network),
+    # so that summary stays the plain "no network?" one.
+    if len(selected) == len(sources_file.sources) and not no_network(outcomes):
+        from pipelines.specs.reference import land_references
+
+        outcomes += land_references(db, archive)
     return RefreshReport(outcomes, seconds, published=publish_snapshot(db))
 
 

@@ -37,7 +37,7 @@ def build_definitions(
     sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
     db_path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
-    by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in ("aws", "gpu", "fx")}
+    by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in ("aws", "gpu", "fx", "spec")}
     # GPU prices convert with the FX rates landed first in the same run.
     fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
     source_assets = [

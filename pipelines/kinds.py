@@ -3,6 +3,7 @@
 - aws: instance specs and prices -> aws_instance_spec_history / aws_instance_price_history.
 - gpu: provider offers, normalised (canonical names, FX to USD) -> gpu_listing_history.
 - fx:  ECB reference rates -> fx_rates (facts by date; a correction is a new version).
+- spec: accelerator chips, configurations, SDK release, launch dates, vendor claims -> accelerator_*_history.
 - pricelist: AWS price-list prices, one region per batch -> aws_pricelist_price_history (versioned per region).
 Each kind says how to prepare a parsed batch for validation, which suites validate it, which snapshots land
 it, and what to count in its metadata.
@@ -28,9 +29,12 @@ from schemas.gpu_expectations import validate_fx, validate_listings_many
 from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
 from schemas.pricelist_expectations import validate_pricelist_many
 from schemas.records import SourceBatch
+from schemas.spec_expectations import validate_specs_many
+from schemas.specs import SpecBatch
 from warehouse.gpu_landing import fx_snapshots, gpu_snapshots
 from warehouse.landing import Snapshot, aws_snapshots
 from warehouse.pricelist_landing import pricelist_snapshots
+from warehouse.spec_landing import spec_snapshots
 
 FxLoader = Callable[[], FxTable]
 
@@ -97,6 +101,11 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) ->
 
 def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
     return Prepared(batch, [], {"rate_rows": len(batch.rates)})
+
+
+def _prepare_spec(batch: SpecBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
+    counts = {"chip_rows": len(batch.chips), "config_rows": len(batch.configs), "release_rows": len(batch.releases)}
+    return Prepared(batch, [], counts | {"launch_rows": len(batch.launches), "claim_rows": len(batch.claims)})
 
 
 def _aws_prices(batch: SourceBatch) -> dict[Key, Decimal]:
@@ -168,6 +177,15 @@ KINDS = {
         fx_snapshots,
         lambda b: {},
         lambda b: 0,
+    ),
+    # Specifications carry no price: only the row-count and shape rules apply.
+    "spec": Kind(
+        "spec",
+        _prepare_spec,
+        lambda group: validate_specs_many({sid: batch for sid, (_, batch) in group.items()}),
+        spec_snapshots,
+        lambda b: {},
+        lambda b: b.row_count,
     ),
     "pricelist": Kind(
         "pricelist",

@@ -23,6 +23,7 @@ from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES
 from warehouse.queries import rows_as_dicts
+from warehouse.spec_landing import SPEC_TABLES
 
 # The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are facts by date without
 # a source_id: the rows this source's fetches appended are removed and replayed (REPLAYED_FX_RATES).
@@ -31,6 +32,7 @@ HISTORY_TABLES = {
     "gpu": (GPU_LISTINGS.name,),
     "fx": (),
     "pricelist": (PRICELIST_PRICES.name, PRICELIST_OFFERS.name),
+    "spec": SPEC_TABLES,
 }
 
 REPLAYABLE_FETCHES = """

@@ -13,7 +13,15 @@ from rich.table import Table
 
 from warehouse.db import connect
 from warehouse.publish import snapshot_path
-from warehouse.queries import GPU_CHEAPEST, HEADLINE_PRICES, PRICELIST_REGIONS, SOURCE_FRESHNESS, rows_as_dicts
+from warehouse.queries import (
+    CROSSCHECK_WARNINGS,
+    GENERATIONS,
+    GPU_CHEAPEST,
+    HEADLINE_PRICES,
+    PRICELIST_REGIONS,
+    SOURCE_FRESHNESS,
+    rows_as_dicts,
+)
 
 PRICE_HEADERS = {
     "instance_type": "instance",
@@ -34,6 +42,15 @@ GPU_HEADERS = {
     "providers_in_stock": "providers in stock",
     "listing": "listing",
     "original_price": "as printed",
+}
+GENERATION_HEADERS = {
+    "chip": "chip",
+    "launch": "launch",
+    "memory_printed": "memory (as printed)",
+    "bandwidth_printed": "bandwidth (as printed)",
+    "dense_formats": "dense compute per format",
+    "sparse_formats": "sparse (never used as dense)",
+    "source": "source (Neuron docs release)",
 }
 
 
@@ -93,6 +110,22 @@ def region_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def generation_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            **row,
+            "launch": f"{row['launch_family']} {row['launch_date']}"
+            + (" (preview)" if row["launch_status"] == "preview" else "")
+            if row["launch_date"]
+            else "",
+            "source": f"{row['source_url'].rsplit('/', 1)[-1]} (Neuron docs v{row['doc_version']})"
+            if row["doc_version"]
+            else row["source_url"],
+        }
+        for row in rows
+    ]
+
+
 def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Table:
     table = Table(title=title, title_justify="left")
     names = list(headers or (rows[0] if rows else {}))
@@ -117,6 +150,8 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
         regions = rows_as_dicts(con, PRICELIST_REGIONS)
+        generations = rows_as_dicts(con, GENERATIONS)
+        warnings = [row["warning"] for row in rows_as_dicts(con, CROSSCHECK_WARNINGS)]
     console.print(
         rows_table(
             "AWS accelerator prices, USD excluding tax. Instance prices as printed; "
@@ -143,4 +178,13 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
             GPU_HEADERS,
         )
     )
+    console.print(
+        rows_table(
+            "Accelerator generations (AWS Neuron hardware docs; launch dates: pipelines/reference/launch_dates.json)",
+            generation_rows(generations),
+            GENERATION_HEADERS,
+        )
+    )
+    for warning in warnings:  # a configuration total that disagrees with chips x the chip page's figure
+        console.print(f"[yellow]spec cross-check:[/] {warning}")
     console.print(rows_table("Sources", freshness))

@@ -14,8 +14,8 @@ def test_refresh_offline_then_show(tmp_path):
     db = tmp_path / "prices.duckdb"
     first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
     assert first.exit_code == 0, first.output
-    # 16 pages and feeds, the spot feed and three price-list regions (aws_pricelist_<region>).
-    assert "20 landed, 0 unchanged, 0 failed; snapshot published to" in first.output
+    # 31 pages and feeds, the spot feed and three price-list regions (aws_pricelist_<region>).
+    assert "35 landed, 0 unchanged, 0 failed; snapshot published to" in first.output
     assert "details: " in first.output and any((db.parent / "logs").glob("refresh-*.log"))
 
     second = runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"], terminal_width=200)
@@ -29,6 +29,9 @@ def test_refresh_offline_then_show(tmp_path):
     trn2 = next(line for line in shown.output.splitlines() if "trn2.48xlarge" in line)
     assert "capacity_block" in trn2 and "US East (Ohio)" in trn2 and "2.23505" in trn2 and "2.2351" in trn2
     assert "1.5 TB" in trn2
+    # The accelerator generations table (issue 10): chip, launch, memory and bandwidth as printed.
+    trainium2 = next(line for line in shown.output.splitlines() if line.startswith("│ Trainium2 "))
+    assert "Trn2 2024-12-03" in trainium2 and "96 GiB" in trainium2 and "2.9 TB/sec" in trainium2
 
     # The run recorded where each figure came from: the local sample server, not an AWS address.
     with duckdb.connect(str(db), read_only=True) as con:

@@ -19,6 +19,22 @@ GPU_SOURCE_IDS = [
     "gpu_runpod",
     "gpu_vastai",
 ]
+SPEC_SOURCE_IDS = [
+    "aws_trn1_claims",
+    "aws_trn2_claims",
+    "aws_trn3_ultraservers",
+    "neuron_inf1_arch",
+    "neuron_inf2_arch",
+    "neuron_inferentia",
+    "neuron_inferentia2",
+    "neuron_sdk_release",
+    "neuron_trainium",
+    "neuron_trainium2",
+    "neuron_trainium3",
+    "neuron_trn1_arch",
+    "neuron_trn2_arch",
+    "neuron_trn3_arch",
+]
 VIEW_KEYS = [
     "accelerator_hour_prices",
     "aws_instance_prices",
@@ -31,7 +47,7 @@ AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + ["fx_ecb"]]
+    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + ["fx_ecb"]]
     assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
 
 
@@ -47,6 +63,7 @@ def test_asset_checks():
     ]
     expected += [f"sources/{s}:{c}" for s in SOURCE_IDS for c in ("ge_instance_prices", "ge_instance_specs")]
     expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
+    expected += [f"sources/{s}:ge_accelerator_specs" for s in SPEC_SOURCE_IDS]
     assert checks == sorted(expected)
 
 
@@ -75,7 +92,7 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 15  # 6 AWS + 9 GPU
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 29  # 6 AWS + 9 GPU + 14 spec
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 

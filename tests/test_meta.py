@@ -12,6 +12,7 @@ import pytest
 from pipelines.adapters import adapter_kind, adapter_names, parser_for, parser_version
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
 from sourcefiles import sample_units
+from pipelines.specs.reference import REFERENCE_FILES
 
 TESTS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
@@ -70,6 +71,8 @@ def test_sample_parses_to_a_batch_of_that_source(source) -> None:
             assert (len(batch.prices) >= 1) == source.expects_prices
         elif kind == "gpu":
             assert len(batch.offers) >= 1
+        elif kind == "spec":
+            assert batch.row_count >= 1
         elif kind == "fx":
             assert len(batch.rates) >= 1
         else:
@@ -94,6 +97,7 @@ def test_adapter_module_contract(name: str) -> None:
 def test_adapter_module_is_registered_and_used(name: str) -> None:
     assert name in adapter_names(), f"adapter module {name} is not registered in pipelines.adapters"
     users = [s.id for s in SOURCES if s.adapter == name]
+    users += [sid for sid, (adapter, _) in REFERENCE_FILES.items() if adapter == name]  # in-repo reference files
     assert users, f"adapter module {name} is used by no source in sources.toml"
 
 

@@ -55,7 +55,7 @@ def test_sources_fetch_concurrently_within_limits_and_land_fx_first(tmp_path):
             db_path=tmp_path / "prices.duckdb",
             archive=Archive(tmp_path / "archive"),
             fetcher=fetcher,
-            max_sources=16,
+            max_sources=len(declared),  # all in flight at once, so every fetch starts before the first landing
             on_phase=lambda i, p: phases.append((i, p)),
         )
     assert [o.status for o in outcomes] == ["landed"] * len(declared), [str(o.error) for o in outcomes]

@@ -40,6 +40,9 @@ SCHEMA_FILES = (
     "schema_changes.sql",
     "views_changes.sql",
     "comments_views_changes.sql",
+    "schema_specs.sql",
+    "views_specs.sql",
+    "comments_specs.sql",
 )
 
 

@@ -51,6 +51,8 @@ CURRENT_PRICES = {
               WHERE source_id = $source_id AND valid_to IS NULL""",
     "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
               WHERE source_id = $source_id AND valid_to IS NULL""",
+    # Specifications carry no price: no rows, so only the row-count and shape rules apply to them.
+    "spec": "SELECT NULL, NULL, NULL, NULL FROM accelerator_chip_history WHERE false AND source_id = $source_id",
     # One region's open rows (all of the source's for a feed of every region); the kind spelled with its terms
     # as pipelines.kinds.pricelist_kind_label spells it.
     "pricelist": """SELECT instance_type,
@@ -68,6 +70,18 @@ CURRENT_ROWS = {
                    + (SELECT count(*) FROM aws_instance_price_history
                       WHERE source_id = $source_id AND valid_to IS NULL)""",
     "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
+    # The records SpecBatch.row_count counts (compute figures ride on their chip or configuration).
+    "spec": "SELECT "
+    + " + ".join(
+        f"(SELECT count(*) FROM {table} WHERE source_id = $source_id AND valid_to IS NULL)"
+        for table in (
+            "accelerator_chip_history",
+            "accelerator_config_history",
+            "neuron_sdk_release_history",
+            "accelerator_launch_history",
+            "vendor_claim_history",
+        )
+    ),
     "pricelist": """SELECT count(*) FROM aws_pricelist_price_history
                     WHERE source_id = $source_id AND valid_to IS NULL
                       AND ($region_code IS NULL OR region_code = $region_code)""",
@@ -164,3 +178,12 @@ def changes_for(
     return rows_as_dicts(
         con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id, "observed_at": observed_at}
     )
+
+
+GENERATIONS = """
+SELECT chip, launch_family, launch_date, launch_status, memory_printed, bandwidth_printed, dense_formats,
+       sparse_formats, doc_version, source_url
+FROM accelerator_generations
+"""
+
+CROSSCHECK_WARNINGS = "SELECT warning FROM accelerator_config_crosscheck WHERE warning IS NOT NULL ORDER BY warning"

@@ -2,7 +2,8 @@
 
 Adapters are plain Python (no Dagster import) so the CLI, the assets, `reparse` and the tests share them.
 Each adapter belongs to a kind, which decides what its batch is and where it lands:
-`aws` -> SourceBatch (instance specs and prices), `gpu` -> GpuBatch (provider listings), `fx` -> FxBatch.
+`aws` -> SourceBatch (instance specs and prices), `gpu` -> GpuBatch (provider listings), `fx` -> FxBatch,
+`spec` -> SpecBatch (accelerator specifications).
 Each also names the media types its source may answer with: anything else (an error page served as
 `text/plain`, a PDF) is refused before parsing. Adapters that decode an HTML body themselves also take the
 HTTP charset (`parse(body, source, *, charset=None)`), which outranks the page's <meta> charset. Modules are
@@ -55,6 +56,12 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
+    "neuron_chip": AdapterInfo("pipelines.adapters.neuron_chip", "spec", HTML, reads_html=True),
+    "neuron_config": AdapterInfo("pipelines.adapters.neuron_config", "spec", HTML, reads_html=True),
+    "neuron_release": AdapterInfo("pipelines.adapters.neuron_release", "spec", HTML, reads_html=True),
+    "aws_ultraserver_page": AdapterInfo("pipelines.adapters.aws_ultraserver_page", "spec", HTML, reads_html=True),
+    "vendor_claims": AdapterInfo("pipelines.adapters.vendor_claims", "spec", HTML, reads_html=True),
+    "launch_dates": AdapterInfo("pipelines.adapters.launch_dates", "spec", JSON),
     "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV, reads_files=True),
     "aws_spot_feed": AdapterInfo("pipelines.adapters.aws_spot_feed", "pricelist", JSON + JAVASCRIPT),
 }

@@ -1,0 +1,93 @@
+"""Great Expectations gate for accelerator specification batches (kind `spec`).
+
+Every record of a batch becomes one row of a common frame: which record, its business key, its one figure
+in a single unit (GiB, GB/s, TFLOPS/TOPS, chip count), the unit and, for compute, the number format. The
+suite checks what pydantic cannot see across records: keys unique within a batch, figures in a plausible
+band (a GiB read as TiB, a TFLOPS read as PFLOPS falls out), units and formats from the known sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from schemas.gx_runner import ValidationReport, frame, import_gx, run_suite
+from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
+from schemas.specs import NUMBER_FORMATS, SpecBatch
+
+SUITE = "accelerator_specs"
+COLUMNS = ["record", "business_key", "figure", "figure_unit", "number_format"]
+UNITS = ["GiB", "GB/s", "tera-ops", "chips", "days"]
+PLAUSIBLE_MAX = Decimal(10_000_000)  # 10 million GiB or TFLOPS: beyond any UltraServer, so a unit slip
+
+
+def spec_rows(batch: SpecBatch) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+
+    def add(record: str, key: str, figure: Decimal | int | None, unit: str | None, fmt: str | None = None) -> None:
+        rows.append(
+            {
+                "record": record,
+                "business_key": f"{record}|{key}",
+                "figure": figure,
+                "figure_unit": unit,
+                "number_format": fmt,
+            }
+        )
+
+    for chip in batch.chips:
+        add("chip_memory", chip.chip, chip.memory_gib, "GiB")
+        add("chip_bandwidth", chip.chip, chip.bandwidth_gb_s, "GB/s")
+        for c in chip.compute:
+            add("chip_compute", f"{chip.chip}|{c.number_format}|{c.sparse}", c.tera, "tera-ops", c.number_format)
+    for config in batch.configs:
+        add("config_chips", config.configuration, config.chips, "chips")
+        for c in config.compute:
+            add(
+                "config_compute",
+                f"{config.configuration}|{c.number_format}|{c.sparse}",
+                c.tera,
+                "tera-ops",
+                c.number_format,
+            )
+    for release in batch.releases:
+        add("sdk_release", release.product, None, None)
+    for launch in batch.launches:
+        add("launch", launch.family, None, None)
+    for claim in batch.claims:
+        add("claim", f"{claim.page_url}|{claim.claim_text}", None, None)
+    return rows
+
+
+def _row_count(gxe: Any) -> Any:
+    return gxe.ExpectTableRowCountToBeBetween(min_value=1)
+
+
+def _columns(gxe: Any) -> list[Any]:
+    return [
+        gxe.ExpectColumnValuesToNotBeNull(column="record"),
+        gxe.ExpectColumnValuesToNotBeNull(column="business_key"),
+        gxe.ExpectColumnValuesToBeUnique(column="business_key"),
+        gxe.ExpectColumnValuesToBeBetween(column="figure", min_value=0, max_value=int(PLAUSIBLE_MAX), strict_min=True),
+        gxe.ExpectColumnValuesToBeInSet(column="figure_unit", value_set=UNITS),
+        gxe.ExpectColumnValuesToBeInSet(column="number_format", value_set=list(NUMBER_FORMATS)),
+    ]
+
+
+def validate_specs(batch: SpecBatch) -> list[ValidationReport]:
+    _, gxe = import_gx()
+    rows = spec_rows(batch)
+    data = frame(rows, COLUMNS, numbers=["figure"])
+    return [run_suite(SUITE, [_row_count(gxe), *_columns(gxe)], data, rows)]
+
+
+STACKED = StackedSuite(SUITE, COLUMNS, numbers=["figure"], scoped=["business_key"])
+
+
+def validate_specs_many(batches: Mapping[str, SpecBatch]) -> dict[str, list[ValidationReport]]:
+    """validate_specs on every source's batch in one GE run; each source gets the reports it would alone."""
+    _, gxe = import_gx()
+    sources = [SourceRows(sid, spec_rows(batch), _row_count(gxe)) for sid, batch in batches.items()]
+    reports = validate_stacked(STACKED, sources, _columns(gxe), lambda sid: validate_specs(batches[sid])[0])
+    return {sid: [report] for sid, report in reports.items()}

@@ -1,0 +1,142 @@
+"""The accelerator specification tables (kind `spec`), versioned like AWS specs: chips, configurations, compute
+figures of both, the Neuron SDK release, launch dates and vendor claims."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from schemas.specs import Compute, SpecBatch
+from warehouse.landing import Snapshot
+from warehouse.versioning import VersionedTable
+
+FIGURE = pa.decimal128(18, 6)
+
+CHIPS = VersionedTable(
+    name="accelerator_chip_history",
+    key_columns=("chip",),
+    attribute_fields=(
+        pa.field("chip", pa.string()),
+        pa.field("neuron_cores", pa.int32()),
+        pa.field("neuron_core_version", pa.string()),
+        pa.field("memory_printed", pa.string()),
+        pa.field("memory_value", FIGURE),
+        pa.field("memory_unit", pa.string()),
+        pa.field("memory_gib", FIGURE),
+        pa.field("bandwidth_printed", pa.string()),
+        pa.field("bandwidth_value", FIGURE),
+        pa.field("bandwidth_unit", pa.string()),
+        pa.field("bandwidth_gb_s", FIGURE),
+        pa.field("doc_version", pa.string()),
+    ),
+)
+
+CONFIGS = VersionedTable(
+    name="accelerator_config_history",
+    key_columns=("configuration",),
+    attribute_fields=(
+        pa.field("configuration", pa.string()),
+        pa.field("chip", pa.string()),
+        pa.field("chips", pa.int32()),
+        pa.field("memory_printed", pa.string()),
+        pa.field("memory_value", FIGURE),
+        pa.field("memory_unit", pa.string()),
+        pa.field("memory_gib", FIGURE),
+        pa.field("doc_version", pa.string()),
+    ),
+)
+
+COMPUTE = VersionedTable(
+    name="accelerator_compute_history",
+    key_columns=("subject_kind", "subject", "number_format", "sparse"),
+    attribute_fields=(
+        pa.field("subject_kind", pa.string()),
+        pa.field("subject", pa.string()),
+        pa.field("chip", pa.string()),
+        pa.field("number_format", pa.string()),
+        pa.field("label_printed", pa.string()),
+        pa.field("value", FIGURE),
+        pa.field("unit", pa.string()),
+        pa.field("sparse", pa.bool_()),
+        pa.field("tera", FIGURE),
+        pa.field("doc_version", pa.string()),
+    ),
+)
+
+RELEASES = VersionedTable(
+    name="neuron_sdk_release_history",
+    key_columns=("product",),
+    attribute_fields=(
+        pa.field("product", pa.string()),
+        pa.field("version", pa.string()),
+        pa.field("release_date", pa.date32()),
+        pa.field("date_printed", pa.string()),
+        pa.field("other_dates", pa.string()),
+    ),
+)
+
+LAUNCHES = VersionedTable(
+    name="accelerator_launch_history",
+    key_columns=("family",),
+    attribute_fields=(
+        pa.field("family", pa.string()),
+        pa.field("chip", pa.string()),
+        pa.field("launch_date", pa.date32()),
+        pa.field("status", pa.string()),
+        pa.field("launch_source_url", pa.string()),
+        pa.field("note", pa.string()),
+    ),
+)
+
+CLAIMS = VersionedTable(
+    name="vendor_claim_history",
+    key_columns=("page_url", "claim_text"),
+    attribute_fields=(
+        pa.field("claim_text", pa.string()),
+        pa.field("page_url", pa.string()),
+        pa.field("page_title", pa.string()),
+        pa.field("page_date", pa.date32()),
+        pa.field("is_claim", pa.bool_()),
+    ),
+)
+
+
+SPEC_TABLES = tuple(t.name for t in (CHIPS, CONFIGS, COMPUTE, RELEASES, LAUNCHES, CLAIMS))
+
+
+def _compute_rows(
+    kind: str, subject: str, chip: str, version: str | None, items: list[Compute]
+) -> list[dict[str, Any]]:
+    return [
+        {
+            **item.model_dump(mode="python"),
+            "subject_kind": kind,
+            "subject": subject,
+            "chip": chip,
+            "doc_version": version,
+        }
+        for item in items
+    ]
+
+
+def spec_snapshots(batch: SpecBatch) -> list[Snapshot]:
+    compute = [r for c in batch.chips for r in _compute_rows("chip", c.chip, c.chip, c.doc_version, c.compute)]
+    compute += [
+        r
+        for c in batch.configs
+        for r in _compute_rows("configuration", c.configuration, c.chip, c.doc_version, c.compute)
+    ]
+    releases = [{**r.model_dump(mode="python"), "other_dates": "; ".join(r.other_dates)} for r in batch.releases]
+    launches = [
+        {**launch.model_dump(mode="python", exclude={"source_url"}), "launch_source_url": launch.source_url}
+        for launch in batch.launches
+    ]
+    return [
+        Snapshot(CHIPS, [c.model_dump(mode="python", exclude={"compute"}) for c in batch.chips]),
+        Snapshot(CONFIGS, [c.model_dump(mode="python", exclude={"compute"}) for c in batch.configs]),
+        Snapshot(COMPUTE, compute),
+        Snapshot(RELEASES, releases),
+        Snapshot(LAUNCHES, launches),
+        Snapshot(CLAIMS, [c.model_dump(mode="python") for c in batch.claims]),
+    ]
