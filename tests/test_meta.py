@@ -11,8 +11,8 @@ import pytest
 
 from pipelines.adapters import adapter_kind, adapter_names, parser_for, parser_version
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
-from sourcefiles import sample_units
 from pipelines.specs.reference import REFERENCE_FILES
+from sourcefiles import sample_units
 
 TESTS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
