@@ -146,15 +146,23 @@ def expand_sources(
     return expanded, outcomes
 
 
-def expand_for_step(
-    source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive
-) -> tuple[list[SourceSpec], list[SourceOutcome]]:
-    """expand_sources for one source, opening the warehouse only after the index is fetched (a Dagster step)."""
+def refresh_regions(
+    source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive, lock_wait_s: float
+) -> list[SourceOutcome]:
+    """One price-list source for a Dagster step: the index fetched unlocked, the unchanged regions logged under
+    the refresh lock, then each changed region as refresh_network_first lands any source."""
+    from pipelines.refresh_all import refresh_network_first
     from warehouse.db import connect
+    from warehouse.lock import exclusive_refresh
 
     fetched = fetch_index(source, fetcher)
-    with connect(db_path) as con:
-        return plan_units(con, fetched, archive)
+    with exclusive_refresh(db_path, wait_s=lock_wait_s), connect(db_path) as con:
+        units, outcomes = plan_units(con, fetched, archive)
+    for unit in units:
+        outcomes.append(
+            refresh_network_first(unit, fetcher=fetcher, db_path=db_path, archive=archive, lock_wait_s=lock_wait_s)
+        )
+    return outcomes
 
 
 # Every unit of a source that has a fetch in the log: `<source id>_<region with underscores>`.

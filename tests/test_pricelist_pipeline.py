@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import dagster as dg
 import duckdb
 import httpx
 import pytest
@@ -27,7 +28,9 @@ from pipelines.pricelist.region_index import RegionOffer
 from pipelines.pricelist_refresh import region_unit
 from pipelines.refresh import SourceOutcome, discard_body, fetch_source
 from pipelines.refresh_all import refresh_all
+from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec, load_sources
+from sourcefiles import write_sources_file
 
 STAMP = "20260928184207"
 NEWER = "20261028000000"
@@ -69,7 +72,8 @@ class PriceList:
             for code, s in self.stamps.items()
         }
         index = {"formatVersion": "v1.0", "publicationDate": "2026-10-28T00:00:00Z", "regions": regions}
-        self.server.set(INDEX, Reply(body=json.dumps(index).encode(), content_type="application/json"))
+        for path in (INDEX, "/aws/pricelist/region_index.json"):  # AWS's path, and the sample's (sources files)
+            self.server.set(path, Reply(body=json.dumps(index).encode(), content_type="application/json"))
 
     def hits(self, region: str) -> int:
         return self.server.hits(offer_path(region, self.stamps[region]))
@@ -217,3 +221,29 @@ def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pr
         with pytest.raises(FetchError, match="exceeds 1000 bytes"):
             fetch_source(small, fetcher)
     assert not list(Path(tempfile.gettempdir()).glob("ratecard-aws_pricelist_us_east_1-*.body"))
+
+
+def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_one(pricelist, tmp_path):
+    from assets.pricelist import build_pricelist_asset
+
+    pricelist.publish("us-east-1", truncated("us-east-1"))
+    source = pricelist.source()
+    resources = {
+        "warehouse": WarehouseResource(db_path=str(tmp_path / "prices.duckdb")),
+        "fetcher": FetcherResource(max_attempts=1),
+        "sources": SourcesResource(
+            sources_file=str(write_sources_file(tmp_path / "sources.toml", [source], pricelist.server.base_url))
+        ),
+    }
+    failed = dg.materialize([build_pricelist_asset(source)], resources=resources, raise_on_error=False)
+    assert not failed.success
+    failure = next(e for e in failed.all_events if e.is_step_failure).step_failure_data.error
+    assert "aws_pricelist_us_east_1" in failure.message and "truncated download" in failure.message
+    landed = query(tmp_path, "SELECT source_id, outcome FROM fetch_log ORDER BY source_id")
+    assert landed == [(unit(r), "quarantined" if r == "us-east-1" else "landed") for r in sorted(REGIONS)]
+
+    pricelist.publish("us-east-1", sample("us-east-1").read_bytes(), NEWER)
+    fixed = dg.materialize([build_pricelist_asset(source)], resources=resources)
+    (materialised,) = fixed.asset_materializations_for_node("sources__aws_pricelist")
+    assert materialised.metadata["regions_landed"].value == 1 and materialised.metadata["regions_unchanged"].value == 2
+    assert [pricelist.hits(r) for r in REGIONS] == [1, 1, 1]  # the two good regions were not downloaded again
