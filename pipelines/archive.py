@@ -51,6 +51,19 @@ class Archive:
             raise
         return sha256
 
+    def verified_path(self, sha256: str) -> Path:
+        """The archived file itself (gzip), its body's hash checked by streaming: for bodies too big to hold."""
+        path = self.path_for(sha256)
+        if not path.exists():
+            raise ArchiveError(f"no archived body {sha256}")
+        digest = hashlib.sha256()
+        with gzip.open(path, "rb") as body:
+            while chunk := body.read(1 << 20):
+                digest.update(chunk)
+        if digest.hexdigest() != sha256:
+            raise ArchiveError(f"archived body {sha256} is corrupt (hash mismatch)")
+        return path
+
     def get(self, sha256: str) -> bytes:
         path = self.path_for(sha256)
         if not path.exists():

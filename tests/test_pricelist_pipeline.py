@@ -28,6 +28,7 @@ from pipelines.pricelist.region_index import RegionOffer
 from pipelines.pricelist_refresh import region_unit
 from pipelines.refresh import SourceOutcome, discard_body, fetch_source
 from pipelines.refresh_all import refresh_all
+from pipelines.reparse import reparse_source
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec, load_sources
 from sourcefiles import write_sources_file
@@ -198,6 +199,18 @@ def test_offer_files_are_archived_compressed_and_reparse_replays_them(pricelist,
         assert f"{unit(region)}: 1 fetches replayed: 1 landed" in result.stdout, result.stdout
     after = query(tmp_path, "SELECT region_code, count(*) FROM aws_pricelist_price_history GROUP BY 1 ORDER BY 1")
     assert after == before and after
+
+
+def test_reparse_of_a_truncated_region_reads_its_archived_file_and_quarantines_it_again(pricelist, tmp_path):
+    pricelist.publish("us-east-1", truncated("us-east-1"))
+    refresh(pricelist, tmp_path)
+    unit_spec = region_unit(
+        pricelist.source(), RegionOffer("us-east-1", pricelist.server.url(offer_path("us-east-1")), "")
+    )
+    replayed = reparse_source(unit_spec, db_path=tmp_path / "prices.duckdb", archive=Archive(tmp_path / "archive"))
+    assert (replayed.fetches, replayed.quarantined) == (1, 1)
+    reasons = query(tmp_path, "SELECT reasons FROM quarantine")
+    assert len(reasons) == 1 and "truncated download" in reasons[0][0][0]
 
 
 def test_offline_samples_answer_at_the_paths_the_region_index_names():

@@ -95,9 +95,17 @@ def read_head(path: Path, source_id: str) -> tuple[dict[str, str], list[str]]:
 
 
 def _ends_with_newline(path: Path) -> bool:
-    """A download cut short ends mid-line; AWS's files end with a newline (a .gz is checked by gzip itself)."""
+    """A download cut short ends mid-line; AWS's files end with a newline. A .gz (an archived body) is read to its
+    end for its last byte, so a replay says the same as the first parse; a .gz cut short counts as truncated."""
     if path.suffix == ".gz":
-        return True
+        last = b""
+        try:
+            with gzip.open(path, "rb") as body:
+                while chunk := body.read(1 << 20):
+                    last = chunk
+        except (EOFError, OSError):
+            return False
+        return last.endswith(b"\n")
     with open(path, "rb") as raw:
         raw.seek(0, io.SEEK_END)
         if raw.tell() == 0:
