@@ -22,10 +22,21 @@ from pipelines.archive import Archive
 from pipelines.errors import FetchError, ParseError
 from pipelines.fetch import Fetcher, FetchResult
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
-from pipelines.refresh import SourceOutcome, fetch_record, fetch_source, log_fetch_failure
+from pipelines.refresh import (
+    SourceOutcome,
+    check_fetched,
+    discard_body,
+    fetch_record,
+    fetch_source,
+    land_checked,
+    log_fetch_failure,
+)
 from pipelines.sources import SourceSpec
+from pipelines.state import WarehouseState
 from schemas.pricelist import REGION_CODE
+from warehouse.db import connect
 from warehouse.landing import FetchRecord, log_fetch, quarantine_batch
+from warehouse.lock import exclusive_refresh
 from warehouse.pricelist_landing import landed_publication
 
 REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region"})
@@ -129,40 +140,36 @@ def plan_units(
     return to_fetch, unchanged
 
 
-def expand_sources(
-    sources: list[SourceSpec], *, fetcher: Fetcher, con: duckdb.DuckDBPyConnection, archive: Archive
-) -> tuple[list[SourceSpec], list[SourceOutcome]]:
-    """Every region-index source replaced by its units to fetch (in place, in region order); the outcomes of
-    the regions not fetched (unchanged) and of indexes that failed."""
-    expanded: list[SourceSpec] = []
-    outcomes: list[SourceOutcome] = []
-    for source in sources:
-        if not reads_region_index(source):
-            expanded.append(source)
-            continue
-        units, known = plan_units(con, fetch_index(source, fetcher), archive)
-        expanded += units
-        outcomes += known
-    return expanded, outcomes
-
-
 def refresh_regions(
     source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive, lock_wait_s: float
 ) -> list[SourceOutcome]:
     """One price-list source for a Dagster step: the index fetched unlocked, the unchanged regions logged under
-    the refresh lock, then each changed region as refresh_network_first lands any source."""
-    from pipelines.refresh_all import refresh_network_first
-    from warehouse.db import connect
-    from warehouse.lock import exclusive_refresh
-
+    the refresh lock, then each changed region in turn (refresh_unit)."""
     fetched = fetch_index(source, fetcher)
     with exclusive_refresh(db_path, wait_s=lock_wait_s), connect(db_path) as con:
         units, outcomes = plan_units(con, fetched, archive)
     for unit in units:
-        outcomes.append(
-            refresh_network_first(unit, fetcher=fetcher, db_path=db_path, archive=archive, lock_wait_s=lock_wait_s)
-        )
+        outcomes.append(refresh_unit(unit, fetcher=fetcher, db_path=db_path, archive=archive, lock_wait_s=lock_wait_s))
     return outcomes
+
+
+def refresh_unit(
+    source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive, lock_wait_s: float
+) -> SourceOutcome:
+    """One source (or region): fetched outside any lock, then checked and landed under the refresh lock, so a step
+    waiting on the network never holds up another step's landing; a body streamed to disk is removed after."""
+    started = datetime.now(UTC)
+    try:
+        result: FetchResult | FetchError = fetch_source(source, fetcher)
+    except FetchError as exc:
+        result = exc
+    with exclusive_refresh(db_path, wait_s=lock_wait_s), connect(db_path) as con:
+        if isinstance(result, FetchError):
+            return log_fetch_failure(con, source, result, started)
+        try:
+            return land_checked(con, source, result, check_fetched(source, result, archive, WarehouseState(con=con)))
+        finally:
+            discard_body(result)
 
 
 # Every unit of a source that has a fetch in the log: `<source id>_<region with underscores>`.

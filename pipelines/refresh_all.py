@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from queue import Empty, Queue
+from typing import TypeVar
 
 import duckdb
 
@@ -28,10 +29,9 @@ from pipelines.archive import Archive
 from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
-from pipelines.pricelist_refresh import expand_sources, reads_region_index
+from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index, refresh_unit
 from pipelines.refresh import (
     SourceOutcome,
-    check_fetched,
     discard_body,
     fetch_source,
     land_checked,
@@ -41,12 +41,12 @@ from pipelines.refresh import (
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
 from warehouse.db import connect
-from warehouse.lock import exclusive_refresh
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
 POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
+Done = TypeVar("Done")
 
 
 @dataclass
@@ -127,27 +127,18 @@ class _Run:
         if gathered.error is not None:
             return log_fetch_failure(con, gathered.source, gathered.error, gathered.started)
         assert gathered.result is not None and gathered.checked is not None  # not stopped: it was checked
-        return land_checked(con, gathered.source, gathered.result, gathered.checked)
+        try:
+            return land_checked(con, gathered.source, gathered.result, gathered.checked)
+        finally:  # the body is done with: a price-list offer file streamed to disk (~250 MB) is removed
+            discard_body(gathered.result)
+            gathered.result = gathered.prepared = None
 
 
 def refresh_network_first(
     source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive, lock_wait_s: float
 ) -> SourceOutcome:
-    """One source for a Dagster step: the fetch outside any lock, then check and land under the refresh lock, so
-    a step waiting on a slow page never holds up another step's landing."""
-    started = datetime.now(UTC)
-    try:
-        result: FetchResult | FetchError = fetch_source(source, fetcher)
-    except FetchError as exc:
-        result = exc
-    with exclusive_refresh(db_path, wait_s=lock_wait_s), connect(db_path) as con:
-        if isinstance(result, FetchError):
-            return log_fetch_failure(con, source, result, started)
-        try:
-            checked = check_fetched(source, result, archive, WarehouseState(con=con))
-            return land_checked(con, source, result, checked)
-        finally:
-            discard_body(result)
+    """One source for a Dagster step (pipelines.pricelist_refresh.refresh_unit)."""
+    return refresh_unit(source, fetcher=fetcher, db_path=db_path, archive=archive, lock_wait_s=lock_wait_s)
 
 
 def refresh_all(
@@ -162,11 +153,75 @@ def refresh_all(
 ) -> list[SourceOutcome]:
     """Refresh `sources`; returns their outcomes in landing order. Raises RefreshStopped if interrupted.
 
-    A price-list source is replaced by its regions (pipelines.pricelist_refresh), fetched after its region index
-    and landed after the other sources; the regions already landed at the index's version are not fetched and
-    come first in the outcomes, as "unchanged"."""
+    A price-list source is replaced by its regions (pipelines.pricelist_refresh): its region index is fetched
+    while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
+    others are logged "unchanged" without a download."""
+    indexes = [s for s in sources if reads_region_index(s)]
+    plain = [s for s in sources if not reads_region_index(s)]
+    if not indexes:
+        return refresh_sources(
+            plain,
+            db_path=db_path,
+            archive=archive,
+            fetcher=fetcher,
+            max_sources=max_sources,
+            on_phase=on_phase,
+            on_done=on_done,
+        )
+    read: Future[list[IndexFetch]] = Future()
+    threading.Thread(target=_fetch_indexes, args=(read, indexes, fetcher), name="ratecard-index", daemon=True).start()
+    outcomes = refresh_sources(
+        plain,
+        db_path=db_path,
+        archive=archive,
+        fetcher=fetcher,
+        max_sources=max_sources,
+        on_phase=on_phase,
+        on_done=on_done,
+    )
+    try:
+        with connect(db_path) as con:
+            planned = [plan_units(con, fetched, archive) for fetched in result_of(read)]
+        for known in (outcome for _units, logged in planned for outcome in logged):
+            outcomes.append(known)
+            on_done(known)
+        units = [unit for found, _logged in planned for unit in found]
+        # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands.
+        return outcomes + refresh_sources(
+            units,
+            db_path=db_path,
+            archive=archive,
+            fetcher=fetcher,
+            max_sources=REGIONS_AT_ONCE,
+            on_phase=on_phase,
+            on_done=on_done,
+        )
+    except RefreshStopped as stop:
+        raise RefreshStopped(outcomes + stop.outcomes, stop.cause) from stop
+    except (KeyboardInterrupt, StopRequested) as exc:
+        raise RefreshStopped(outcomes, exc) from exc
+
+
+def _fetch_indexes(read: Future[list[IndexFetch]], indexes: list[SourceSpec], fetcher: Fetcher) -> None:
+    try:
+        read.set_result([fetch_index(source, fetcher) for source in indexes])
+    except BaseException as exc:  # a bug: raised in the calling thread by result_of
+        read.set_exception(exc)
+
+
+def refresh_sources(
+    sources: list[SourceSpec],
+    *,
+    db_path: Path | str,
+    archive: Archive,
+    fetcher: Fetcher,
+    max_sources: int,
+    on_phase: PhaseCallback = lambda _id, _phase: None,
+    on_done: DoneCallback = lambda _outcome: None,
+) -> list[SourceOutcome]:
+    """refresh_all for sources that are each one unit (no price-list region index)."""
+    ordered = landing_order(sources)
     run = _Run(fetcher, archive, on_phase)
-    ordered = landing_order([s for s in sources if not reads_region_index(s)])
     fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}
     if not fx_ids:
         run.fx_landed.set()
@@ -175,21 +230,11 @@ def refresh_all(
         # FX first in the queue, so a worker never waits on rates that no worker is fetching.
         futures = start_workers(run, [(s, con.cursor()) for s in ordered], max_sources)
         try:
-            # Meanwhile the region indexes (small) say which regions to fetch; those land after the others.
-            indexes = [s for s in sources if reads_region_index(s)]
-            units, outcomes = expand_sources(indexes, fetcher=fetcher, con=con, archive=archive)
-            for known in outcomes:
-                on_done(known)
-            # One region at a time: an offer file is up to a few hundred MB in memory while it is checked.
-            futures += start_workers(run, [(u, con.cursor()) for u in units], REGIONS_AT_ONCE)
             for index, future in enumerate(futures):
                 gathered = result_of(future)
                 if gathered.checked is None and gathered.prepared is not None:
                     run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
                 outcome = run.land(con, gathered)
-                if gathered.result is not None:
-                    discard_body(gathered.result)  # a price-list offer file streamed to disk (~250 MB)
-                gathered.result = gathered.prepared = None  # and a body in memory is done with too
                 outcomes.append(outcome)
                 on_done(outcome)
                 fx_ids.discard(outcome.source_id)
@@ -204,7 +249,7 @@ def refresh_all(
     return outcomes
 
 
-def result_of(future: Future[Gathered]) -> Gathered:
+def result_of(future: Future[Done]) -> Done:
     """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
     runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop until the
     slowest fetch returned."""
