@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from queue import Empty, Queue
 from typing import TypeVar
@@ -156,29 +157,14 @@ def refresh_all(
     A price-list source is replaced by its regions (pipelines.pricelist_refresh): its region index is fetched
     while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
     others are logged "unchanged" without a download."""
+    refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
     indexes = [s for s in sources if reads_region_index(s)]
     plain = [s for s in sources if not reads_region_index(s)]
     if not indexes:
-        return refresh_sources(
-            plain,
-            db_path=db_path,
-            archive=archive,
-            fetcher=fetcher,
-            max_sources=max_sources,
-            on_phase=on_phase,
-            on_done=on_done,
-        )
+        return refresh(plain, max_sources=max_sources, on_done=on_done)
     read: Future[list[IndexFetch]] = Future()
     threading.Thread(target=_fetch_indexes, args=(read, indexes, fetcher), name="ratecard-index", daemon=True).start()
-    outcomes = refresh_sources(
-        plain,
-        db_path=db_path,
-        archive=archive,
-        fetcher=fetcher,
-        max_sources=max_sources,
-        on_phase=on_phase,
-        on_done=on_done,
-    )
+    outcomes = refresh(plain, max_sources=max_sources, on_done=on_done)
     try:
         with connect(db_path) as con:
             planned = [plan_units(con, fetched, archive) for fetched in result_of(read)]
@@ -187,15 +173,7 @@ def refresh_all(
             on_done(known)
         units = [unit for found, _logged in planned for unit in found]
         # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands.
-        return outcomes + refresh_sources(
-            units,
-            db_path=db_path,
-            archive=archive,
-            fetcher=fetcher,
-            max_sources=REGIONS_AT_ONCE,
-            on_phase=on_phase,
-            on_done=on_done,
-        )
+        return outcomes + refresh(units, max_sources=REGIONS_AT_ONCE, on_done=on_done)
     except RefreshStopped as stop:
         raise RefreshStopped(outcomes + stop.outcomes, stop.cause) from stop
     except (KeyboardInterrupt, StopRequested) as exc:
