@@ -76,7 +76,10 @@ def build_pricelist_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FET
         fetcher: FetcherResource,
         sources: SourcesResource,
     ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult[None]]:
-        spec = sources.get(source.id)
+        declared = {s.id: s for s in sources.load().sources}
+        if source.id not in declared:
+            raise dg.Failure(f"not declared in {sources.sources_file}: {source.id}", allow_retries=False)
+        spec = declared[source.id]
         try:
             with fetcher.fetcher() as client:
                 outcomes = refresh_regions(

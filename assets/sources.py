@@ -1,28 +1,22 @@
-"""One Dagster asset per source (AWS pages, GPU providers, ECB FX): a thin shell over pipelines.refresh.
+"""One Dagster asset per source (AWS pages, GPU providers, ECB FX), materialised by one step per group.
 
-The Great Expectations gate runs inside the asset, before anything is written; its results are reported as
-asset checks (with statistics as metadata) so the UI shows why a batch was refused. GPU sources depend on
-the FX source, so a run lands today's rates before converting any non-USD price.
+A step (assets/source_steps.py) refreshes its sources concurrently through pipelines.refresh_all. The Great
+Expectations gate runs before anything is written; its results are reported as asset checks (with statistics
+as metadata) so the UI shows why a batch was refused. GPU sources depend on the FX source, so a run lands
+today's rates before converting any non-USD price.
 """
 
-from collections.abc import Iterator
 from typing import Any
 
 import dagster as dg
-import duckdb
 
 from pipelines.adapters import adapter_kind
-from pipelines.errors import FetchError
 from pipelines.refresh import SourceOutcome
-from pipelines.refresh_all import refresh_network_first
-from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
 from schemas.pricelist_expectations import PRICELIST_SUITE
 from schemas.spec_expectations import SUITE as SPEC_SUITE
-from warehouse.files import WarehouseBusy
-from warehouse.lock import RefreshLocked
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
@@ -97,54 +91,21 @@ def outcome_metadata(outcome: SourceOutcome) -> dict[str, Any]:
     }
 
 
-def build_source_asset(
-    source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY, deps: list[dg.AssetKey] | None = None
-) -> dg.AssetsDefinition:
-    key = source_asset_key(source.id)
-    kind = adapter_kind(source.adapter)
-
-    @dg.asset(
-        key=key,
-        group_name=GROUP_FOR_KIND[kind],
-        deps=deps or [],
+def source_spec(source: SourceSpec, deps: list[dg.AssetKey]) -> dg.AssetSpec:
+    """The asset of one source; skippable: a source that failed or did not change is not materialised."""
+    return dg.AssetSpec(
+        key=source_asset_key(source.id),
+        group_name=GROUP_FOR_KIND[adapter_kind(source.adapter)],
+        deps=deps,
         description=f"{source.title or source.id}: fetched, validated and landed as versioned rows.",
         kinds={"python", "duckdb"},
-        retry_policy=retry_policy,  # no writer pool: the step waits on the network unlocked (refresh_network_first)
-        check_specs=[dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[kind]],
         metadata={"source_id": source.id, "adapter": source.adapter},
+        skippable=True,
     )
-    def _source_asset(
-        context: dg.AssetExecutionContext,
-        warehouse: WarehouseResource,
-        fetcher: FetcherResource,
-        sources: SourcesResource,
-    ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult[None]]:
-        spec = sources.get(source.id)
-        try:
-            with fetcher.fetcher() as client:
-                outcome = refresh_network_first(
-                    spec,
-                    fetcher=client,
-                    db_path=warehouse.db_path,
-                    archive=warehouse.archive(),
-                    lock_wait_s=LOCK_WAIT_S,
-                )
-        except (duckdb.IOException, WarehouseBusy, RefreshLocked):
-            raise  # another process holds the file or the refresh lock: worth the retry policy
-        except Exception as exc:  # a bug or a refused write: retrying the same bytes would fail the same way
-            raise dg.Failure(
-                description=f"[{source.id}] land: {type(exc).__name__}: {exc}", allow_retries=False
-            ) from exc
-        for report in outcome.reports:
-            yield check_result(key, report)
-        for warning in outcome.warnings:
-            context.log.warning(warning)
-        if outcome.error is not None:
-            retryable = isinstance(outcome.error, FetchError) and outcome.error.retryable
-            raise dg.Failure(
-                description=str(outcome.error), metadata=outcome_metadata(outcome), allow_retries=retryable
-            )
-        context.log.info(f"{source.id}: {outcome.status}, +{outcome.inserted} / -{outcome.closed} rows")
-        yield dg.MaterializeResult(metadata=outcome_metadata(outcome))
 
-    return _source_asset
+
+def source_check_specs(source: SourceSpec) -> list[dg.AssetCheckSpec]:
+    key = source_asset_key(source.id)
+    return [
+        dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[adapter_kind(source.adapter)]
+    ]

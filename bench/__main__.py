@@ -1,5 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|pricelist_refresh|...]`: run
-the scenarios (all by default), print one table.
+"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|pricelist_refresh|dagster|...]`:
+run the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -17,6 +17,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from bench import (
+    dagster_job,
     exports,
     gate,
     history,
@@ -41,6 +42,7 @@ SCENARIOS = {
     "pricelist_refresh": pricelist_refresh,
     "publish": publish,
     "exports": exports,
+    "dagster": dagster_job,
 }
 BUDGET_SECONDS = 180
 

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import FrameType
 
 from rich.console import Console
 from rich.markup import escape
@@ -26,7 +25,7 @@ from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.pricelist_refresh import reads_region_index
 from pipelines.refresh import SourceOutcome
-from pipelines.refresh_all import RefreshStopped, StopRequested, refresh_all
+from pipelines.refresh_all import RefreshStopped, StopRequested, refresh_all, signals_stop
 from pipelines.sources import SourcesFile, SourceSpec
 
 STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}
@@ -53,20 +52,6 @@ class RefreshReport:
         if self.stopped_by is not None:
             return EXIT_FOR_SIGNAL.get(signal.Signals(self.stopped_by), 128 + self.stopped_by)
         return 1 if self.failed or self.published is None else 0
-
-
-@contextlib.contextmanager
-def sigterm_stops() -> Iterator[None]:
-    """SIGTERM raises StopRequested in the main thread, as SIGINT raises KeyboardInterrupt."""
-
-    def stop(signal_number: int, _frame: FrameType | None) -> None:
-        raise StopRequested(signal_number)
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def run_refresh(
@@ -110,7 +95,7 @@ def run_refresh(
             progress.stop_task(tasks[outcome.source_id])
 
         try:
-            with sigterm_stops():
+            with signals_stop(signal.SIGTERM):
                 outcomes = refresh_all(
                     sources,
                     db_path=db,

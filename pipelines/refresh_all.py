@@ -1,10 +1,11 @@
 """Many sources at once: the network work runs concurrently, the writing goes through one connection in turn.
 
-Each source is fetched, archived, parsed, normalised, validated and drift-checked in a worker thread, at most
-`max_sources` at a time (and `per_host` requests per host, enforced by the Fetcher). Only landing is serial:
-the calling thread owns the one DuckDB writer and lands each source in its own short transaction, in a stable
-order, FX sources first, then the sources file's order. GPU sources convert with the FX rates, so their
-checks wait until every FX source has landed (or failed); their fetches do not wait.
+Each source is fetched, archived, parsed and normalised in a worker thread, at most `max_sources` at a time
+(and `per_host` requests per host, enforced by the Fetcher); one checker thread validates and drift-checks
+them in landing order, many per GE run. Only landing is serial: the calling thread owns the one DuckDB writer
+and lands each source in its own short transaction, in a stable order, FX sources first, then the sources
+file's order. GPU sources convert with the FX rates, so their checks wait until every FX source has landed
+(or failed); their fetches do not wait.
 
 A stop (SIGINT, SIGTERM: the caller raises in the calling thread) lands nothing more: the transaction in
 progress rolls back, workers still fetching are abandoned (daemon threads: the process does not wait for them),
@@ -13,14 +14,17 @@ and the outcomes landed so far travel with the RefreshStopped exception.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from queue import Empty, Queue
+from types import FrameType
 from typing import TypeVar
 
 import duckdb
@@ -30,7 +34,7 @@ from pipelines.archive import Archive
 from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
-from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index, refresh_unit
+from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index
 from pipelines.refresh import (
     SourceOutcome,
     discard_body,
@@ -47,6 +51,8 @@ REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its
 POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
+Fetched = dict[str, FetchResult | FetchError]  # source id -> what its fetch brought
+Item = TypeVar("Item")
 Done = TypeVar("Done")
 
 
@@ -79,6 +85,25 @@ class RefreshStopped(Exception):
         self.cause = cause
 
 
+@contextlib.contextmanager
+def signals_stop(*signal_numbers: int) -> Iterator[None]:
+    """These signals raise StopRequested in the main thread, as SIGINT raises KeyboardInterrupt. Elsewhere (a
+    step run in a worker thread) nothing changes: only the main thread may set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signal_number: int, _frame: FrameType | None) -> None:
+        raise StopRequested(signal_number)
+
+    previous = {number: signal.signal(number, stop) for number in signal_numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
     """FX first (GPU prices convert with it), then the sources file's order: stable from run to run."""
     return sorted(sources, key=lambda s: adapter_kind(s.adapter) != "fx")
@@ -87,8 +112,8 @@ def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
 class _Run:
     """One refresh of many sources: the shared state its workers and its writer need."""
 
-    def __init__(self, fetcher: Fetcher, archive: Archive, on_phase: PhaseCallback):
-        self.fetcher = fetcher
+    def __init__(self, fetch: Callable[[SourceSpec], FetchResult], archive: Archive, on_phase: PhaseCallback):
+        self.fetch = fetch
         self.archive = archive
         self.on_phase = on_phase
         self.fx_landed = threading.Event()
@@ -99,7 +124,7 @@ class _Run:
         try:
             self.on_phase(source.id, "fetching")
             try:
-                result = fetch_source(source, self.fetcher)
+                result = self.fetch(source)
             except FetchError as exc:
                 return Gathered(source, started, error=exc)
             if adapter_kind(source.adapter) == "gpu":
@@ -114,12 +139,12 @@ class _Run:
         finally:
             reader.close()
 
-    def validate(self, con: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
+    def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
         for gathered in waiting:
             self.on_phase(gathered.source.id, "validating")
         items = [(g.source, g.prepared) for g in waiting if g.prepared is not None]
-        verdicts = check_prepared(items, WarehouseState(con=con))
+        verdicts = check_prepared(items, WarehouseState(con=reader))
         for gathered in waiting:
             gathered.checked = verdicts[gathered.source.id]
 
@@ -135,13 +160,6 @@ class _Run:
             gathered.result = gathered.prepared = None
 
 
-def refresh_network_first(
-    source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str, archive: Archive, lock_wait_s: float
-) -> SourceOutcome:
-    """One source for a Dagster step (pipelines.pricelist_refresh.refresh_unit)."""
-    return refresh_unit(source, fetcher=fetcher, db_path=db_path, archive=archive, lock_wait_s=lock_wait_s)
-
-
 def refresh_all(
     sources: list[SourceSpec],
     *,
@@ -151,8 +169,11 @@ def refresh_all(
     max_sources: int,
     on_phase: PhaseCallback = lambda _id, _phase: None,
     on_done: DoneCallback = lambda _outcome: None,
+    fetched: Fetched | None = None,
 ) -> list[SourceOutcome]:
     """Refresh `sources`; returns their outcomes in landing order. Raises RefreshStopped if interrupted.
+
+    `fetched` (from fetch_all) holds bodies or errors already fetched: those sources are not fetched again.
 
     A price-list source is replaced by its regions (pipelines.pricelist_refresh): its region index is fetched
     while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
@@ -161,10 +182,10 @@ def refresh_all(
     indexes = [s for s in sources if reads_region_index(s)]
     plain = [s for s in sources if not reads_region_index(s)]
     if not indexes:
-        return refresh(plain, max_sources=max_sources, on_done=on_done)
+        return refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
     read: Future[list[IndexFetch]] = Future()
     threading.Thread(target=_fetch_indexes, args=(read, indexes, fetcher), name="ratecard-index", daemon=True).start()
-    outcomes = refresh(plain, max_sources=max_sources, on_done=on_done)
+    outcomes = refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
     try:
         with connect(db_path) as con:
             planned = [plan_units(con, fetched, archive) for fetched in result_of(read)]
@@ -196,23 +217,24 @@ def refresh_sources(
     max_sources: int,
     on_phase: PhaseCallback = lambda _id, _phase: None,
     on_done: DoneCallback = lambda _outcome: None,
+    fetched: Fetched | None = None,
 ) -> list[SourceOutcome]:
     """refresh_all for sources that are each one unit (no price-list region index)."""
     ordered = landing_order(sources)
-    run = _Run(fetcher, archive, on_phase)
+    run = _Run(partial(fetch_or_take, fetcher, fetched or {}), archive, on_phase)
     fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}
     if not fx_ids:
         run.fx_landed.set()
     outcomes: list[SourceOutcome] = []
     with connect(db_path) as con:
         # FX first in the queue, so a worker never waits on rates that no worker is fetching.
-        futures = start_workers(run, [(s, con.cursor()) for s in ordered], max_sources)
+        work = [(s, con.cursor()) for s in ordered]
+        futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
+        # Only parsing is left when every body came fetched: let it finish, so one GE run validates every source.
+        checked = start_checker(run, con.cursor(), futures, wait_for_all=bool(fetched) and not fx_ids)
         try:
-            for index, future in enumerate(futures):
-                gathered = result_of(future)
-                if gathered.checked is None and gathered.prepared is not None:
-                    run.validate(con, [gathered, *waiting_for_validation(futures[index + 1 :])])
-                outcome = run.land(con, gathered)
+            for future in checked:
+                outcome = run.land(con, result_of(future))
                 outcomes.append(outcome)
                 on_done(outcome)
                 fx_ids.discard(outcome.source_id)
@@ -227,15 +249,47 @@ def refresh_sources(
     return outcomes
 
 
+def start_checker(
+    run: _Run, reader: duckdb.DuckDBPyConnection, futures: list[Future[Gathered]], *, wait_for_all: bool
+) -> list[Future[Gathered]]:
+    """One thread validating the gathered sources in landing order while the writer lands the earlier ones: GE
+    holds the GIL, DuckDB releases it while it executes, so validation and landing overlap on two cores."""
+    checked: list[Future[Gathered]] = [Future() for _ in futures]
+
+    def check() -> None:
+        try:
+            if wait_for_all:
+                settle(futures)
+            for index, future in enumerate(futures):
+                if run.stopping.is_set():
+                    return
+                try:
+                    gathered = result_of(future)
+                    if gathered.checked is None and gathered.prepared is not None:
+                        run.validate(reader, [gathered, *waiting_for_validation(futures[index + 1 :])])
+                except BaseException as exc:  # the writer raises it when it reaches this source
+                    checked[index].set_exception(exc)
+                    continue
+                checked[index].set_result(gathered)
+        finally:
+            reader.close()
+
+    threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
+    return checked
+
+
 def result_of(future: Future[Done]) -> Done:
     """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
-    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop until the
-    slowest fetch returned."""
+    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop."""
     while True:
-        try:
+        with contextlib.suppress(TimeoutError):
             return future.result(timeout=POLL_S)
-        except TimeoutError:
-            continue
+
+
+def settle(futures: list[Future[Done]]) -> None:
+    """Wait until every future is done, waking every POLL_S as result_of does."""
+    while wait(futures, timeout=POLL_S).not_done:
+        pass
 
 
 def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
@@ -245,28 +299,55 @@ def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
 
 
 def start_workers(
-    run: _Run, work: list[tuple[SourceSpec, duckdb.DuckDBPyConnection]], count: int
-) -> list[Future[Gathered]]:
-    """`count` daemon threads gathering the sources in order. Daemons, because a stopped refresh must not wait
-    at exit for a fetch still reading a slow answer (ThreadPoolExecutor joins its threads at exit)."""
-    queue: Queue[tuple[SourceSpec, duckdb.DuckDBPyConnection, Future[Gathered]]] = Queue()
-    futures: list[Future[Gathered]] = []
-    for source, reader in work:
-        future: Future[Gathered] = Future()
+    task: Callable[[Item], Done], work: list[Item], count: int, stopping: threading.Event
+) -> list[Future[Done]]:
+    """`count` daemon threads running `task` over `work` in order. Daemons, because a stopped refresh must not
+    wait at exit for a fetch still reading a slow answer (ThreadPoolExecutor joins its threads at exit)."""
+    queue: Queue[tuple[Item, Future[Done]]] = Queue()
+    futures: list[Future[Done]] = []
+    for item in work:
+        future: Future[Done] = Future()
         futures.append(future)
-        queue.put((source, reader, future))
+        queue.put((item, future))
 
     def worker() -> None:
-        while not run.stopping.is_set():
+        while not stopping.is_set():
             try:
-                source, reader, future = queue.get_nowait()
+                item, future = queue.get_nowait()
             except Empty:
                 return
             try:
-                future.set_result(run.gather(source, reader))
+                future.set_result(task(item))
             except BaseException as exc:  # a bug in one source's work is reported by the writer, who lands it
                 future.set_exception(exc)
 
     for number in range(min(count, len(work))):
         threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
     return futures
+
+
+def fetch_all(sources: list[SourceSpec], fetcher: Fetcher, max_sources: int) -> Fetched:
+    """Only the network half, `max_sources` at a time, touching no file: for a caller that must not hold the
+    writer while it waits on the network (a Dagster step). Raises RefreshStopped if interrupted."""
+
+    def fetch(source: SourceSpec) -> FetchResult | FetchError:
+        try:
+            return fetch_source(source, fetcher)
+        except FetchError as exc:
+            return exc
+
+    stopping = threading.Event()
+    futures = start_workers(fetch, sources, max_sources, stopping)
+    try:
+        return {source.id: result_of(future) for source, future in zip(sources, futures, strict=True)}
+    except (KeyboardInterrupt, StopRequested) as exc:
+        stopping.set()
+        raise RefreshStopped([], exc) from exc
+
+
+def fetch_or_take(fetcher: Fetcher, fetched: Fetched, source: SourceSpec) -> FetchResult:
+    """The body fetched earlier for `source` (re-raising its FetchError), else a fetch now."""
+    done = fetched.get(source.id)
+    if isinstance(done, FetchError):
+        raise done
+    return done if done is not None else fetch_source(source, fetcher)

@@ -12,7 +12,7 @@ from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.offline import pointed_at
-from pipelines.sources import SourceSpec, load_sources
+from pipelines.sources import SourcesFile, load_sources_file
 from warehouse.files import DEFAULT_DB_PATH
 
 
@@ -35,8 +35,9 @@ class FetcherResource(dg.ConfigurableResource["FetcherResource"]):
     max_bytes: int = 10 * 1024 * 1024
 
     @contextmanager
-    def fetcher(self) -> Iterator[Fetcher]:
+    def fetcher(self, per_host_limit: int = 2) -> Iterator[Fetcher]:
         settings = FetchSettings(
+            per_host_limit=per_host_limit,
             connect_timeout_s=self.connect_timeout_s,
             read_timeout_s=self.read_timeout_s,
             max_attempts=self.max_attempts,
@@ -53,8 +54,9 @@ class SourcesResource(dg.ConfigurableResource["SourcesResource"]):
     sources_file: str = str(DEFAULT_SOURCES_FILE)
     offline_base_url: str = ""
 
-    def get(self, source_id: str) -> SourceSpec:
-        for source in load_sources(self.sources_file):
-            if source.id == source_id:
-                return pointed_at([source], self.offline_base_url)[0] if self.offline_base_url else source
-        raise dg.Failure(f"source {source_id!r} is not declared in {self.sources_file}", allow_retries=False)
+    def load(self) -> SourcesFile:
+        """The file, its sources pointed at the samples when offline_base_url is set."""
+        declared = load_sources_file(self.sources_file)
+        if self.offline_base_url:
+            declared.sources = pointed_at(declared.sources, self.offline_base_url)
+        return declared

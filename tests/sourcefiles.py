@@ -6,26 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pipelines.offline import pointed_at
 from pipelines.pricelist.region_index import RegionOffer
 from pipelines.pricelist_refresh import reads_region_index, region_unit
 from pipelines.sources import SourceSpec, sample_path
-
-
-def toml_value(value: object) -> str:
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
-    return json.dumps(value)  # JSON strings, numbers and booleans are valid TOML
+from pipelines.sources_toml import sources_toml
 
 
 def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> Path:
     """A sources file declaring the same sources, each at `base_url/<sample path>`."""
-    blocks = []
-    for source in sources:
-        fields = source.model_dump(mode="json")
-        fields["url"] = f"{base_url}/{source.sample}"
-        lines = [f"{k} = {toml_value(v)}" for k, v in fields.items() if v is not None]  # TOML has no null
-        blocks.append("[[sources]]\n" + "\n".join(lines))
-    path.write_text("\n\n".join(blocks) + "\n")
+    path.write_text(sources_toml(pointed_at(sources, base_url)))
     return path
 
 

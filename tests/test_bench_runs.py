@@ -26,6 +26,16 @@ def test_sources_bench_runs_at_small_n():
         assert f"per-source overhead, N={n}" in names
 
 
+def test_dagster_job_bench_runs_at_small_n():
+    """Three sources through the Dagster price job and through the CLI path: every ratio row is there."""
+    from bench import dagster_job
+
+    names = [r.name for r in dagster_job.run(n=3, latency_s=0.01)]
+    for name in ("RATIO Dagster wall / network bound, N=3", "RATIO Dagster wall / CLI wall, N=3"):
+        assert name in names
+    assert "Dagster cost per source, N=3" in names and "Dagster fixed cost per run" in names
+
+
 def test_gate_bench_covers_every_sample_and_every_batch_passes(monkeypatch):
     for name, value in (("REPS", 1), ("REPS_ALONE", 1), ("SMALL_BATCHES", 6), ("SMALL_TIMED_ALONE", 2)):
         monkeypatch.setattr(gate, name, value)

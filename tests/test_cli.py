@@ -6,6 +6,7 @@ import duckdb
 from typer.testing import CliRunner
 
 from pipelines.cli import app
+from pipelines.sources import load_sources
 
 runner = CliRunner()
 
@@ -14,8 +15,10 @@ def test_refresh_offline_then_show(tmp_path):
     db = tmp_path / "prices.duckdb"
     first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
     assert first.exit_code == 0, first.output
-    # 31 pages and feeds, the spot feed and three price-list regions (aws_pricelist_<region>).
-    assert "35 landed, 0 unchanged, 0 failed; snapshot published to" in first.output
+    # Every source, and the in-repo launch-date reference after a full refresh; the price list lands as its three
+    # sample regions (aws_pricelist_<region>), two more than its one declared source.
+    landed = len(load_sources()) + 1 + 2
+    assert f"{landed} landed, 0 unchanged, 0 failed; snapshot published to" in first.output
     assert "details: " in first.output and any((db.parent / "logs").glob("refresh-*.log"))
 
     second = runner.invoke(app, ["refresh", "--offline", "--db", str(db), "--source", "aws_trn1"], terminal_width=200)
@@ -54,6 +57,7 @@ def test_show_before_any_refresh_says_what_to_do(tmp_path):
 IMPORTED_HEAVY = """
 import sys
 from pipelines.cli import app
+from pipelines.sources import load_sources
 sys.argv = ["ratecard", *sys.argv[1:]]
 try:
     app()

@@ -7,7 +7,7 @@ import dagster as dg
 from assets.sources import WRITER_POOL
 from pipelines.definitions import defs
 
-SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2", "aws_trn3"]
+SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2"]
 GPU_SOURCE_IDS = [
     "gpu_coreweave",
     "gpu_crusoe",
@@ -22,7 +22,7 @@ GPU_SOURCE_IDS = [
 SPEC_SOURCE_IDS = [
     "aws_trn1_claims",
     "aws_trn2_claims",
-    "aws_trn3_ultraservers",
+    "aws_trn3",
     "neuron_inf1_arch",
     "neuron_inf2_arch",
     "neuron_inferentia",
@@ -92,7 +92,9 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 29  # 6 AWS + 9 GPU + 14 spec
+    assert (
+        dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 28
+    )  # 5 AWS + 9 GPU + 14 spec (aws_trn3 is a spec page)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
@@ -120,6 +122,18 @@ def test_sources_hold_no_writer_pool_while_fetching_and_the_views_share_one():
 def test_the_dashboard_is_rebuilt_after_each_publish():
     graph = defs.resolve_asset_graph()
     assert graph.get(dg.AssetKey("dashboard_site")).parent_keys == {dg.AssetKey("published_snapshot")}
+
+
+def test_sources_refresh_in_one_subsettable_step_per_group():
+    """FX in one step, AWS + GPU prices in another: each step fetches its sources at once; every source keeps
+    its own asset, which a failed or unchanged source leaves unmaterialised."""
+    fx = defs.resolve_assets_def(dg.AssetKey(["sources", "fx_ecb"]))
+    prices = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
+    assert (fx.op.name, prices.op.name) == ("fx_sources", "price_sources")
+    assert {k.path[-1] for k in prices.keys} == set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
+    assert fx.can_subset and prices.can_subset
+    assert not any(out.is_required for out in [*fx.op.outs.values(), *prices.op.outs.values()])
+    assert {k.asset_key.path[-1] for k in prices.check_keys} == set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
 
 
 def test_views_depend_on_every_source():

@@ -103,10 +103,6 @@ EXPECTED: dict[str, dict] = {
         "specs": {"trn2.48xlarge": S("Trainium2", 16, "1.5", "TB", 192, "1862.645149")},
         "prices": {},
     },
-    "aws_trn3": {
-        "specs": {"trn3.48xlarge": S("Trainium3", 16, "2304", "GB", None, None)},
-        "prices": {},
-    },
     "aws_capacity_blocks": {
         "specs": {
             "p5.48xlarge": S("H100", 8, "640", "GB", 192, "2048"),
@@ -330,7 +326,7 @@ def test_inf2_memory_as_printed() -> None:
         assert _price(batch, instance_type, PriceKind.ON_DEMAND).usd_per_instance_hour == D(usd)
 
 
-@pytest.mark.parametrize("source_id", ["aws_trn2", "aws_trn3"])
+@pytest.mark.parametrize("source_id", ["aws_trn2"])
 def test_spec_only_pages_yield_specs_and_no_prices(source_id: str) -> None:
     batch = parse(source_id)
     assert len(batch.specs) == 1
@@ -650,7 +646,6 @@ def test_rowspan_on_a_product_page_instance_cell() -> None:
         ("aws_inf1", "On-Demand Price", "on_demand"),
         ("aws_inf2", "Accelerator Memory (GB)", "accelerator_memory"),
         ("aws_trn2", "Trainium2 Chips", "accelerators"),
-        ("aws_trn3", "Accelerator Memory (GB)", "accelerator_memory"),
         ("aws_capacity_blocks", "Region", "region"),
         ("aws_capacity_blocks", "Effective Instance Hourly Rate", "instance_rate"),
         ("aws_capacity_blocks", "GPU", "accelerators"),

@@ -25,7 +25,7 @@ USED = (
     "neuron_trainium3",
     "neuron_trn2_arch",
     "neuron_trn3_arch",
-    "aws_trn3_ultraservers",
+    "aws_trn3",
     "aws_trn2_claims",
     "neuron_sdk_release",
     "neuron_inf2_arch",
@@ -82,7 +82,7 @@ def test_chip_and_configuration_pages_land_and_cross_check(specs):
         "AND warning IS NOT NULL"
     )
     assert "20.7 TB" in warning and "144 chips x 144 GiB" in warning
-    assert "trn3_ultraservers.html" in warning and "trainium3.html" in warning
+    assert "trn3.html" in warning and "trainium3.html" in warning
     # Spec rows carry no price anywhere, and claims stay claims.
     assert specs.query("SELECT count(*) FROM aws_instance_price_history") == [(0,)]
     assert specs.query("SELECT count(*), bool_and(is_claim) FROM vendor_claims") == [(2, True)]
@@ -93,7 +93,7 @@ def test_chip_and_configuration_pages_land_and_cross_check(specs):
 
 
 def test_the_trn3_ultraserver_page_is_never_quarantined_for_lacking_an_instance_size(specs):
-    outcome = specs.refresh("aws_trn3_ultraservers")
+    outcome = specs.refresh("aws_trn3")
     assert outcome.status == "landed", outcome.error
     assert specs.query("SELECT count(*) FROM quarantine") == [(0,)]
     assert specs.query("SELECT configuration, chips FROM accelerator_configs ORDER BY chips") == [

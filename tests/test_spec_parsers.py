@@ -189,7 +189,7 @@ def test_a_configuration_table_missing_from_the_html_is_refused_loudly() -> None
 
 
 def test_trn3_product_page_of_ultraservers_only_lands_configurations_without_prices() -> None:
-    batch = parse("aws_trn3_ultraservers")
+    batch = parse("aws_trn3")
     found = {c.configuration: c for c in batch.configs}
     gen2 = found["Trn3 Gen2 UltraServer"]
     # AWS marketing prints decimal TB: kept as printed, converted by definition (not taken for 20,736 GiB).

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import os
 import signal
 import threading
@@ -24,6 +23,7 @@ from pipelines.definitions import build_definitions
 from pipelines.reparse import reparse_source
 from pipelines.resources import FetcherResource
 from pipelines.schedules import publish_after_refresh
+from pipelines.sources_toml import sources_toml as toml_text
 from promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import PRICES, SPECS
@@ -70,20 +70,9 @@ with exclusive_refresh(sys.argv[1], wait_s=30, poll_s=0.02):
 CLI = "from pipelines.cli import app; app()"
 
 
-def toml_value(value) -> str:
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
-    return json.dumps(value)  # JSON strings, numbers and booleans are valid TOML
-
-
 def sources_toml(path: Path, sources) -> Path:
     """A sources file declaring these sources as they are (already pointed at the local server)."""
-    blocks = [
-        "[[sources]]\n"
-        + "\n".join(f"{k} = {toml_value(v)}" for k, v in s.model_dump(mode="json").items() if v is not None)
-        for s in sources
-    ]
-    path.write_text("\n\n".join(blocks) + "\n")
+    path.write_text(toml_text(sources))
     return path
 
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager, suppress
 import dagster as dg
 import pytest
 
-from assets.sources import build_source_asset
+from assets.source_steps import build_source_step
 from harness import FAST, Matrix, run_fault, sample_reply, sample_text
 from localserver import CHUNK_SIZE, Reply
 from pipelines.errors import FetchError
@@ -388,8 +388,8 @@ def test_connection_refused(matrix, scenario):
 
 
 def dagster_attempts(matrix: Matrix, tmp_path, source_id: str, base_url: str) -> int:
-    """Materialise one source asset under a retry policy of 2 retries; how many times Dagster ran it."""
-    asset = build_source_asset(matrix.source(source_id), dg.RetryPolicy(max_retries=2, delay=0))
+    """Materialise one source's step under a retry policy of 2 retries; how many times Dagster ran it."""
+    asset = build_source_step("sources", [(matrix.source(source_id), [])], dg.RetryPolicy(max_retries=2, delay=0))
     result = dg.materialize(
         [asset],
         resources={
