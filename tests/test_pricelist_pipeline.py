@@ -260,3 +260,16 @@ def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_on
     (materialised,) = fixed.asset_materializations_for_node("sources__aws_pricelist")
     assert materialised.metadata["regions_landed"].value == 1 and materialised.metadata["regions_unchanged"].value == 2
     assert [pricelist.hits(r) for r in REGIONS] == [1, 1, 1]  # the two good regions were not downloaded again
+
+
+def test_the_dagster_definitions_refresh_the_price_list_region_by_region(sources_file, db_path):
+    from pipelines.definitions import build_definitions
+
+    defs = build_definitions(sources_file, db_path, fetcher=FetcherResource(max_attempts=1))
+    asset = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_pricelist"]))
+    assert set(asset.group_names_by_key.values()) == {"aws_pricelist_sources"}
+    result = dg.materialize([asset], raise_on_error=False)  # resources come bound
+    assert result.success
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        logged = con.execute("SELECT source_id, outcome FROM fetch_log ORDER BY source_id").fetchall()
+    assert logged == [(unit(r), "landed") for r in sorted(REGIONS)]
