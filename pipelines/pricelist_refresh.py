@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import duckdb
 
@@ -31,7 +31,7 @@ from pipelines.refresh import (
     land_checked,
     log_fetch_failure,
 )
-from pipelines.sources import SourceSpec
+from pipelines.sources import SourceSpec, sample_path
 from pipelines.state import WarehouseState
 from schemas.pricelist import REGION_CODE
 from warehouse.db import connect
@@ -67,6 +67,7 @@ def region_unit(source: SourceSpec, offer: RegionOffer) -> SourceSpec:
         "id": unit_id(source.id, offer.region_code),
         "url": offer.csv_url,
         "title": f"{source.title} ({offer.region_code})",
+        "sample": str(PurePosixPath(source.sample).parent / f"{offer.region_code}.csv"),  # the region's sample
         "options": {**source.options, "region_code": offer.region_code},
     }
     return SourceSpec.model_validate(data)
@@ -170,6 +171,15 @@ def refresh_unit(
             return land_checked(con, source, result, check_fetched(source, result, archive, WarehouseState(con=con)))
         finally:
             discard_body(result)
+
+
+def sample_units(source: SourceSpec) -> list[SourceSpec]:
+    """What parses each bundled sample: the source itself, or for a region index one unit per sample region
+    (the regions its sample index names), each with its region's sample file."""
+    if not reads_region_index(source):
+        return [source]
+    index = parse_region_index(sample_path(source).read_bytes(), source.id, "http://127.0.0.1/")
+    return [region_unit(source, offer) for offer in index.regions]
 
 
 # Every unit of a source that has a fetch in the log: `<source id>_<region with underscores>`.

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 from pipelines.offline import pointed_at
-from pipelines.pricelist.region_index import RegionOffer
-from pipelines.pricelist_refresh import reads_region_index, region_unit
+from pipelines.pricelist_refresh import reads_region_index
 from pipelines.sources import SourceSpec, sample_path
 from pipelines.sources_toml import sources_toml
 
@@ -41,13 +40,3 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
             offer = entry["currentVersionUrl"].removesuffix(".json") + ".csv"
             routes.append((offer, sample_path(source).parent / f"{code}.csv"))
     return routes
-
-
-def sample_units(source: SourceSpec, base_url: str = "http://127.0.0.1") -> list[tuple[SourceSpec, Path]]:
-    """What parses each sample: the source itself, or for a price-list region index each region's unit."""
-    if not reads_region_index(source):
-        return [(source, sample_path(source))]
-    units = []
-    for route, file in sample_routes(source)[1:]:
-        units.append((region_unit(source, RegionOffer(file.stem, base_url + route, "")), file))
-    return units

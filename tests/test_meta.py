@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pipelines.adapters import adapter_kind, adapter_names, parser_for, parser_version
+from pipelines.pricelist_refresh import sample_units
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
 from pipelines.specs.reference import REFERENCE_FILES
-from sourcefiles import sample_units
 
 TESTS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
@@ -62,8 +62,8 @@ def test_source_is_named_in_an_adapter_test(source) -> None:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
 def test_sample_parses_to_a_batch_of_that_source(source) -> None:
     priced = 0
-    for parsed_as, path in sample_units(source):  # a price-list region index: each region's offer file
-        batch = parser_for(source.adapter)(path.read_bytes(), parsed_as)
+    for parsed_as in sample_units(source):  # a price-list region index: each region's offer file
+        batch = parser_for(source.adapter)(sample_path(parsed_as).read_bytes(), parsed_as)
         assert batch.source_id == parsed_as.id
         kind = adapter_kind(source.adapter)
         if kind == "aws":
