@@ -160,8 +160,10 @@ def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children,
     snapshot = publish_snapshot(m.db_path)
     assert snapshot == snapshot_path(m.db_path)
     digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
+    # The view's money is DECIMAL(38, 18) since price-list rows joined it; compared at the page's 6 places.
     price_sql = (
-        "SELECT max(usd_per_instance_hour)::VARCHAR FROM aws_instance_prices WHERE instance_type = 'trn1.2xlarge'"
+        "SELECT max(usd_per_instance_hour)::DECIMAL(18, 6)::VARCHAR FROM aws_instance_prices"
+        " WHERE instance_type = 'trn1.2xlarge'"
     )
     m.serve("aws_trn1", changed_trn1(m))
     assert m.refresh()["aws_trn1"].status == "landed"
