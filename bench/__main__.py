@@ -1,5 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|publish|dagster ...]`: run
-the scenarios (all by default), print one table.
+"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|pricelist_refresh|dagster|...]`:
+run the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -25,6 +25,7 @@ from bench import (
     parsing,
     pricelist,
     pricelist_landing,
+    pricelist_refresh,
     publish,
     sources,
 )
@@ -38,6 +39,7 @@ SCENARIOS = {
     "sources": sources,
     "pricelist": pricelist,
     "pricelist_landing": pricelist_landing,
+    "pricelist_refresh": pricelist_refresh,
     "publish": publish,
     "exports": exports,
     "dagster": dagster_job,

@@ -31,6 +31,7 @@ from bench.report import Result, Timing, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_kind, parser_for
 from pipelines.gpu.normalise import FxTable
 from pipelines.kinds import KINDS, Kind
+from pipelines.pricelist_refresh import sample_units
 from pipelines.sources import SourceSpec, load_sources, sample_path
 from schemas import expectations, gpu_expectations
 from schemas.gpu import GpuListing
@@ -53,7 +54,7 @@ class SampleBatch:
 
 def sample_batches() -> list[SampleBatch]:
     """Every bundled sample parsed and prepared as check_body prepares it, at the latest bundled ECB date."""
-    sources = load_sources()
+    sources = [unit for source in load_sources() for unit in sample_units(source)]  # price list: its regions
     parsed = {s.id: parser_for(s.adapter)(sample_path(s).read_bytes(), s) for s in sources}
     rates = [rate for s in sources if adapter_kind(s.adapter) == "fx" for rate in parsed[s.id].rates]
     table, on = FxTable.of(rates), max(rate.rate_date for rate in rates)

@@ -21,6 +21,7 @@ from bs4 import BeautifulSoup
 from bench.report import Result, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_kind, adapter_module, parser_for
 from pipelines.html_encoding import decode_html
+from pipelines.pricelist_refresh import sample_units
 from pipelines.sources import load_sources, sample_path
 
 SCENARIO = "3 parsing"
@@ -49,7 +50,7 @@ def summary(batch) -> str:
 
 
 def run() -> list[Result]:
-    sources = load_sources()
+    sources = [unit for source in load_sources() for unit in sample_units(source)]  # price list: its regions
     bodies = {s.id: sample_path(s).read_bytes() for s in sources}
     results: list[Result] = []
     for src in sources:

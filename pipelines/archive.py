@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -22,7 +24,18 @@ class Archive:
 
     def put(self, body: bytes) -> str:
         """Store a body under its SHA-256; storing the same body twice writes once."""
-        sha256 = hashlib.sha256(body).hexdigest()
+        return self._store(hashlib.sha256(body).hexdigest(), lambda gz: gz.write(body))
+
+    def put_file(self, path: Path, sha256: str) -> str:
+        """Store a body kept in a file (a price-list offer file) under its SHA-256, streamed: never whole in memory."""
+
+        def copy(gz: gzip.GzipFile) -> None:
+            with open(path, "rb") as body:
+                shutil.copyfileobj(body, gz, 1 << 20)
+
+        return self._store(sha256, copy)
+
+    def _store(self, sha256: str, write: Callable[[gzip.GzipFile], object]) -> str:
         target = self.path_for(sha256)
         if target.exists():
             return sha256
@@ -31,12 +44,25 @@ class Archive:
         fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-                gz.write(body)
+                write(gz)
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
         return sha256
+
+    def verified_path(self, sha256: str) -> Path:
+        """The archived file itself (gzip), its body's hash checked by streaming: for bodies too big to hold."""
+        path = self.path_for(sha256)
+        if not path.exists():
+            raise ArchiveError(f"no archived body {sha256}")
+        digest = hashlib.sha256()
+        with gzip.open(path, "rb") as body:
+            while chunk := body.read(1 << 20):
+                digest.update(chunk)
+        if digest.hexdigest() != sha256:
+            raise ArchiveError(f"archived body {sha256} is corrupt (hash mismatch)")
+        return path
 
     def get(self, sha256: str) -> bytes:
         path = self.path_for(sha256)

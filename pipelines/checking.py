@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from pipelines.adapters import adapter_kind, media_types, parser_for
@@ -57,7 +58,7 @@ class Prepared:
 
 
 def prepare_body(
-    source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
+    source: SourceSpec, body: bytes | Path, on: date, state: WarehouseState, content_type: str | None = None
 ) -> Prepared | Checked:
     """Parse and prepare a body: a Prepared batch, or a Checked carrying why it may not land.
 
@@ -132,7 +133,7 @@ def finish_check(
 
 
 def check_body(
-    source: SourceSpec, body: bytes, on: date, state: WarehouseState, content_type: str | None = None
+    source: SourceSpec, body: bytes | Path, on: date, state: WarehouseState, content_type: str | None = None
 ) -> Checked:
     """Parse, prepare (normalise), validate and drift-check a body: everything that decides whether it lands."""
     prepared = prepare_body(source, body, on, state, content_type)

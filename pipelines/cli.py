@@ -214,13 +214,22 @@ def reparse(
     writable_location(db)
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
-        for spec in selected:
+        for spec in replayed_units(selected, db):
             result = reparse_source(spec, db_path=db, archive=archive)
             console.print(
                 f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
                 f"{result.unchanged} unchanged, {result.quarantined} quarantined"
             )
         console.print(f"published {publish_snapshot(db)}")
+
+
+def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
+    """The sources to re-parse: a price-list source stands for each of its regions that has a fetch logged."""
+    from pipelines.pricelist_refresh import logged_units, reads_region_index
+    from warehouse.db import connect
+
+    with connect(db) as con:
+        return [unit for spec in selected for unit in (logged_units(con, spec) if reads_region_index(spec) else [spec])]
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).

@@ -18,11 +18,12 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.pricelist_refresh import reads_region_index
 from pipelines.refresh import SourceOutcome
 from pipelines.refresh_all import RefreshStopped, StopRequested, refresh_all, signals_stop
 from pipelines.sources import SourcesFile, SourceSpec
@@ -67,16 +68,27 @@ def run_refresh(
         sources = pointed_at(selected, stack.enter_context(serve_directory())) if offline else selected
         fetcher = stack.enter_context(Fetcher(settings))
         progress = stack.enter_context(_progress(console))
-        tasks = {s.id: progress.add_task(f"[dim]{s.id}: waiting", start=False) for s in sources}
+        tasks = {
+            s.id: progress.add_task(f"[dim]{s.id}: waiting", start=False) for s in sources if not reads_region_index(s)
+        }
+
+        def task(source_id: str) -> TaskID:
+            # A price-list source reports as its regions, which are known only once its region index is read.
+            if source_id not in tasks:
+                tasks[source_id] = progress.add_task(f"[dim]{source_id}: waiting", start=False)
+            return tasks[source_id]
 
         def on_phase(source_id: str, phase: str) -> None:
             if source_id not in started:
                 started[source_id] = time.perf_counter()
-                progress.start_task(tasks[source_id])
+                progress.start_task(task(source_id))
             progress.update(tasks[source_id], description=f"{source_id}: {phase}")
 
         def on_done(outcome: SourceOutcome) -> None:
-            seconds[outcome.source_id] = time.perf_counter() - started.get(outcome.source_id, time.perf_counter())
+            task(outcome.source_id)
+            seconds[outcome.source_id] = max(
+                0.0, time.perf_counter() - started.get(outcome.source_id, time.perf_counter())
+            )
             style = STATUS_STYLE.get(outcome.status, "white")
             description = f"[{style}]{outcome.source_id}: {outcome.status}[/]"
             progress.update(tasks[outcome.source_id], completed=1, total=1, description=description)

@@ -10,12 +10,14 @@ import dagster as dg
 from assets.change_feed import change_notifications, warehouse_exports
 from assets.dashboard import dashboard_site
 from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
+from assets.pricelist import build_pricelist_asset
 from assets.publish import published_snapshot
 from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.adapters import adapter_kind
 from pipelines.locations import DEFAULT_SOURCES_FILE
+from pipelines.pricelist_refresh import reads_region_index
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.schedules import daily_schedule, fx_job, fx_schedule, publish_after_refresh, publish_job, refresh_job
 from pipelines.sources import SourceSpec, load_sources
@@ -40,14 +42,21 @@ def build_definitions(
     sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
     db_path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
-    by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in ("aws", "gpu", "fx", "spec")}
+    kinds = ("aws", "gpu", "fx", "spec", "pricelist")
+    by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in kinds}
+    # A price-list region index is its own asset (its regions land one by one); the spot feed joins the step.
+    region_indexes = [s for s in by_kind["pricelist"] if reads_region_index(s)]
+    by_kind["pricelist"] = [s for s in by_kind["pricelist"] if not reads_region_index(s)]
     # One step per group, each fetching its sources at once; GPU prices convert with the FX rates landed first.
     fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
     steps: dict[str, list[tuple[SourceSpec, list[dg.AssetKey]]]] = {
         FX_STEP: [(s, []) for s in by_kind["fx"]],
-        PRICES_STEP: [(s, fx_keys if kind == "gpu" else []) for kind in ("aws", "gpu", "spec") for s in by_kind[kind]],
+        PRICES_STEP: [
+            (s, fx_keys if kind == "gpu" else []) for kind in ("aws", "gpu", "spec", "pricelist") for s in by_kind[kind]
+        ],
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
+    source_assets += [build_pricelist_asset(s, fetch_retry_policy) for s in region_indexes]
     return dg.Definitions(
         assets=[
             *source_assets,

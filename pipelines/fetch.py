@@ -5,6 +5,7 @@ Plain Python (no Dagster) so the CLI, the assets and the tests all share it.
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import hashlib
 import threading
@@ -13,6 +14,8 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import BinaryIO
 
 import httpx
 import pydantic
@@ -62,6 +65,12 @@ class FetchResult:
     content_type: str | None
     elapsed_ms: int  # whole fetch, retries and waits included
     attempts: int
+    # Set when the body was streamed to this file (`spool_to`) instead of memory: `body` is then empty.
+    body_file: Path | None = None
+
+    @property
+    def size(self) -> int:
+        return self.body_file.stat().st_size if self.body_file is not None else len(self.body)
 
 
 class _Retryable(Exception):
@@ -83,6 +92,8 @@ class _Request:
     body: bytes | None
     content_type: str | None
     headers: dict[str, str]  # may hold credentials: never put in a message
+    max_bytes: int  # cap on the decompressed body
+    spool_to: Path | None  # stream the body to this file rather than into memory
 
 
 @dataclass(frozen=True)
@@ -131,8 +142,12 @@ class Fetcher:
         body: bytes | None = None,
         content_type: str | None = None,
         headers: dict[str, str] | None = None,
+        max_bytes: int | None = None,
+        spool_to: Path | None = None,
     ) -> FetchResult:
-        """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured."""
+        """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured (`max_bytes`
+        overrides the settings' cap for this request: a regional price-list file is far above a page's). With
+        `spool_to` the body is streamed to that file, never held in memory (FetchResult.body_file)."""
         try:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
@@ -155,7 +170,12 @@ class Fetcher:
             for attempt in retrying:
                 with attempt:
                     page = self._attempt(
-                        source_id, parsed, hosts_ok, _Request(method, body, content_type, headers or {})
+                        source_id,
+                        parsed,
+                        hosts_ok,
+                        _Request(
+                            method, body, content_type, headers or {}, max_bytes or self.settings.max_bytes, spool_to
+                        ),
                     )
         except tenacity.RetryError as exc:
             last = exc.last_attempt
@@ -173,10 +193,11 @@ class Fetcher:
             status=page.status,
             fetched_at=page.fetched_at,
             body=page.body,
-            sha256=hashlib.sha256(page.body).hexdigest(),
+            sha256=file_sha256(spool_to) if spool_to is not None else hashlib.sha256(page.body).hexdigest(),
             content_type=page.content_type,
             elapsed_ms=round((time.monotonic() - started) * 1000),
             attempts=attempt.retry_state.attempt_number,
+            body_file=spool_to,
         )
 
     def _wait(self, retry_state: tenacity.RetryCallState) -> float:
@@ -207,7 +228,8 @@ class Fetcher:
                         url = _redirect_target(source_id, response, hosts_ok)
                         continue
                     self._check_status(source_id, response)
-                    body = self._read_body(source_id, response)
+                    with open(request.spool_to, "wb") if request.spool_to else contextlib.nullcontext() as out:
+                        body = self._read_body(source_id, response, request.max_bytes, out)
                     content_type = response.headers.get("Content-Type")
                     return _Page(fetched_at, str(response.url), response.status_code, content_type, body)
             except httpx.ConnectError as exc:
@@ -239,8 +261,8 @@ class Fetcher:
             )
         raise _Retryable(what, cause, status=status, retry_after_s=retry_after)
 
-    def _read_body(self, source_id: str, response: httpx.Response) -> bytes:
-        limit = self.settings.max_bytes
+    def _read_body(self, source_id: str, response: httpx.Response, limit: int, out: BinaryIO | None) -> bytes:
+        """The body (or b"" when it is written to `out` as it arrives), inflated and under the size cap."""
 
         def body_error(message: str) -> FetchError:
             return FetchError(source_id, message, status=response.status_code, cause="body")
@@ -269,10 +291,21 @@ class Fetcher:
             size += len(chunk)
             if size > limit:
                 raise body_error(too_big)
-            parts.append(chunk)
+            if out is not None:
+                out.write(chunk)
+            else:
+                parts.append(chunk)
         if inflater is not None and not inflater.eof:
             raise body_error("gzip body ends mid-stream")
         return b"".join(parts)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as body:
+        while chunk := body.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _redirect_target(source_id: str, response: httpx.Response, hosts_ok: frozenset[str]) -> httpx.URL:

@@ -7,19 +7,29 @@ archive), only the bytes come from pipelines/samples/.
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pipelines.locations import SAMPLES_DIR
 from pipelines.sources import SourceSpec
+
+# The EC2 region index names each region's offer file by AWS's own path; the samples answer there.
+OFFER_FILE = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/\d{14}/(?P<region>[a-z0-9-]+)/index\.csv$")
+OFFER_SAMPLE = "/aws/pricelist/{region}.csv"
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def translate_path(self, path: str) -> str:
+        offer = OFFER_FILE.match(urlsplit(path).path)
+        return super().translate_path(OFFER_SAMPLE.format(region=offer["region"]) if offer else path)
 
     def do_POST(self) -> None:  # APIs such as RunPod's GraphQL are POSTed to: answer with the sample
         self.rfile.read(int(self.headers.get("Content-Length") or 0))

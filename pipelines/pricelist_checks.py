@@ -1,8 +1,9 @@
 """The price-list gates that refuse a whole region before landing, as typed errors naming source and region.
 
-- Exactly one on-demand row per (region_code, instance_type) after the filters: a second one means a filter
-  let a decoy through (a Windows or Dedicated SKU at another price), so the region is refused with every
-  duplicate named, rather than landing whichever row came last.
+- Exactly one on-demand row per (region_code, instance_type) after the filters (and after dropping $0 rows:
+  "not offered"): a second one means a filter let a decoy through (a Windows or Dedicated SKU at another
+  price), so the region is refused with every duplicate's SKU named, rather than landing whichever row came
+  last. The offer parser leaves this to the gate, so a CSV region and the spot feed are refused alike.
 - A publication date older than the one already landed for the same source and region is refused: AWS's
   files only move forward, so an older one is a stale mirror or cache, and landing it would roll prices back.
 Both raise ValidationFailed subclasses, which the refresh path quarantines (stage "validate").
@@ -10,7 +11,7 @@ Both raise ValidationFailed subclasses, which the refresh path quarantines (stag
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from datetime import datetime
 
 from pipelines.errors import ValidationFailed
@@ -22,12 +23,14 @@ def _region(region_code: str | None) -> str:
 
 
 class DuplicateOnDemand(ValidationFailed):
-    """More than one on-demand row for a (region, instance type): the region is refused."""
+    """More than one on-demand row for a (region, instance type): the region is refused, the SKUs named."""
 
-    def __init__(self, source_id: str, region_code: str | None, duplicates: dict[tuple[str, str], int]):
+    def __init__(self, source_id: str, region_code: str | None, duplicates: dict[tuple[str, str], list[str]]):
         self.region_code = region_code
         self.duplicates = duplicates
-        named = ", ".join(f"{t} in {r} ({n} rows)" for (r, t), n in sorted(duplicates.items()))
+        named = ", ".join(
+            f"{t} in {r} ({len(skus)} rows: SKUs {', '.join(skus)})" for (r, t), skus in sorted(duplicates.items())
+        )
         failure = f"[{source_id}] region {_region(region_code)} refused: more than one on-demand row for {named}"
         super().__init__(source_id, [failure])
 
@@ -46,10 +49,13 @@ class PublicationDateWentBack(ValidationFailed):
         super().__init__(source_id, [failure])
 
 
-def on_demand_duplicates(prices: list[PriceListPrice]) -> dict[tuple[str, str], int]:
-    """(region_code, instance_type) -> on-demand row count, for every pair that has more than one."""
-    counts = Counter((p.region_code, p.instance_type) for p in prices if p.price_kind is PriceListKind.ON_DEMAND)
-    return {key: n for key, n in counts.items() if n > 1}
+def on_demand_duplicates(prices: list[PriceListPrice]) -> dict[tuple[str, str], list[str]]:
+    """(region_code, instance_type) -> the SKUs of its on-demand rows, for every pair that has more than one."""
+    skus: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for p in prices:
+        if p.price_kind is PriceListKind.ON_DEMAND:
+            skus[(p.region_code, p.instance_type)].append(p.sku or "(none)")
+    return {key: sorted(found) for key, found in skus.items() if len(found) > 1}
 
 
 def check_one_on_demand(batch: PriceListBatch) -> None:

@@ -9,6 +9,7 @@ outcome carries the typed error, so the caller decides how loudly to fail, and e
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.adapters import adapter_kind, parser_version
+from pipelines.adapters import adapter_kind, parser_version, reads_files
 from pipelines.archive import Archive
 from pipelines.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
 from pipelines.errors import FetchError, SourceError, ValidationFailed
@@ -64,7 +65,7 @@ def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
         final_url=result.final_url,
         status=result.status,
         sha256=result.sha256,
-        bytes=len(result.body),
+        bytes=result.size,
         elapsed_ms=result.elapsed_ms,
         attempts=result.attempts,
         content_type=result.content_type,
@@ -82,24 +83,52 @@ def secret_headers(source: SourceSpec) -> dict[str, str]:
     return headers
 
 
-def fetch_source(source: SourceSpec, fetcher: Fetcher) -> FetchResult:
-    """The network half: raises FetchError; touches neither the archive nor the warehouse."""
-    return fetcher.fetch(
-        source.id,
-        str(source.url),
-        allowed_hosts=frozenset({source.host}),
-        method=source.method,
-        body=source.request_body.encode() if source.request_body else None,
-        content_type=source.request_content_type,
-        headers=secret_headers(source),
-    )
+def fetch_source(source: SourceSpec, fetcher: Fetcher, *, to_file: bool | None = None) -> FetchResult:
+    """The network half: raises FetchError; touches neither the archive nor the warehouse. An adapter that
+    reads files (a price-list offer file, ~250 MB) gets its body streamed to a temporary file, which
+    discard_body removes once the body has landed or been quarantined (`to_file` overrides the adapter's say)."""
+    spool = None
+    if reads_files(source.adapter) if to_file is None else to_file:
+        handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".body")
+        os.close(handle)  # the fetcher reopens it for each attempt
+        spool = Path(name)
+    try:
+        return fetcher.fetch(
+            source.id,
+            str(source.url),
+            allowed_hosts=frozenset({source.host}),
+            method=source.method,
+            body=source.request_body.encode() if source.request_body else None,
+            content_type=source.request_content_type,
+            headers=secret_headers(source),
+            max_bytes=source.max_bytes,
+            spool_to=spool,
+        )
+    except BaseException:
+        if spool is not None:
+            spool.unlink(missing_ok=True)
+        raise
+
+
+def discard_body(result: FetchResult) -> None:
+    if result.body_file is not None:
+        result.body_file.unlink(missing_ok=True)
+
+
+def archived_body(result: FetchResult, archive: Archive) -> bytes | Path:
+    """Archive the body (gzip, by its SHA-256) and hand it on: the bytes, or the file it was streamed to."""
+    if result.body_file is not None:
+        archive.put_file(result.body_file, result.sha256)
+        return result.body_file
+    archive.put(result.body)
+    return result.body
 
 
 def check_fetched(source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState) -> Checked:
     """Archive the body, then decide whether it may land."""
-    archive.put(result.body)
+    body = archived_body(result, archive)
     try:
-        return check_body(source, result.body, result.fetched_at.date(), state, result.content_type)
+        return check_body(source, body, result.fetched_at.date(), state, result.content_type)
     except CHECK_BUGS as exc:
         return check_bug(source, exc)
 
@@ -108,9 +137,9 @@ def prepare_fetched(
     source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState
 ) -> Prepared | Checked:
     """Archive the body, then parse and prepare it (validation comes later, many sources at once)."""
-    archive.put(result.body)
+    body = archived_body(result, archive)
     try:
-        return prepare_body(source, result.body, result.fetched_at.date(), state, result.content_type)
+        return prepare_body(source, body, result.fetched_at.date(), state, result.content_type)
     except CHECK_BUGS as exc:
         return check_bug(source, exc)
 
@@ -141,6 +170,7 @@ def land_checked(
     )
     version = parser_version(source.adapter)
     fetch = replace(fetch_record(source.id, result), shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
+    # A body streamed to a file (a price-list offer file) is quarantined by its archived copy: raw_body stays empty.
     if checked.error is not None:
         error = checked.error
         reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
@@ -173,6 +203,9 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
     except FetchError as exc:
         with connect(db_path) as con:
             return log_fetch_failure(con, source, exc, started)
-    checked = check_fetched(source, result, archive, WarehouseState(db_path))
-    with connect(db_path) as con:
-        return land_checked(con, source, result, checked)
+    try:
+        checked = check_fetched(source, result, archive, WarehouseState(db_path))
+        with connect(db_path) as con:
+            return land_checked(con, source, result, checked)
+    finally:
+        discard_body(result)

@@ -34,8 +34,10 @@ from pipelines.archive import Archive
 from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
+from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index
 from pipelines.refresh import (
     SourceOutcome,
+    discard_body,
     fetch_source,
     land_checked,
     log_fetch_failure,
@@ -45,6 +47,7 @@ from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
 from warehouse.db import connect
 
+REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
 POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
@@ -150,7 +153,11 @@ class _Run:
         if gathered.error is not None:
             return log_fetch_failure(con, gathered.source, gathered.error, gathered.started)
         assert gathered.result is not None and gathered.checked is not None  # not stopped: it was checked
-        return land_checked(con, gathered.source, gathered.result, gathered.checked)
+        try:
+            return land_checked(con, gathered.source, gathered.result, gathered.checked)
+        finally:  # the body is done with: a price-list offer file streamed to disk (~250 MB) is removed
+            discard_body(gathered.result)
+            gathered.result = gathered.prepared = None
 
 
 def refresh_all(
@@ -165,7 +172,54 @@ def refresh_all(
     fetched: Fetched | None = None,
 ) -> list[SourceOutcome]:
     """Refresh `sources`; returns their outcomes in landing order. Raises RefreshStopped if interrupted.
-    `fetched` (from fetch_all) holds bodies or errors already fetched: those sources are not fetched again."""
+
+    `fetched` (from fetch_all) holds bodies or errors already fetched: those sources are not fetched again.
+
+    A price-list source is replaced by its regions (pipelines.pricelist_refresh): its region index is fetched
+    while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
+    others are logged "unchanged" without a download."""
+    refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
+    indexes = [s for s in sources if reads_region_index(s)]
+    plain = [s for s in sources if not reads_region_index(s)]
+    if not indexes:
+        return refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
+    read: Future[list[IndexFetch]] = Future()
+    threading.Thread(target=_fetch_indexes, args=(read, indexes, fetcher), name="ratecard-index", daemon=True).start()
+    outcomes = refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
+    try:
+        with connect(db_path) as con:
+            planned = [plan_units(con, fetched, archive) for fetched in result_of(read)]
+        for known in (outcome for _units, logged in planned for outcome in logged):
+            outcomes.append(known)
+            on_done(known)
+        units = [unit for found, _logged in planned for unit in found]
+        # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands.
+        return outcomes + refresh(units, max_sources=REGIONS_AT_ONCE, on_done=on_done)
+    except RefreshStopped as stop:
+        raise RefreshStopped(outcomes + stop.outcomes, stop.cause) from stop
+    except (KeyboardInterrupt, StopRequested) as exc:
+        raise RefreshStopped(outcomes, exc) from exc
+
+
+def _fetch_indexes(read: Future[list[IndexFetch]], indexes: list[SourceSpec], fetcher: Fetcher) -> None:
+    try:
+        read.set_result([fetch_index(source, fetcher) for source in indexes])
+    except BaseException as exc:  # a bug: raised in the calling thread by result_of
+        read.set_exception(exc)
+
+
+def refresh_sources(
+    sources: list[SourceSpec],
+    *,
+    db_path: Path | str,
+    archive: Archive,
+    fetcher: Fetcher,
+    max_sources: int,
+    on_phase: PhaseCallback = lambda _id, _phase: None,
+    on_done: DoneCallback = lambda _outcome: None,
+    fetched: Fetched | None = None,
+) -> list[SourceOutcome]:
+    """refresh_all for sources that are each one unit (no price-list region index)."""
     ordered = landing_order(sources)
     run = _Run(partial(fetch_or_take, fetcher, fetched or {}), archive, on_phase)
     fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC
 from pathlib import Path
 
-from pipelines.adapters import adapter_kind, parser_version
+from pipelines.adapters import adapter_kind, parser_version, reads_files
 from pipelines.archive import Archive
 from pipelines.checking import check_body
 from pipelines.errors import ValidationFailed
@@ -78,7 +78,8 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
             assert fetch.sha256 is not None  # REPLAYABLE_FETCHES selects archived fetches only
-            body = archive.get(fetch.sha256)
+            # An offer file (~250 MB) is read from its archived .gz by the parser, never whole into memory.
+            body = archive.verified_path(fetch.sha256) if reads_files(source.adapter) else archive.get(fetch.sha256)
             # The state as it was before this fetch: the history rebuilt so far, the FX rates known then, the
             # shape of the fetch before it. The fetch date is the UTC date, as when it was first landed.
             state = WarehouseState(con=con, before=(row["fetch_id"], fetch.fetched_at))
@@ -109,7 +110,7 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
                     "parser_version": version,
                     "stage": stage,
                     "reasons": reasons,
-                    "raw_body": body,
+                    "raw_body": body if isinstance(body, bytes) else b"",  # a file's body stays in the archive
                 },
             )
     return result

@@ -21,7 +21,7 @@ FX_SCHEDULE = "daily_fx_refresh"
 PUBLISH_SENSOR = "publish_after_refresh"
 WAREHOUSE_TAG = {"ratecard/warehouse": "write"}
 
-SOURCE_GROUPS = ("aws_sources", "gpu_sources", "spec_sources")
+SOURCE_GROUPS = ("aws_sources", "gpu_sources", "spec_sources", "aws_pricelist_sources")
 FX_GROUP = "fx_sources"
 PUBLISH_GROUPS = ("views", "publish")
 

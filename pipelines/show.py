@@ -19,6 +19,7 @@ from warehouse.queries import (
     GENERATIONS,
     GPU_CHEAPEST,
     HEADLINE_PRICES,
+    PRICELIST_REGIONS,
     SOURCE_FRESHNESS,
     TRAINIUM_VS_NVIDIA,
     rows_as_dicts,
@@ -66,6 +67,17 @@ VALUE_HEADERS = {
 FOUR_DP = Decimal("0.0001")
 
 
+REGION_HEADERS = {
+    "region": "region",
+    "types": "types",
+    "on_demand": "on-demand",
+    "reserved": "reserved",
+    "spot": "spot",
+    "cheapest_neuron": "cheapest trn/inf on-demand",
+    "cheapest_neuron_usd": "USD/instance-h",
+}
+
+
 def plain(value: Decimal) -> str:
     """A Decimal without its storage scale's trailing zeros: 1.500000 -> 1.5, 320.000000 -> 320."""
     return format(value.normalize(), "f")
@@ -100,6 +112,13 @@ def gpu_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "usd_per_gpu_hour": money(row["usd_per_gpu_hour"]),
             "original_price": f"{money(row['original_amount'])} {row['original_currency']} {row['original_unit']}",
         }
+        for row in rows
+    ]
+
+
+def region_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {**row, "cheapest_neuron_usd": money(row["cheapest_neuron_usd"]) if row["cheapest_neuron_usd"] else None}
         for row in rows
     ]
 
@@ -158,6 +177,7 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         prices = rows_as_dicts(con, HEADLINE_PRICES)
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
+        regions = rows_as_dicts(con, PRICELIST_REGIONS)
         generations = rows_as_dicts(con, GENERATIONS)
         warnings = [row["warning"] for row in rows_as_dicts(con, CROSSCHECK_WARNINGS)]
         value = rows_as_dicts(con, TRAINIUM_VS_NVIDIA)
@@ -169,6 +189,14 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
             "Region 'not stated': the page names none.",
             headline_rows(prices),
             PRICE_HEADERS,
+        )
+    )
+    console.print(
+        rows_table(
+            "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows by kind (reserved: "
+            "every term and payment option; spot: indicative) and the cheapest Trainium/Inferentia on-demand type",
+            region_rows(regions),
+            REGION_HEADERS,
         )
     )
     console.print(

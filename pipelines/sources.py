@@ -73,6 +73,8 @@ class SourceSpec(BaseModel):
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)
+    # Cap on one response body, when this source's differs from the fetch settings' (a price-list region file).
+    max_bytes: int | None = Field(None, ge=1)
 
     @field_validator("adapter")
     @classmethod

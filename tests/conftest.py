@@ -14,8 +14,8 @@ os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 os.environ.pop("DAGSTER_HOME", None)
 
 from localserver import LocalServer
-from pipelines.sources import SourceSpec, load_sources, sample_path
-from sourcefiles import media_type_of, write_sources_file
+from pipelines.sources import SourceSpec, load_sources
+from sourcefiles import media_type_of, sample_routes, write_sources_file
 
 
 @pytest.fixture
@@ -28,7 +28,8 @@ def site(sources):
     """A LocalServer serving every bundled sample at its sample path."""
     with LocalServer() as server:
         for source in sources:
-            server.serve_file(f"/{source.sample}", sample_path(source), media_type_of(sample_path(source)))
+            for route, file in sample_routes(source):
+                server.serve_file(route, file, media_type_of(file))
         yield server
 
 

@@ -3,10 +3,12 @@ served with."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pipelines.offline import pointed_at
-from pipelines.sources import SourceSpec
+from pipelines.pricelist_refresh import reads_region_index
+from pipelines.sources import SourceSpec, sample_path
 from pipelines.sources_toml import sources_toml
 
 
@@ -16,8 +18,25 @@ def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> 
     return path
 
 
-MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json", ".xml": "text/xml"}
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".json": "application/json",
+    ".xml": "text/xml",
+    ".csv": "text/csv",
+}
 
 
 def media_type_of(path: Path) -> str:
     return MEDIA_TYPES[path.suffix]
+
+
+def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
+    """(URL path, sample file) a local server answers for a source: its sample at /<sample path>, and for a
+    price-list region index also each region's offer file at the path the index names (AWS's layout)."""
+    routes = [(f"/{source.sample}", sample_path(source))]
+    if reads_region_index(source):
+        index = json.loads(sample_path(source).read_text())
+        for code, entry in index["regions"].items():
+            offer = entry["currentVersionUrl"].removesuffix(".json") + ".csv"
+            routes.append((offer, sample_path(source).parent / f"{code}.csv"))
+    return routes

@@ -1,6 +1,7 @@
 """The benchmarks still run, at tiny sizes (smoke tests: they assert what each scenario counts, never timings)."""
 
 from bench import gate, history, landing, parsing
+from pipelines.pricelist_refresh import sample_units
 from pipelines.sources import load_sources
 
 
@@ -12,7 +13,7 @@ def test_parsing_bench_covers_every_sample(monkeypatch):
     monkeypatch.setattr(parsing, "REPS_PAGE", 1)
     monkeypatch.setattr(parsing, "REPS_SOUP", 1)
     names = [r.name for r in parsing.run()]
-    for source in load_sources():
+    for source in (unit for declared in load_sources() for unit in sample_units(declared)):  # price list: regions
         assert any(source.sample in name for name in names), source.id
 
 
@@ -41,7 +42,7 @@ def test_gate_bench_covers_every_sample_and_every_batch_passes(monkeypatch):
         monkeypatch.setattr(gate, name, value)
     results = gate.run()
     names = [r.name for r in results]
-    for source in load_sources():
+    for source in (unit for declared in load_sources() for unit in sample_units(declared)):  # price list: regions
         assert any(f"one by one, {source.id} (" in name for name in names), source.id
     stacked = [r for r in results if "stacked" in r.name and r.timing is not None]
     assert len(stacked) == 2 and all("every batch passes" in r.note for r in stacked)

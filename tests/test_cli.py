@@ -15,8 +15,9 @@ def test_refresh_offline_then_show(tmp_path):
     db = tmp_path / "prices.duckdb"
     first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
     assert first.exit_code == 0, first.output
-    # every source, and the in-repo references (launch dates, NVIDIA GPU figures) after a full refresh
-    landed = len(load_sources()) + 2
+    # Every source, and the in-repo references (launch dates, NVIDIA GPU figures) after a full refresh; the price
+    # list lands as its three sample regions (aws_pricelist_<region>), two more than its one declared source.
+    landed = len(load_sources()) + 2 + 2
     assert f"{landed} landed, 0 unchanged, 0 failed; snapshot published to" in first.output
     assert "details: " in first.output and any((db.parent / "logs").glob("refresh-*.log"))
 

@@ -8,6 +8,7 @@ from assets.sources import WRITER_POOL
 from pipelines.definitions import defs
 
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2"]
+PRICELIST_IDS = ["aws_pricelist", "aws_spot"]  # the region index is one asset; its regions land inside it
 GPU_SOURCE_IDS = [
     "gpu_coreweave",
     "gpu_crusoe",
@@ -47,7 +48,7 @@ AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + ["fx_ecb"]]
+    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + PRICELIST_IDS + ["fx_ecb"]]
     assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
 
 
@@ -64,6 +65,7 @@ def test_asset_checks():
     expected += [f"sources/{s}:{c}" for s in SOURCE_IDS for c in ("ge_instance_prices", "ge_instance_specs")]
     expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
     expected += [f"sources/{s}:ge_accelerator_specs" for s in SPEC_SOURCE_IDS]
+    expected += [f"sources/{s}:ge_pricelist_prices" for s in PRICELIST_IDS]
     assert checks == sorted(expected)
 
 
@@ -93,8 +95,8 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
     assert (
-        dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 28
-    )  # 5 AWS + 9 GPU + 14 spec (aws_trn3 is a spec page)
+        dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 30
+    )  # 5 AWS + 9 GPU + 14 spec (aws_trn3 is a spec page) + the price list and the spot feed
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
@@ -130,10 +132,13 @@ def test_sources_refresh_in_one_subsettable_step_per_group():
     fx = defs.resolve_assets_def(dg.AssetKey(["sources", "fx_ecb"]))
     prices = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
     assert (fx.op.name, prices.op.name) == ("fx_sources", "price_sources")
-    assert {k.path[-1] for k in prices.keys} == set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
+    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + ["aws_spot"])
+    assert {k.path[-1] for k in prices.keys} == in_step
     assert fx.can_subset and prices.can_subset
     assert not any(out.is_required for out in [*fx.op.outs.values(), *prices.op.outs.values()])
-    assert {k.asset_key.path[-1] for k in prices.check_keys} == set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
+    assert {k.asset_key.path[-1] for k in prices.check_keys} == in_step
+    # The price list's region index is an asset of its own: its regions land one by one inside it.
+    assert defs.resolve_assets_def(dg.AssetKey(["sources", "aws_pricelist"])).op.name == "sources__aws_pricelist"
 
 
 def test_views_depend_on_every_source():

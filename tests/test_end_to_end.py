@@ -52,7 +52,8 @@ def current_price(db_path, instance_type: str, kind: str) -> tuple:
         db_path,
         """SELECT usd_per_instance_hour, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp,
                                     region, region_stated, accelerator_count
-                             FROM aws_instance_prices WHERE instance_type = ? AND price_kind = ?""",
+                             FROM aws_instance_prices WHERE instance_type = ? AND price_kind = ?
+                             AND source_family <> 'price_list'""",  # the pages' rows (the price list: per region)
         [instance_type, kind],
     )
     assert len(rows) == 1, rows
@@ -135,7 +136,8 @@ def test_memory_is_accelerator_memory_as_printed(landed, db_path):
                                     accelerator_memory_derived
                              FROM aws_instance_prices
                              WHERE instance_type IN ('inf2.xlarge', 'inf2.8xlarge', 'inf1.6xlarge')
-                               AND price_kind = 'on_demand' ORDER BY instance_type""",
+                               AND price_kind = 'on_demand' AND source_family = 'product_page'
+                             ORDER BY instance_type""",
     )
     assert rows == [
         ("inf1.6xlarge", Decimal("32"), "GiB", True),

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.adapters import adapter_kind, adapter_names, parser_for, parser_version
+from pipelines.pricelist_refresh import sample_units
 from pipelines.sources import DEFAULT_SOURCES_FILE, load_sources, sample_path
 from pipelines.specs.reference import REFERENCE_FILES
 
@@ -60,18 +61,24 @@ def test_source_is_named_in_an_adapter_test(source) -> None:
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
 def test_sample_parses_to_a_batch_of_that_source(source) -> None:
-    batch = parser_for(source.adapter)(sample_path(source).read_bytes(), source)
-    assert batch.source_id == source.id
-    kind = adapter_kind(source.adapter)
-    if kind == "aws":
-        assert len(batch.specs) >= 1
-        assert (len(batch.prices) >= 1) == source.expects_prices
-    elif kind == "gpu":
-        assert len(batch.offers) >= 1
-    elif kind == "spec":
-        assert batch.row_count >= 1
-    else:
-        assert len(batch.rates) >= 1
+    priced = 0
+    for parsed_as in sample_units(source):  # a price-list region index: each region's offer file
+        batch = parser_for(source.adapter)(sample_path(parsed_as).read_bytes(), parsed_as)
+        assert batch.source_id == parsed_as.id
+        kind = adapter_kind(source.adapter)
+        if kind == "aws":
+            assert len(batch.specs) >= 1
+            assert (len(batch.prices) >= 1) == source.expects_prices
+        elif kind == "gpu":
+            assert len(batch.offers) >= 1
+        elif kind == "spec":
+            assert batch.row_count >= 1
+        elif kind == "fx":
+            assert len(batch.rates) >= 1
+        else:
+            assert batch.region_code == parsed_as.options.get("region_code")
+            priced += len(batch.prices)
+    assert priced >= 1 or adapter_kind(source.adapter) != "pricelist"
 
 
 def test_adapter_modules_found() -> None:

@@ -147,10 +147,11 @@ def test_spot_jsonp_with_legacy_region_names():
     document = json.loads(SPOT.read_bytes())
     document["config"]["regions"][0]["region"] = "us-east"  # the old spot.js name of us-east-1
     document["config"]["regions"][1]["region"] = "somewhere-new"
+    document["config"]["regions"][2]["region"] = "xx-north-9"  # shaped like a code, but no region AWS has
     body = b"callback(" + json.dumps(document).encode() + b");"
     batch = parse_spot(body, "aws_spot")
     assert {p.region_code for p in batch.prices} == {"us-east-1"}
-    assert any("somewhere-new" in w for w in batch.warnings)
+    assert any("somewhere-new" in w for w in batch.warnings) and any("xx-north-9" in w for w in batch.warnings)
 
 
 def test_spot_feed_in_another_shape_is_a_parse_error():

@@ -12,7 +12,7 @@ from pipelines.adapters import parser_for
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.catalog import load_catalog
 from pipelines.pricelist.offer_csv import parse_offer_csv
-from pipelines.pricelist.offer_rows import DuplicateOnDemandError
+from pipelines.pricelist_checks import DuplicateOnDemand, check_one_on_demand
 from pipelines.sources import load_sources, sample_path
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
 from tests.pricelist_files import kept_row, read_sample, rewritten, sample, write_rows
@@ -172,10 +172,17 @@ def test_duplicate_on_demand_rows_are_refused_with_their_skus(tmp_path):
     original = next(r for r in rows if kept_row(r, "p5.48xlarge"))
     twin = {**original, "SKU": "TWINTWINTWINTWIN", "RateCode": "TWINTWINTWINTWIN.JRTCKXETXF.6YS6EN2CT7"}
     path = write_rows(tmp_path / "dup.csv", meta, header, [*rows, twin])
-    with pytest.raises(DuplicateOnDemandError) as caught:
-        parse(path)
+    with pytest.raises(DuplicateOnDemand) as caught:
+        check_one_on_demand(parse(path))  # the parser keeps both; the gate refuses the region
     assert caught.value.duplicates == {("us-east-1", "p5.48xlarge"): sorted([original["SKU"], "TWINTWINTWINTWIN"])}
     assert "p5.48xlarge" in str(caught.value) and "TWINTWINTWINTWIN" in str(caught.value)
+
+
+def test_a_zero_priced_twin_is_not_a_duplicate(tmp_path):
+    meta, header, rows = read_sample("us-east-1")
+    original = next(r for r in rows if kept_row(r, "p5.48xlarge"))
+    twin = {**original, "SKU": "ZEROZEROZEROZERO", "PricePerUnit": "0.0000000000"}  # 0: not offered
+    check_one_on_demand(parse(write_rows(tmp_path / "zero.csv", meta, header, [*rows, twin])))
 
 
 def test_catalog_count_disagreeing_with_gpu_is_a_warning_naming_both(tmp_path):

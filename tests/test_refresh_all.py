@@ -18,9 +18,10 @@ import pytest
 from localserver import LocalServer, Reply
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.pricelist_refresh import reads_region_index
 from pipelines.refresh_all import landing_order, refresh_all
-from pipelines.sources import SourceSpec, load_sources, sample_path
-from sourcefiles import media_type_of, write_sources_file
+from pipelines.sources import SourceSpec, load_sources
+from sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.lock import exclusive_refresh
 
 HOSTS = ("127.0.0.1", "127.0.0.2", "127.0.0.3")  # three loopback hosts, so the per-host limit can be seen
@@ -37,17 +38,16 @@ def servers(sources: list[SourceSpec], delay_s: float) -> Iterator[tuple[list[Lo
         pointed = []
         for index, source in enumerate(sources):
             server = running[index % len(running)]
-            path = sample_path(source)
-            server.set(
-                f"/{source.sample}", Reply(body=path.read_bytes(), content_type=media_type_of(path), delay_s=delay_s)
-            )
+            for route, path in sample_routes(source):
+                server.set(route, Reply(body=path.read_bytes(), content_type=media_type_of(path), delay_s=delay_s))
             url = server.url(f"/{source.sample}")
             pointed.append(SourceSpec.model_validate({**source.model_dump(), "url": url}))
         yield running, pointed
 
 
 def test_sources_fetch_concurrently_within_limits_and_land_fx_first(tmp_path):
-    declared = load_sources()
+    # One outcome per declared source: the price list, which becomes its regions, has tests of its own.
+    declared = [s for s in load_sources() if not reads_region_index(s)]
     with servers(declared, LATENCY_S) as (running, sources), Fetcher(FetchSettings(per_host_limit=2)) as fetcher:
         phases: list[tuple[str, str]] = []
         outcomes = refresh_all(
@@ -89,9 +89,9 @@ def slow_refresh(tmp_path: Path, server: LocalServer) -> subprocess.Popen[str]:
     """`ratecard refresh` in a child process: FX answers at once, every other source after a minute."""
     declared = load_sources()
     for source in declared:
-        path = sample_path(source)
         delay = 0 if source.id == "fx_ecb" else 60
-        server.set(f"/{source.sample}", Reply(body=path.read_bytes(), content_type=media_type_of(path), delay_s=delay))
+        for route, path in sample_routes(source):
+            server.set(route, Reply(body=path.read_bytes(), content_type=media_type_of(path), delay_s=delay))
     sources_file = write_sources_file(tmp_path / "sources.toml", declared, server.base_url)
     command = [str(RATECARD), "refresh", "--sources", str(sources_file), "--db", str(tmp_path / "prices.duckdb")]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

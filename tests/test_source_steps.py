@@ -10,15 +10,24 @@ import time
 
 import dagster as dg
 import duckdb
+import pytest
 
 from localserver import Reply
 from pipelines.definitions import build_definitions
+from pipelines.pricelist_refresh import reads_region_index
 from pipelines.resources import FetcherResource
-from pipelines.sources import sample_path
+from pipelines.sources import SourceSpec, load_sources, sample_path
 from sourcefiles import write_sources_file
 
 FAST_FETCHER = FetcherResource(max_attempts=1, connect_timeout_s=0.5, read_timeout_s=5)
 RETRY_AT_ONCE = dg.RetryPolicy(max_retries=2, delay=0)
+
+
+@pytest.fixture
+def sources() -> list[SourceSpec]:
+    """The sources the two steps refresh (conftest's site and sources file follow): the price list's region index
+    is an asset of its own, tested in tests/test_pricelist_pipeline.py."""
+    return [s for s in load_sources() if not reads_region_index(s)]
 
 
 def sample_body(source_id: str, sources) -> bytes:

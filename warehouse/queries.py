@@ -122,6 +122,31 @@ SELECT source_id, last_outcome,
 FROM source_freshness ORDER BY source_id
 """
 
+# The price list per region (`ratecard show`): every region landed, even one pricing no accelerator, with its
+# counts by price kind and its cheapest Trainium/Inferentia on-demand instance.
+PRICELIST_REGIONS = """
+WITH regions AS (
+    SELECT region_code FROM aws_pricelist_offers WHERE valid_to IS NULL AND region_code <> '(all regions)'
+    UNION SELECT region_code FROM aws_instance_prices WHERE source_family = 'price_list'
+),
+neuron AS (
+    SELECT * FROM aws_instance_prices
+    WHERE source_family = 'price_list' AND price_kind = 'on_demand' AND (family LIKE 'trn%' OR family LIKE 'inf%')
+)
+SELECT r.region_code AS region,
+       count(DISTINCT p.instance_type) AS types,
+       count(p.instance_type) FILTER (WHERE p.price_kind = 'on_demand') AS on_demand,
+       count(p.instance_type) FILTER (WHERE p.price_kind LIKE 'reserved%') AS reserved,
+       count(p.instance_type) FILTER (WHERE p.price_kind = 'spot') AS spot,
+       (SELECT arg_min(n.instance_type, n.usd_per_instance_hour) FROM neuron AS n
+        WHERE n.region_code = r.region_code) AS cheapest_neuron,
+       (SELECT min(n.usd_per_instance_hour) FROM neuron AS n WHERE n.region_code = r.region_code)
+           AS cheapest_neuron_usd
+FROM regions AS r
+LEFT JOIN aws_instance_prices AS p ON p.source_family = 'price_list' AND p.region_code = r.region_code
+GROUP BY r.region_code ORDER BY r.region_code
+"""
+
 VIEW_ROW_COUNT = "SELECT count(*) FROM aws_instance_prices"
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -23,12 +24,15 @@ from pipelines.errors import RecordInvalid
 
 
 class Parser(Protocol):
-    def __call__(self, body: bytes, source: Any, content_type: str | None = None) -> Any: ...
+    def __call__(self, body: bytes | Path, source: Any, content_type: str | None = None) -> Any: ...
 
 
 HTML = ("text/html", "application/xhtml+xml")
 JSON = ("application/json",)
 XML = ("text/xml", "application/xml")
+# The price list's CSV files come from S3-style hosts, which may label them generically.
+CSV = ("text/csv", "application/csv", "application/octet-stream", "binary/octet-stream")
+JAVASCRIPT = ("application/x-javascript", "application/javascript", "text/javascript")  # the spot feed's label
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,8 @@ class AdapterInfo:
     kind: str
     media_types: tuple[str, ...]
     reads_html: bool = False  # parse() decodes the body as an HTML page, so takes the HTTP charset
+    # parse() also takes a file: the body is streamed to disk and archived from there, never held in memory.
+    reads_files: bool = False
 
 
 ADAPTERS: dict[str, AdapterInfo] = {
@@ -57,6 +63,8 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "vendor_claims": AdapterInfo("pipelines.adapters.vendor_claims", "spec", HTML, reads_html=True),
     "launch_dates": AdapterInfo("pipelines.adapters.launch_dates", "spec", JSON),
     "nvidia_reference": AdapterInfo("pipelines.adapters.nvidia_reference", "spec", JSON),
+    "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV, reads_files=True),
+    "aws_spot_feed": AdapterInfo("pipelines.adapters.aws_spot_feed", "pricelist", JSON + JAVASCRIPT),
 }
 
 
@@ -66,6 +74,10 @@ def adapter_names() -> list[str]:
 
 def adapter_kind(adapter: str) -> str:
     return ADAPTERS[adapter].kind
+
+
+def reads_files(adapter: str) -> bool:
+    return ADAPTERS[adapter].reads_files
 
 
 def media_types(adapter: str) -> tuple[str, ...]:
@@ -86,7 +98,7 @@ def parser_for(adapter: str) -> Parser:
     parse = adapter_module(adapter).parse
     reads_html = ADAPTERS[adapter].reads_html
 
-    def typed_parse(body: bytes, source: Any, content_type: str | None = None) -> Any:
+    def typed_parse(body: bytes | Path, source: Any, content_type: str | None = None) -> Any:
         try:
             if reads_html:
                 return parse(body, source, charset=charset_of(content_type))

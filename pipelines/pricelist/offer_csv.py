@@ -95,9 +95,17 @@ def read_head(path: Path, source_id: str) -> tuple[dict[str, str], list[str]]:
 
 
 def _ends_with_newline(path: Path) -> bool:
-    """A download cut short ends mid-line; AWS's files end with a newline (a .gz is checked by gzip itself)."""
+    """A download cut short ends mid-line; AWS's files end with a newline. A .gz (an archived body) is read to its
+    end for its last byte, so a replay says the same as the first parse; a .gz cut short counts as truncated."""
     if path.suffix == ".gz":
-        return True
+        last = b""
+        try:
+            with gzip.open(path, "rb") as body:
+                while chunk := body.read(1 << 20):
+                    last = chunk
+        except (EOFError, OSError):
+            return False
+        return last.endswith(b"\n")
     with open(path, "rb") as raw:
         raw.seek(0, io.SEEK_END)
         if raw.tell() == 0:
@@ -151,8 +159,8 @@ def parse_offer_csv(
 ) -> PriceListBatch:
     """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.
 
-    `region_code`, when given, must be the file's region. Raises ParseError (DuplicateOnDemandError for the
-    one-on-demand-row gate) naming the source and what was wrong.
+    `region_code`, when given, must be the file's region. Raises ParseError naming the source and what was
+    wrong; two on-demand rows for one type are refused later, by the gate (pipelines.pricelist_checks).
     """
     if isinstance(source, bytes):
         with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:

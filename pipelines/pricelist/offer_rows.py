@@ -38,15 +38,6 @@ class KeptRow(NamedTuple):
     gpu_memory: str | None
 
 
-class DuplicateOnDemandError(ParseError):
-    """After the filters, a (region, instance type) has more than one on-demand price: the region is refused."""
-
-    def __init__(self, source_id: str, duplicates: dict[tuple[str, str], list[str]]):
-        self.duplicates = duplicates
-        named = "; ".join(f"{region} {itype}: SKUs {', '.join(skus)}" for (region, itype), skus in duplicates.items())
-        super().__init__(source_id, f"more than one on-demand row after the filters: {named}")
-
-
 def _money(text: str, row: KeptRow, source_id: str) -> Decimal:
     try:
         value = Decimal(text)
@@ -58,13 +49,8 @@ def _money(text: str, row: KeptRow, source_id: str) -> Decimal:
 
 
 def _on_demand(rows: list[KeptRow], source_id: str) -> list[tuple[KeptRow, dict[str, Any]]]:
+    # Two on-demand rows for one type are left to the gate (pipelines.pricelist_checks), which names their SKUs.
     hourly = [row for row in rows if row.term_type == "OnDemand" and row.unit == "Hrs"]
-    skus: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for row in hourly:
-        skus[(row.region_code, row.instance_type)].append(row.sku)
-    duplicates = {key: sorted(found) for key, found in skus.items() if len(found) > 1}
-    if duplicates:
-        raise DuplicateOnDemandError(source_id, duplicates)
     priced = [(row, _money(row.price, row, source_id)) for row in hourly]
     return [(row, {"price_kind": PriceListKind.ON_DEMAND, "hourly_usd": price}) for row, price in priced if price > 0]
 

@@ -1,7 +1,8 @@
 """The public spot feed (website.spot.ec2.aws.a2z.com/spot.json, or the older JSONP spot.js).
 
 Undocumented: one Linux price per region and type, no availability zone, so every row is `indicative`.
-"N/A*" and 0 mean no price. The old feed names regions by legacy names (us-east, apac-sin), mapped to codes.
+"N/A*" and 0 mean no price. The old feed names regions by legacy names (us-east, apac-sin), mapped to codes;
+a region pipelines/reference does not know is skipped with a warning (a region is never guessed).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from decimal import Decimal, InvalidOperation
+from functools import cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,7 +20,8 @@ from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
-from schemas.pricelist import REGION_CODE, PriceListBatch, PriceListKind, PriceListPrice
+from pipelines.reference import aws_regions
+from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
 
 PARSER_VERSION = "aws_spot_feed/1.0"
 LEGACY_REGIONS = {
@@ -45,8 +48,14 @@ def _document(body: bytes, source_id: str) -> dict[str, Any]:
 
 
 def region_code(name: str) -> str | None:
+    """The region code of a feed's region name (legacy names mapped), when pipelines/reference knows it."""
     code = LEGACY_REGIONS.get(name, name)
-    return code if re.match(REGION_CODE, code) else None
+    return code if code in _known_codes() else None
+
+
+@cache
+def _known_codes() -> frozenset[str]:
+    return frozenset(region.region_code for region in aws_regions())
 
 
 def _linux_prices(region: dict[str, Any], source_id: str) -> Iterator[tuple[str, str]]:
@@ -82,7 +91,9 @@ def parse_spot(
     for region in document["config"]["regions"]:
         code = region_code(str(region.get("region", "")))
         if code is None:
-            warnings.append(f"spot region {region.get('region')!r} has no known region code: skipped")
+            warnings.append(
+                f"spot region {region.get('region')!r} is no region in pipelines/reference/aws_regions.json: skipped"
+            )
             continue
         for instance_type, printed in _linux_prices(region, source_id):
             amount = _amount(printed)

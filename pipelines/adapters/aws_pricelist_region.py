@@ -1,0 +1,26 @@
+"""One region's EC2 offer file (CSV) from AWS's price list: on-demand and reserved prices of the allowed families.
+
+The source in the sources file names the region index; pipelines.pricelist.units turns it into one unit per
+region, each with its own offer-file URL and `region_code` option, so each region lands or fails on its own.
+Options: `families` (the allowlist; default every accelerator family) and `regions` (default every region).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pipelines.pricelist.families import DEFAULT_FAMILIES
+from pipelines.pricelist.offer_csv import PARSER_VERSION, parse_offer_csv
+from schemas.pricelist import PriceListBatch
+
+__all__ = ["PARSER_VERSION", "parse"]
+
+
+def families(source: Any) -> tuple[str, ...]:
+    return tuple(source.options.get("families", DEFAULT_FAMILIES))
+
+
+def parse(body: bytes | Path, source: Any) -> PriceListBatch:
+    """`body`: the offer file as fetched into memory, or the file it was streamed to."""
+    return parse_offer_csv(body, source.id, region_code=source.options.get("region_code"), families=families(source))

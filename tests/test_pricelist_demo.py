@@ -1,0 +1,122 @@
+"""What `make demo` promises for the price list, through `ratecard refresh --offline` (real HTTP on 127.0.0.1) and
+`ratecard show`: trn1.32xlarge in us-east-1 agrees with its product page, no decoy row reaches any view, the
+Capacity-Block-only type has no on-demand row, and show prints the per-region summary."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+from pricelist_files import Row, read_sample
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+
+runner = CliRunner()
+REGIONS = ("us-east-1", "us-east-2", "eu-south-2")
+# The filters of pipelines/pricelist/offer_csv.py, restated by header name: a row failing any is a decoy.
+KEPT = {
+    "Product Family": "Compute Instance",
+    "Tenancy": "Shared",
+    "Operating System": "Linux",
+    "Pre Installed S/W": "NA",
+    "CapacityStatus": "Used",
+    "MarketOption": "OnDemand",
+    "License Model": "No License required",
+    "Currency": "USD",
+}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[Path, str]:
+    db = tmp_path_factory.mktemp("demo") / "prices.duckdb"
+    refreshed = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
+    assert refreshed.exit_code == 0, refreshed.output
+    shown = runner.invoke(app, ["show", "--db", str(db)], terminal_width=250)
+    assert shown.exit_code == 0, shown.output
+    return db, shown.output
+
+
+def query(db: Path, sql: str) -> list[tuple[object, ...]]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def is_decoy(row: Row) -> bool:
+    return any(row[name] != value for name, value in KEPT.items()) or row["operation"].endswith(":CB")
+
+
+def prices_in_sample(decoys: bool) -> set[tuple[str, str, Decimal]]:
+    """(region, type, hourly price) of the samples' on-demand and reserved hourly rows, decoys or kept ones."""
+    found = set()
+    for region in REGIONS:
+        for row in read_sample(region)[2]:
+            if row["Unit"] == "Hrs" and row["TermType"] in ("OnDemand", "Reserved") and is_decoy(row) == decoys:
+                found.add((region, row["Instance Type"], Decimal(row["PricePerUnit"])))
+    return found
+
+
+def test_trn1_32xlarge_on_demand_in_us_east_1_equals_the_product_page_and_agrees(demo):
+    db, _ = demo
+    ((page,),) = query(
+        db,
+        """SELECT usd_per_instance_hour FROM aws_instance_prices WHERE source_id = 'aws_trn1'
+           AND instance_type = 'trn1.32xlarge' AND price_kind = 'on_demand'""",
+    )
+    ((listed,),) = query(
+        db,
+        """SELECT usd_per_instance_hour FROM aws_instance_prices WHERE source_family = 'price_list'
+           AND region_code = 'us-east-1' AND instance_type = 'trn1.32xlarge' AND price_kind = 'on_demand'""",
+    )
+    assert listed == page == Decimal("21.50")
+    status = query(
+        db,
+        """SELECT status FROM aws_price_reconciliation
+           WHERE instance_type = 'trn1.32xlarge' AND region_code = 'us-east-1'""",
+    )
+    assert status == [("agrees",)]
+
+
+def test_no_decoy_row_appears_in_any_view(demo):
+    db, _ = demo
+    decoys = prices_in_sample(decoys=True) - prices_in_sample(decoys=False)
+    assert len(decoys) >= 5  # Windows, RHEL, Dedicated, BYOL, SQL, reservation rows at prices of their own
+    views = {
+        "aws_instance_prices": "SELECT region_code, instance_type, hourly_usd FROM aws_instance_prices "
+        "WHERE source_family = 'price_list'",
+        "aws_prices_by_region": "SELECT region_code, instance_type, hourly_usd FROM aws_prices_by_region",
+        "aws_price_reconciliation": "SELECT region_code, instance_type, price_list_usd_per_instance_hour "
+        "FROM aws_price_reconciliation WHERE region_code IS NOT NULL",
+    }
+    for view, sql in views.items():
+        rows = {(r, t, Decimal(p)) for r, t, p in query(db, sql) if p is not None}
+        assert rows, view
+        assert not rows & decoys, (view, rows & decoys)
+    on_demand = query(
+        db,
+        """SELECT region_code, instance_type, usd_per_instance_hour FROM aws_instance_prices
+           WHERE source_family = 'price_list' AND price_kind = 'on_demand'""",
+    )
+    assert set(on_demand) <= prices_in_sample(decoys=False)
+
+
+def test_the_capacity_block_only_type_has_no_on_demand_row(demo):
+    db, _ = demo
+    cb_only = query(
+        db,
+        """SELECT count(*) FROM aws_instance_prices WHERE source_family = 'price_list'
+           AND instance_type = 'p5e.48xlarge' AND price_kind = 'on_demand'""",
+    )
+    assert cb_only == [(0,)]
+    assert any(row["Instance Type"] == "p5e.48xlarge" for row in read_sample("us-east-1")[2])  # it is in the file
+
+
+def test_show_prints_a_summary_per_region(demo):
+    _, output = demo
+    lines = {line.split()[1]: line for line in output.splitlines() if line.startswith("│ ") and "-" in line}
+    assert {"us-east-1", "us-east-2", "eu-south-2"} <= set(lines)
+    assert lines["eu-south-2"].split("│")[2].strip() == "0"  # a region pricing no accelerator is listed, empty
+    cheapest = lines["us-east-1"].split("│")
+    assert cheapest[6].strip().startswith(("trn", "inf")) and Decimal(cheapest[7].strip()) > 0
