@@ -113,6 +113,19 @@ def test_an_unchanged_page_adds_nothing_and_a_changed_figure_is_a_new_version(sp
     ) == [("2.9 TB/sec", False), ("3 TB/sec", True)]
 
 
+def test_the_same_claims_read_from_another_address_are_unchanged(specs, site):
+    """The page's address is provenance, not the claim: served from elsewhere (offline on another port, a
+    mirror), the same sentences add no version."""
+    assert specs.refresh("aws_trn2_claims").status == "landed"
+    moved = specs.sources["aws_trn2_claims"]
+    mirrored = {**moved.model_dump(), "url": site.url(f"/mirror/{moved.sample}")}
+    specs.sources["aws_trn2_claims"] = SourceSpec.model_validate(mirrored)
+    site.set(f"/mirror/{moved.sample}", Reply(body=sample_path(moved).read_bytes()))
+    assert specs.refresh("aws_trn2_claims").status == "unchanged"
+    versions = specs.query("SELECT count(*), count(*) FILTER (WHERE valid_to IS NULL) FROM vendor_claim_history")
+    assert versions[0][0] == versions[0][1] > 0
+
+
 def test_a_chip_page_whose_figures_are_gone_is_refused_and_the_last_good_specs_stay(specs):
     specs.refresh("neuron_trainium2")
     specs.serve("neuron_trainium2", b"<html><body><h1>AWS Trainium2</h1><p>Trainium2 is fast.</p></body></html>")

@@ -91,14 +91,16 @@ LAUNCHES = VersionedTable(
 
 CLAIMS = VersionedTable(
     name="vendor_claim_history",
-    key_columns=("page_url", "claim_text"),
+    key_columns=("claim_text",),  # within one source, which reads one page
     attribute_fields=(
         pa.field("claim_text", pa.string()),
-        pa.field("page_url", pa.string()),
         pa.field("page_title", pa.string()),
         pa.field("page_date", pa.date32()),
         pa.field("is_claim", pa.bool_()),
     ),
+    # Where the page was read is provenance, not the claim: a page served from another address (offline, a
+    # mirror) must not make the same sentence a new version.
+    carried_fields=(pa.field("page_url", pa.string()),),
 )
 
 # The curated NVIDIA reference: one row per GPU and figure, each with its own source URL and date.
