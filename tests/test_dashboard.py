@@ -25,7 +25,7 @@ from pipelines.cli import app
 from pipelines.dashboard.build import build_dashboard
 from pipelines.resources import WarehouseResource
 from pipelines.sources import load_sources, sample_path
-from sourcefiles import media_type_of, write_sources_file
+from sourcefiles import media_type_of, sample_routes, write_sources_file
 
 runner = CliRunner()
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -44,8 +44,9 @@ def warehouse(tmp_path_factory) -> Path:
     db = tmp / "prices.duckdb"
     sources = load_sources()
     with LocalServer() as server:
-        for source in sources:
-            server.serve_file(f"/{source.sample}", sample_path(source), media_type_of(sample_path(source)))
+        for source in sources:  # each sample, and the price list's regional offer files where its index names them
+            for route, file in sample_routes(source):
+                server.serve_file(route, file, media_type_of(file))
         sources_file = write_sources_file(tmp / "sources.toml", sources, server.base_url)
         refresh("--sources", str(sources_file), "--db", str(db))
         trn1 = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_bytes()
@@ -126,7 +127,8 @@ def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(si
     shown = sorted(tuple(row[i] for i in at.values()) for row in rows)
     assert shown == sorted(expected) and shown
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", row[header.index("fetched_at")]) for row in rows)
-    trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand"]
+    # The product page's row (the price-list regions keep AWS's own $21.50 beside it)
+    trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and r[3].endswith("/trn1.html")]
     assert trn1 == [("trn1.32xlarge", "on_demand", "1.2500", trn1[0][3])]  # $20.00 / 16, the changed price
 
 
