@@ -28,11 +28,14 @@ from lxml import etree
 
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
+from pipelines.pricelist_refresh import sample_units
 from pipelines.sources import SourceSpec, load_sources, sample_path
 from promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = {s.id: s for s in load_sources()}
+# What parses each sample: a source, or for the price list's region index each sample region's unit (the index
+# itself is read by the refresh path, not a parser).
+SOURCES = {unit.id: unit for s in load_sources() for unit in sample_units(s)}
 JSON_SOURCES = ["gpu_runpod", "gpu_vastai", "gpu_leadergpu"]
 FUZZ = settings(
     max_examples=150,
