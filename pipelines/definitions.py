@@ -12,6 +12,7 @@ from assets.dashboard import dashboard_site
 from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
 from assets.pricelist import build_pricelist_asset
 from assets.publish import published_snapshot
+from assets.references import REFERENCE_ASSETS
 from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
@@ -57,6 +58,7 @@ def build_definitions(
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
     source_assets += [build_pricelist_asset(s, fetch_retry_policy) for s in region_indexes]
+    source_assets += REFERENCE_ASSETS  # the in-repo reference files, landed like any source
     return dg.Definitions(
         assets=[
             *source_assets,

@@ -36,6 +36,7 @@ SPEC_SOURCE_IDS = [
     "neuron_trn2_arch",
     "neuron_trn3_arch",
 ]
+REFERENCE_IDS = ["launch_dates", "nvidia_gpus"]  # in-repo files, landed like any source
 VIEW_KEYS = [
     "accelerator_hour_prices",
     "aws_instance_prices",
@@ -48,7 +49,10 @@ AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    sources = [f"sources/{s}" for s in SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + PRICELIST_IDS + ["fx_ecb"]]
+    sources = [
+        f"sources/{s}"
+        for s in SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS + ["fx_ecb"]
+    ]
     assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
 
 
@@ -95,8 +99,8 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
     assert (
-        dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 30
-    )  # 5 AWS + 9 GPU + 14 spec (aws_trn3 is a spec page) + the price list and the spot feed
+        dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 32
+    )  # 5 AWS + 9 GPU + 14 spec (aws_trn3 is a spec page) + the price list and the spot feed + 2 reference files
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
