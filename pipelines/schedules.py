@@ -2,7 +2,8 @@
 
 - `refresh_fx` (05:45 UTC): the ECB rates. Apart from the prices so that a failed ECB fetch cannot make
   Dagster skip the GPU sources downstream of it: they then convert with the latest earlier rate.
-- `refresh_prices` (06:00 UTC): every AWS and GPU source.
+- `refresh_prices` (06:00 UTC): every price and spec source (AWS pages, price lists, GPU providers, Neuron
+  docs) and the in-repo reference files.
 - `publish_views`: the view assets and the read-only snapshot, launched by the sensor once a price refresh
   has finished, whether every source landed or some failed. In one run with the sources, one failed
   source would make Dagster skip the views and the snapshot, and hide what the others landed.
