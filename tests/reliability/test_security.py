@@ -139,6 +139,10 @@ def warehouse_text(db_path: Path) -> str:
     return "\n".join(out)
 
 
+# The source's own last fetch (the price job also lands the in-repo reference files, each with a fetch_log row).
+LAST_OUTCOME = "SELECT outcome FROM fetch_log WHERE source_id = ? ORDER BY fetch_id DESC LIMIT 1"
+
+
 @pytest.mark.expect("secret nowhere")
 @pytest.mark.promises(SECRETS_LEAKED)
 def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkeypatch, caplog, capsys):
@@ -169,7 +173,7 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
                 if getattr(data, attribute, None) is not None:
                     texts.append(str(getattr(data, attribute)))
         with duckdb.connect(str(db_path), read_only=True) as con:
-            outcomes.append(con.execute("SELECT outcome FROM fetch_log ORDER BY fetch_id DESC LIMIT 1").fetchone()[0])
+            outcomes.append(con.execute(LAST_OUTCOME, [source.id]).fetchone()[0])
         assert outcomes[-1] == expected, outcomes
     captured = capsys.readouterr()
     texts += [caplog.text, captured.out, captured.err, *(r.getMessage() for r in caplog.records)]
