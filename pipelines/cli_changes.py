@@ -29,11 +29,19 @@ SELECT * FROM (
     SELECT 'AWS' AS provider, instance_type AS offering, price_kind, region, usd_per_accelerator_hour AS price,
            CAST(NULL AS VARCHAR) AS stock_status, valid_from, valid_to, source_url
     FROM aws_instance_price_history WHERE lower(instance_type) = lower($offering)
+    UNION ALL  -- the price list, per region; a reserved offer's term, payment and class are part of its kind
+    SELECT 'AWS price list', instance_type,
+           CASE WHEN price_kind = 'reserved'
+                THEN concat_ws(' ', 'reserved', lease_years || 'y', purchase_option, offering_class)
+                ELSE price_kind END,
+           region_code, usd_per_accelerator_hour, NULL, valid_from, valid_to, source_url
+    FROM aws_pricelist_price_history WHERE lower(instance_type) = lower($offering)
     UNION ALL
     SELECT provider, listing, price_kind, region, usd_per_gpu_hour, stock_status, valid_from, valid_to, source_url
     FROM gpu_listing_history WHERE lower(gpu_model) = lower($offering) OR lower(listing) = lower($offering)
 )
-WHERE ($kind IS NULL OR price_kind = $kind) AND ($region IS NULL OR lower(region) = lower($region))
+WHERE ($kind IS NULL OR price_kind = $kind OR starts_with(price_kind, $kind || ' '))
+  AND ($region IS NULL OR lower(region) = lower($region))
 ORDER BY provider, offering, price_kind, region NULLS FIRST, valid_from
 """
 DbOption = Annotated[Path, typer.Option("--db", help="Warehouse file (its published snapshot is read when present).")]

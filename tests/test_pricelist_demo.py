@@ -120,3 +120,16 @@ def test_show_prints_a_summary_per_region(demo):
     assert lines["eu-south-2"].split("│")[2].strip() == "0"  # a region pricing no accelerator is listed, empty
     cheapest = lines["us-east-1"].split("│")
     assert cheapest[6].strip().startswith(("trn", "inf")) and Decimal(cheapest[7].strip()) > 0
+
+
+def test_history_shows_the_price_list_per_region_beside_the_page(demo):
+    db, _ = demo
+    shown = runner.invoke(app, ["history", "trn1.32xlarge", "--kind", "on_demand", "--db", str(db)], terminal_width=250)
+    assert shown.exit_code == 0, shown.output
+    rows = [line for line in shown.output.splitlines() if "trn1.32xlarge" in line and "on_demand" in line]
+    assert any("not stated" in r and "1.3438" in r for r in rows)  # the product page
+    assert any("AWS price list" in r and "us-east-1" in r and "1.3438" in r for r in rows)
+    reserved = runner.invoke(
+        app, ["history", "trn1.32xlarge", "--kind", "reserved", "--db", str(db)], terminal_width=250
+    )
+    assert "reserved 1y" in reserved.output and "on_demand" not in reserved.output
