@@ -17,6 +17,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from pipelines import cli_changes, cli_dashboard, cli_export, cli_pilot
+from pipelines.cli_options import SnapshotReadOption, WriteOption
 from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
 from pipelines.locations import DEFAULT_SOURCES_FILE
@@ -31,6 +32,7 @@ from warehouse.files import (
     WarehouseUnwritable,
 )
 from warehouse.lock import RefreshLocked, exclusive_refresh
+from warehouse.target import exists, local_dir
 
 # Only light modules above: `ratecard --help` and `ratecard show` must start fast, so pydantic, DuckDB, Great
 # Expectations and Dagster are imported by the commands that use them.
@@ -105,7 +107,7 @@ app = typer.Typer(
 console = wide_console()
 cli_dashboard.register(app, console)
 
-DbOption = Annotated[Path, typer.Option("--db", help="DuckDB file to write.")]
+DbOption = WriteOption
 SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]
 SourceIdsOption = Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")]
 WAIT_HELP = "Seconds to wait for a refresh already running, or a program holding the database."
@@ -180,13 +182,13 @@ def usable_database(db: Path, wait: float) -> None:
 
 @app.command()
 def show(
-    db: DbOption = DEFAULT_DB_PATH,
+    db: SnapshotReadOption = DEFAULT_DB_PATH,
     wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a program holding the database.")] = 30.0,
 ) -> None:
     """Print the headline views: AWS prices per instance-hour and per accelerator-hour, and source freshness."""
     from pipelines.show import print_headline
 
-    if not db.exists():
+    if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     print_headline(console, db, wait_s=wait)
 
@@ -204,13 +206,13 @@ def reparse(
     from warehouse.db import writable_location
 
     selected = selected_sources(load_sources(sources_file), source)
-    if not db.exists():
+    if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     from pipelines.archive import Archive
     from pipelines.reparse import reparse_source
     from warehouse.publish import publish_snapshot
 
-    archive = Archive(db.parent / "archive")
+    archive = Archive(local_dir(db) / "archive")
     writable_location(db)
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)

@@ -12,7 +12,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from pipelines.cli_options import SnapshotReadOption
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+from warehouse.target import exists
 
 DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
 UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -44,7 +46,7 @@ WHERE ($kind IS NULL OR price_kind = $kind OR starts_with(price_kind, $kind || '
   AND ($region IS NULL OR lower(region) = lower($region))
 ORDER BY provider, offering, price_kind, region NULLS FIRST, valid_from
 """
-DbOption = Annotated[Path, typer.Option("--db", help="Warehouse file (its published snapshot is read when present).")]
+DbOption = SnapshotReadOption
 
 
 def parse_since(text: str) -> timedelta:
@@ -82,7 +84,7 @@ def query(db: Path, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     from pipelines.show import reading
     from warehouse.queries import rows_as_dicts
 
-    if not db.exists():
+    if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     with reading(db) as con:
         try:

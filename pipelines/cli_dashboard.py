@@ -8,14 +8,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pipelines.cli_options import SnapshotReadOption
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+from warehouse.target import exists, is_lake, local_dir
 
 DEFAULT_SITE_DIR = Path(DEFAULT_DB_PATH).parent / "dashboard"
 
 
 def site_dir_for(db: Path | str) -> Path:
     """Where the site of a database goes by default: `dashboard/` beside it."""
-    return Path(db).parent / "dashboard"
+    return local_dir(db) / "dashboard"
 
 
 def register(app: typer.Typer, console: Console) -> None:
@@ -23,9 +25,7 @@ def register(app: typer.Typer, console: Console) -> None:
 
     @app.command()
     def dashboard(
-        db: Annotated[Path, typer.Option("--db", help="Working DuckDB file; its published snapshot is read.")] = (
-            DEFAULT_DB_PATH
-        ),
+        db: SnapshotReadOption = DEFAULT_DB_PATH,
         out: Annotated[
             Path | None, typer.Option("--out", help="Folder to write (default: dashboard/ beside --db).")
         ] = (None),
@@ -34,8 +34,8 @@ def register(app: typer.Typer, console: Console) -> None:
         from pipelines.dashboard.build import build_dashboard
         from warehouse.publish import snapshot_path
 
-        snapshot = snapshot_path(db)
-        if not snapshot.is_file():
+        snapshot = db if is_lake(db) else snapshot_path(db)  # a lake is read as it stands: only commits show
+        if not exists(snapshot) or not (is_lake(db) or snapshot.is_file()):
             raise WarehouseMissing(snapshot, "has not been published yet")
         target = out or site_dir_for(db)
         pages = build_dashboard(snapshot, target)

@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pipelines.cli_options import SnapshotReadOption
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+from warehouse.target import exists
 
 
 class ExportFormat(StrEnum):
@@ -24,16 +26,14 @@ def register(app: typer.Typer, console: Console) -> None:
         fmt: Annotated[ExportFormat, typer.Option("--format", help="parquet (DECIMAL kept) or csv.")] = (
             ExportFormat.parquet
         ),
-        db: Annotated[Path, typer.Option("--db", help="Warehouse file; its published snapshot is read.")] = (
-            DEFAULT_DB_PATH
-        ),
+        db: SnapshotReadOption = DEFAULT_DB_PATH,
     ) -> None:
         """Write every public view, and the history tables partitioned by fetch date, with manifest.json."""
         from warehouse.export import export_warehouse
-        from warehouse.publish import snapshot_path
+        from warehouse.publish import readable
 
-        source = snapshot_path(db) if snapshot_path(db).exists() else db
-        if not source.exists():
+        source = readable(db)
+        if not exists(source):
             raise WarehouseMissing(db, "does not exist yet")
         manifest = export_warehouse(source, out, fmt.value)
         rows = sum(f["rows"] for f in manifest["files"])

@@ -15,14 +15,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from pipelines.cli_options import WriteOption
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+from warehouse.target import exists
 
 if TYPE_CHECKING:
     from pipelines.pilots.landing import Landed
 
 pilot_app = typer.Typer(help="Pilot results (cost per completed work) and migration plans (payback).")
-DbOption = Annotated[Path, typer.Option("--db", help="Warehouse file (refreshed at least once).")]
+DbOption = WriteOption
 WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh or a program holding it.")]
 ProviderOption = Annotated[
     str | None, typer.Option("--provider", help="GPU provider of a listing; leave out for an AWS instance type.")
@@ -41,7 +43,7 @@ def _land(db: Path, wait: float, land: Any) -> Landed:
     from warehouse.lock import exclusive_refresh
     from warehouse.publish import publish_snapshot
 
-    if not db.exists():
+    if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     with exclusive_refresh(db, wait_s=wait):
         with connect(db, wait_s=wait) as con:

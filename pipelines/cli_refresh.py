@@ -27,6 +27,7 @@ from pipelines.pricelist_refresh import reads_region_index
 from pipelines.refresh import SourceOutcome
 from pipelines.refresh_all import RefreshStopped, StopRequested, refresh_all, signals_stop
 from pipelines.sources import SourcesFile, SourceSpec
+from warehouse.target import local_dir
 
 STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}
 EXIT_FOR_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells report it
@@ -38,7 +39,7 @@ DETAIL_WIDTH = 100
 class RefreshReport:
     outcomes: list[SourceOutcome]
     seconds: dict[str, float]
-    published: Path | None = None
+    published: Path | str | None = None
     stopped_by: int | None = None  # the signal that stopped it
     log_path: Path | None = None
     failed: list[SourceOutcome] = field(default_factory=list)
@@ -60,7 +61,7 @@ def run_refresh(
     from pipelines.offline import pointed_at, serve_directory
     from warehouse.publish import publish_snapshot
 
-    archive = Archive(db.parent / "archive")
+    archive = Archive(local_dir(db) / "archive")
     settings = FetchSettings(per_host_limit=sources_file.concurrency.per_host)
     started: dict[str, float] = {}
     seconds: dict[str, float] = {}
@@ -127,7 +128,7 @@ def _progress(console: Console) -> Iterator[Progress]:
 def write_log(report: RefreshReport, db: Path) -> Path:
     """Every detail the terminal leaves out: full errors, validation failures and warnings, per source."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = db.parent / "logs" / f"refresh-{stamp}.log"
+    path = local_dir(db) / "logs" / f"refresh-{stamp}.log"
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [f"ratecard refresh of {db} at {stamp}"]
     for outcome in report.outcomes:

@@ -45,7 +45,7 @@ from pipelines.refresh import (
 )
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
-from warehouse.db import connect
+from warehouse.db import connect, cursor
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
 POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
@@ -228,10 +228,10 @@ def refresh_sources(
     outcomes: list[SourceOutcome] = []
     with connect(db_path) as con:
         # FX first in the queue, so a worker never waits on rates that no worker is fetching.
-        work = [(s, con.cursor()) for s in ordered]
+        work = [(s, cursor(con)) for s in ordered]
         futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
         # Only parsing is left when every body came fetched: let it finish, so one GE run validates every source.
-        checked = start_checker(run, con.cursor(), futures, wait_for_all=bool(fetched) and not fx_ids)
+        checked = start_checker(run, cursor(con), futures, wait_for_all=bool(fetched) and not fx_ids)
         try:
             for future in checked:
                 outcome = run.land(con, result_of(future))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import dagster as dg
 
@@ -14,6 +13,7 @@ from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.offline import pointed_at
 from pipelines.sources import SourcesFile, load_sources_file
 from warehouse.files import DEFAULT_DB_PATH
+from warehouse.target import local_dir
 
 
 # Each resource is its own value (none overrides create_resource), hence ConfigurableResource["<the class>"].
@@ -24,7 +24,7 @@ class WarehouseResource(dg.ConfigurableResource["WarehouseResource"]):
     archive_dir: str = ""  # empty: an `archive/` folder next to the database file
 
     def archive(self) -> Archive:
-        return Archive(self.archive_dir or Path(self.db_path).parent / "archive")
+        return Archive(self.archive_dir or local_dir(self.db_path) / "archive")
 
 
 class FetcherResource(dg.ConfigurableResource["FetcherResource"]):

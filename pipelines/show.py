@@ -13,7 +13,7 @@ from rich.table import Table
 
 from pipelines.pilots.show import pilot_rows, print_pilots
 from warehouse.db import connect
-from warehouse.publish import snapshot_path
+from warehouse.publish import readable
 from warehouse.queries import (
     CROSSCHECK_WARNINGS,
     GENERATIONS,
@@ -168,8 +168,7 @@ def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] |
 
 def reading(db: Path, wait_s: float = 30.0) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
     """The published snapshot when there is one (never the working file a refresh may be writing), read-only."""
-    snapshot = snapshot_path(db)
-    return connect(snapshot if snapshot.exists() else db, read_only=True, wait_s=wait_s)
+    return connect(readable(db), read_only=True, wait_s=wait_s)
 
 
 def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:

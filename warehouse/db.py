@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 
 from pipelines.reference import REGIONS_FILE
+from warehouse.catalog_comments import record_catalog_comments
 from warehouse.files import (
     NewerDuckDBFile,
     NotADuckDBFile,
@@ -21,6 +26,8 @@ from warehouse.files import (
     WarehouseMissing,
     WarehouseUnwritable,
 )
+from warehouse.lake import LAKE, file_id_sequences, lake_statements, open_lake, view_names
+from warehouse.target import is_lake
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 # Order matters: views need the tables, and CREATE OR REPLACE VIEW drops a view's comments.
@@ -49,6 +56,7 @@ SCHEMA_FILES = (
     "schema_nvidia.sql",
     "views_value.sql",
     "comments_value.sql",
+    "schema_catalog_comments.sql",
 )
 
 
@@ -75,29 +83,51 @@ COMMENT ON COLUMN schema_version.applied_at IS 'When they were applied (UTC).';
 """  # noqa: E501 - comment texts are SQL literals, kept whole
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Apply the schema files unless this file already has exactly these (saves ~0.35 s per connection)."""
-    wanted = schema_sha256()
+def schema_texts(lake: bool) -> list[str]:
+    texts = [sql(name) for name in SCHEMA_FILES]
+    if not lake:
+        return texts
+    views = view_names(texts)
+    return [lake_statements(text, views) for text in texts]
+
+
+def applied_schema(con: duckdb.DuckDBPyConnection) -> list[tuple[str]]:
     try:
-        applied = con.execute(SCHEMA_APPLIED).fetchall()
+        return con.execute(SCHEMA_APPLIED).fetchall()
     except duckdb.CatalogException:
-        applied = []
-    if applied == [(wanted,)]:
-        return
-    for name in SCHEMA_FILES:
-        con.execute(sql(name))
+        return []
+
+
+def apply_schema(con: duckdb.DuckDBPyConnection, wanted: str, lake: bool) -> None:
+    for text in schema_texts(lake):
+        con.execute(text)
     from warehouse.gpu_landing import upgrade_gpu_history  # late: gpu_landing imports this module
     from warehouse.landing import upgrade_aws_history
 
     upgrade_gpu_history(con)  # data a new column needs in rows landed before it existed
     upgrade_aws_history(con)  # attribute hashes in the current definition
+    record_catalog_comments(con, SCHEMA_FILES, sql)
     con.execute(RECORD_SCHEMA, {"sha": wanted})
     con.execute(COMMENT_SCHEMA)
 
 
+def ensure_schema(con: duckdb.DuckDBPyConnection, *, lake: bool = False) -> None:
+    """Apply the schema files unless this warehouse already has exactly these (saves ~0.35 s per connection).
+    On a lake, in one transaction: two writers opening a new lake at once conflict, and the loser finds it done."""
+    wanted = schema_sha256()
+    if applied_schema(con) == [(wanted,)]:
+        return
+    if not lake:
+        apply_schema(con, wanted, lake)
+        return
+    in_transaction(con, lambda: None if applied_schema(con) == [(wanted,)] else apply_schema(con, wanted, lake))
+
+
+# DuckDB 2.0 says "storage version number N, but we can only read storage versions between A and B";
+# 1.5 says "version number N, but we can only read versions between A and B".
 NEWER_STORAGE = re.compile(
-    r"storage version number (\d+), "
-    r"but we can only read storage versions between (\d+) and (\d+)"
+    r"version number (\d+), "
+    r"but we can only read (?:storage )?versions between (\d+) and (\d+)"
 )
 LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
 UNUSABLE_PATH = (
@@ -136,8 +166,11 @@ def warehouse_error(path: Path, exc: duckdb.Error, wait_s: float) -> WarehouseEr
     return WarehouseUnwritable(path, f"cannot hold a database file: {reason.lower()}") if reason else None
 
 
-def writable_location(path: Path) -> None:
-    """Create the file's directory, or say why no database file can be written at `path`."""
+def writable_location(path: Path | str) -> None:
+    """Create the file's directory, or say why no database file can be written at `path` (a lake: nothing to do)."""
+    if is_lake(path):
+        return
+    path = Path(path)
     if path.is_dir():
         raise WarehouseUnwritable(path, "is a directory, not a database file")
     blocking = next((p for p in path.parents if p.exists()), None)
@@ -169,14 +202,22 @@ def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConn
 
 @contextmanager
 def connect(path: Path | str, *, read_only: bool = False, wait_s: float = 30.0) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection that is closed on every exit path, so the file lock never outlives a failure."""
-    path = Path(path)
-    if not read_only:
-        writable_location(path)
-    con = open_file(path, read_only, wait_s)
+    """A connection that is closed on every exit path, so the file lock never outlives a failure.
+
+    `path` is a DuckDB file, or a `ducklake:postgres:<conninfo>` lake (warehouse.target)."""
+    lake = is_lake(path)
+    if lake:
+        con = open_lake(str(path), read_only=read_only)
+    else:
+        path = Path(path)
+        if not read_only:
+            writable_location(path)
+        con = open_file(path, read_only, wait_s)
     try:
         if not read_only:
-            ensure_schema(con)
+            ensure_schema(con, lake=lake)
+            if not lake:
+                file_id_sequences(con)
         yield con
     finally:
         con.close()
@@ -190,4 +231,50 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    label_commit(con)
     con.execute("COMMIT")
+
+
+T = TypeVar("T")
+CONFLICT = "Transaction conflict"
+CONFLICT_ATTEMPTS = 12
+# What each lake commit says it belongs to (lake.snapshots() shows it): the refresh, set by whoever runs one.
+commit_label: ContextVar[dict[str, str] | None] = ContextVar("commit_label", default=None)
+
+
+def on_lake(con: duckdb.DuckDBPyConnection) -> bool:
+    row = con.execute("SELECT current_database()").fetchone()
+    return row is not None and row[0] == LAKE
+
+
+def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A cursor (for another thread) that reads the same catalog: `USE` is per connection, so a lake's
+    cursor is pointed at the lake again."""
+    other = con.cursor()
+    if on_lake(con):
+        other.execute(f"USE {LAKE}")
+    return other
+
+
+def label_commit(con: duckdb.DuckDBPyConnection) -> None:
+    label = commit_label.get()
+    if label and on_lake(con):
+        message = label.get("message", "ratecard")
+        con.execute(
+            f"CALL {LAKE}.set_commit_message('ratecard', $message, extra_info => $info)",
+            {"message": message, "info": json.dumps(label, sort_keys=True)},
+        )
+
+
+def in_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
+    """`work` in one transaction; on a lake, run again from the start when another writer's commit conflicts
+    (DuckLake checks at commit: both closed rows of one table, say). The file backend never conflicts."""
+    for attempt in range(CONFLICT_ATTEMPTS):
+        try:
+            with transaction(con):
+                return work()
+        except duckdb.TransactionException as exc:
+            if CONFLICT not in str(exc) or attempt == CONFLICT_ATTEMPTS - 1:
+                raise
+            time.sleep(random.uniform(0.01, 0.05 * 2 ** min(attempt, 5)))  # jittered: writers part ways
+    raise AssertionError("unreachable")

@@ -18,6 +18,7 @@ import duckdb
 
 from warehouse.db import connect
 from warehouse.queries import one_row, rows_as_dicts
+from warehouse.target import is_lake
 
 Format = Literal["parquet", "csv"]
 PARTITION_COLUMN = "fetch_date"
@@ -43,10 +44,22 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def snapshot_info(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
-    """Which published version the files come from: its file hash, publish time and the last fetch it holds."""
+def snapshot_info(con: duckdb.DuckDBPyConnection, path: Path | str) -> dict[str, Any]:
+    """Which published version the files come from: its file hash, publish time and the last fetch it holds
+    (a lake: its snapshot id and commit time instead of a file hash)."""
     (through,) = one_row(con, "SELECT max(fetch_id) FROM fetch_log")
     (schema,) = one_row(con, "SELECT max(sql_sha256) FROM schema_version")
+    if is_lake(path):
+        snapshot, at = one_row(con, "SELECT snapshot_id, snapshot_time FROM lake.snapshots() ORDER BY 1 DESC LIMIT 1")
+        return {
+            "path": str(path),
+            "publish_id": f"fetch-{through}",
+            "published_at": at.astimezone(UTC).isoformat(),
+            "lake_snapshot_id": snapshot,
+            "through_fetch_id": through,
+            "schema_sha256": schema,
+        }
+    path = Path(path)
     return {
         "path": str(path),
         "publish_id": f"fetch-{through}",
@@ -101,7 +114,9 @@ def export_one(
     return entry
 
 
-def export_warehouse(db_path: Path, out: Path, fmt: Format = "parquet", *, wait_s: float = 30.0) -> dict[str, Any]:
+def export_warehouse(
+    db_path: Path | str, out: Path, fmt: Format = "parquet", *, wait_s: float = 30.0
+) -> dict[str, Any]:
     """Write every public view and history table of the file at `db_path` (a snapshot) into `out`."""
     out.mkdir(parents=True, exist_ok=True)
     with connect(db_path, read_only=True, wait_s=wait_s) as con:

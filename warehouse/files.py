@@ -11,7 +11,7 @@ DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
 class WarehouseError(RuntimeError):
     """The warehouse file cannot be used, for a reason its user can fix (the CLI says how, without a traceback)."""
 
-    def __init__(self, path: Path, problem: str) -> None:
+    def __init__(self, path: Path | str, problem: str) -> None:
         self.path = path
         self.problem = problem
         super().__init__(f"{path}: {problem}")

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from pipelines.reference import location_names, region_code_for
 from schemas.records import SourceBatch
-from warehouse.db import transaction
+from warehouse.db import in_transaction
 from warehouse.failpoints import failpoint
 from warehouse.queries import one_row
 from warehouse.versioning import (
@@ -63,12 +63,13 @@ PRICES = VersionedTable(
 )
 
 INSERT_FETCH = """
-INSERT INTO fetch_log (source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
+INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
                        content_type, shape_fingerprint, warnings, parser_version, outcome, error)
-VALUES ($source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
+VALUES ($fetch_id, $source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
         $content_type, $shape_fingerprint, $warnings, $parser_version, $outcome, $error)
-RETURNING fetch_id
 """
+# Ids come from macros warehouse.db defines per connection: the file's sequences, or a lake's PostgreSQL ones.
+NEXT_FETCH_ID = "SELECT next_fetch_id()"
 
 SET_FETCH_OUTCOME = """
 UPDATE fetch_log SET outcome = $outcome, rows_inserted = $inserted, rows_closed = $closed,
@@ -78,8 +79,10 @@ WHERE fetch_id = $fetch_id
 """
 
 INSERT_QUARANTINE = """
-INSERT INTO quarantine (source_id, fetch_id, url, fetched_at, sha256, parser_version, stage, reasons, raw_body)
-VALUES ($source_id, $fetch_id, $url, $fetched_at, $sha256, $parser_version, $stage, $reasons, $raw_body)
+INSERT INTO quarantine (quarantine_id, source_id, fetch_id, url, fetched_at, sha256, parser_version, stage, reasons,
+                        raw_body)
+VALUES (next_quarantine_id(), $source_id, $fetch_id, $url, $fetched_at, $sha256, $parser_version, $stage, $reasons,
+        $raw_body)
 """
 
 
@@ -143,8 +146,9 @@ def log_fetch(
 ) -> int:
     params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
     params["warnings"] = list(fetch.warnings)
-    (fetch_id,) = one_row(con, INSERT_FETCH, params)
-    return int(fetch_id)
+    (params["fetch_id"],) = one_row(con, NEXT_FETCH_ID)
+    con.execute(INSERT_FETCH, params)
+    return int(params["fetch_id"])
 
 
 @dataclass(frozen=True)
@@ -173,10 +177,14 @@ def land_batch(
 
     `fetch_id` reuses an existing log row (reparse) instead of logging a new fetch.
     """
-    with transaction(con):
-        if fetch_id is None:
-            fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=parser_version)
-        return land_in_transaction(con, fetch, fetch_id, parser_version, snapshots)
+
+    def work() -> LandResult:
+        logged = (
+            log_fetch(con, fetch, outcome="landed", parser_version=parser_version) if fetch_id is None else fetch_id
+        )
+        return land_in_transaction(con, fetch, logged, parser_version, snapshots)
+
+    return in_transaction(con, work)
 
 
 def land_in_transaction(
@@ -220,20 +228,12 @@ def quarantine_batch(
     parser_version: str | None,
 ) -> int:
     """Log the fetch as quarantined and keep its body and reasons; nothing reaches a history table."""
-    with transaction(con):
+
+    def work() -> int:
         fetch_id = log_fetch(con, fetch, outcome="quarantined", parser_version=parser_version, error="; ".join(reasons))
-        con.execute(
-            INSERT_QUARANTINE,
-            {
-                "source_id": fetch.source_id,
-                "fetch_id": fetch_id,
-                "url": fetch.url,
-                "fetched_at": fetch.fetched_at,
-                "sha256": fetch.sha256,
-                "parser_version": parser_version,
-                "stage": stage,
-                "reasons": reasons,
-                "raw_body": body,
-            },
-        )
-    return fetch_id
+        row = {"source_id": fetch.source_id, "fetch_id": fetch_id, "url": fetch.url, "fetched_at": fetch.fetched_at}
+        row |= {"sha256": fetch.sha256, "parser_version": parser_version, "stage": stage, "reasons": reasons}
+        con.execute(INSERT_QUARANTINE, row | {"raw_body": body})
+        return fetch_id
+
+    return in_transaction(con, work)

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from warehouse.target import is_lake
+
 
 class RefreshLocked(RuntimeError):
     pass
@@ -33,7 +35,11 @@ def lock_path(db_path: Path | str) -> Path:
 
 @contextmanager
 def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float = 0.1) -> Iterator[None]:
-    """Hold the warehouse's refresh lock; wait up to `wait_s` for it, then raise RefreshLocked."""
+    """Hold the warehouse's refresh lock; wait up to `wait_s` for it, then raise RefreshLocked. A DuckLake needs
+    none: its writers commit concurrently, and a conflicting commit is retried (warehouse.db.in_transaction)."""
+    if is_lake(db_path):
+        yield
+        return
     path = lock_path(db_path).resolve()
     held = (path, threading.get_ident())
     if _held.get(held):

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from warehouse.db import connect
 from warehouse.failpoints import failpoint
+from warehouse.lake import current_snapshot
+from warehouse.target import is_lake
 
 # Storage number 64, the oldest DuckDB 2.0 writes and every 1.x reader since 1.1 reads. The labels v0.9.0 to
 # v1.1.0 give byte-identical files; DuckDB 1.0.0 still refuses them (2.0 writes the primary-key index in the
@@ -26,6 +28,15 @@ SNAPSHOT_STORAGE_VERSION = "v1.1.0"
 def snapshot_path(db_path: Path | str) -> Path:
     path = Path(db_path)
     return path.with_name(f"{path.stem}.snapshot{path.suffix}")
+
+
+def readable(location: Path | str) -> Path | str:
+    """What readers open: a file's published snapshot (the working file before the first publish); a lake
+    itself, since its readers see only committed snapshots and never block a writer."""
+    if is_lake(location):
+        return str(location)
+    snapshot = snapshot_path(location)
+    return snapshot if snapshot.exists() else Path(location)
 
 
 def _fsync(path: Path) -> None:
@@ -72,8 +83,11 @@ def write_copy(db_path: Path, staging: Path) -> None:
             con.execute("DETACH snapshot_copy")
 
 
-def publish_snapshot(db_path: Path | str) -> Path:
-    """Write a copy of the working file beside the snapshot, fsync it, and rename it into place."""
+def publish_snapshot(db_path: Path | str) -> Path | str:
+    """Write a copy of the working file beside the snapshot, fsync it, and rename it into place. A lake needs no
+    copy: its readers already see only commits; it names the lake's current snapshot, which a reader can pin."""
+    if is_lake(db_path):
+        return f"{db_path} at snapshot {current_snapshot(str(db_path))}"
     db_path = Path(db_path)
     target = snapshot_path(db_path)
     remove_abandoned_copies(target)

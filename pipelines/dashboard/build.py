@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from pipelines.dashboard import DashboardError
 from pipelines.dashboard.data import Chart, SiteData, read_site_data
+from warehouse.target import is_lake
 
 HERE = Path(__file__).parent
 VENDOR = HERE / "vendor"
@@ -96,8 +97,8 @@ def render_site(site: SiteData, out: Path) -> list[Path]:
     return written
 
 
-def build_dashboard(snapshot: Path, out: Path) -> list[Path]:
-    """Read the snapshot and write the site into `out`; returns the pages written."""
-    if not snapshot.is_file():
+def build_dashboard(snapshot: Path | str, out: Path) -> list[Path]:
+    """Read the snapshot (or a lake) and write the site into `out`; returns the pages written."""
+    if not is_lake(snapshot) and not Path(snapshot).is_file():
         raise DashboardError(f"{snapshot}: no published snapshot yet; run `ratecard refresh` first")
     return render_site(read_site_data(snapshot), out)

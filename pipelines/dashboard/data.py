@@ -10,6 +10,7 @@ from typing import Any
 import duckdb
 
 from pipelines.dashboard import queries
+from warehouse.db import connect
 from warehouse.queries import one_row
 
 
@@ -92,8 +93,8 @@ def view_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(one_row(con, queries.VIEW_EXISTS, {"name": name})[0])
 
 
-def read_site_data(snapshot: Path) -> SiteData:
-    with duckdb.connect(str(snapshot), read_only=True) as con:
+def read_site_data(snapshot: Path | str) -> SiteData:
+    with connect(snapshot, read_only=True) as con:
         newest = one_row(con, f"SELECT {queries.TS.format(col='max(fetched_at)')} FROM fetch_log")[0]
         return SiteData(
             snapshot=str(snapshot),

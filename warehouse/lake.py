@@ -1,0 +1,163 @@
+"""The warehouse as a DuckLake: its catalog in PostgreSQL, its data as Parquet files under a data path.
+
+DuckLake lets many processes write at once (each commit is a PostgreSQL transaction on the catalog) and lets
+readers attach read-only while refreshes run, seeing only committed snapshots. It keeps the tables, views,
+macros and comments of the DuckDB file, but not constraints, sequences or comments on view columns; this module
+translates the schema files for it (`lake_statements`) and hands out ids from PostgreSQL sequences instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from warehouse.files import WarehouseError, WarehouseMissing
+from warehouse.target import lake_conninfo, lake_data_path
+
+LAKE = "lake"  # the catalog's name inside each connection; `USE lake` makes it the default
+CATALOG_PG = "lake_catalog_pg"  # the same PostgreSQL database attached directly, for the id sequences
+# fetch_log and quarantine ids: PostgreSQL sequences, so ids stay unique and rising across writer processes.
+ID_SEQUENCES = {"next_fetch_id": "ratecard_fetch_id_seq", "next_quarantine_id": "ratecard_quarantine_id_seq"}
+
+
+class WarehouseUnreachable(WarehouseError):
+    """The lake's catalog database cannot be reached (server down, wrong host or credentials)."""
+
+
+def extension_file(package: str, name: str) -> Path:
+    """An extension shipped in a `duckdb-extension-*` wheel, for this DuckDB version (INSTALL cannot download)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        raise RuntimeError(f"the {package} wheel is missing: reinstall from requirements.lock")
+    return Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}" / f"{name}.duckdb_extension"
+
+
+def postgres_extension() -> Path:
+    """The postgres extension under the file name DuckDB derives its entry point from (postgres_scanner_init):
+    loaded as postgres.duckdb_extension, as the wheel names it, it fails to find that entry point."""
+    shipped = extension_file("duckdb_extension_postgres", "postgres")
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ratecard" / "duckdb-extensions"
+    target = cache / f"v{duckdb.__version__}" / "postgres_scanner.duckdb_extension"
+    if not target.exists() or target.stat().st_size != shipped.stat().st_size:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        shutil.copyfile(shipped, staging)
+        os.replace(staging, target)  # atomic: another process loading it sees the old file or the new
+    return target
+
+
+def literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def lake_error(location: str, exc: duckdb.Error) -> WarehouseError | None:
+    """What a refused ATTACH means for the user; None for anything else."""
+    message = str(exc)
+    if "does not exist" in message and "database" in message:
+        return WarehouseMissing(location, "its catalog database does not exist in PostgreSQL (CREATE DATABASE it)")
+    if any(s in message for s in ("Connection refused", "could not connect", "could not translate host")):
+        first = next((line for line in message.splitlines() if "connect" in line or "refused" in line), message)
+        return WarehouseUnreachable(location, f"the catalog's PostgreSQL server cannot be reached ({first.strip()})")
+    if "password authentication failed" in message or "no pg_hba.conf entry" in message:
+        return WarehouseUnreachable(location, "PostgreSQL refused the catalog's credentials")
+    return None
+
+
+def open_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with the lake attached as `lake` and made the default catalog."""
+    con = duckdb.connect()
+    try:
+        con.execute(f"LOAD {literal(str(postgres_extension()))}")
+        con.execute(f"LOAD {literal(str(extension_file('duckdb_extension_ducklake', 'ducklake')))}")
+        options = ["READ_ONLY"] if read_only else []
+        if (data := lake_data_path()) is not None:
+            options.append(f"DATA_PATH {literal(data)}")
+        suffix = f" ({', '.join(options)})" if options else ""
+        con.execute(f"ATTACH {literal(location)} AS {LAKE}{suffix}")
+        con.execute(f"USE {LAKE}")
+        if not read_only:
+            attach_id_sequences(con, location)
+    except duckdb.Error as exc:
+        con.close()
+        if (error := lake_error(location, exc)) is not None:
+            raise error from exc
+        raise
+    return con
+
+
+def current_snapshot(location: str) -> int:
+    """The lake's latest snapshot id: `ATTACH ... (SNAPSHOT_VERSION n)` or `AT (VERSION => n)` reads it again."""
+    con = open_lake(location, read_only=True)
+    try:
+        row = con.execute(f"SELECT max(snapshot_id) FROM {LAKE}.snapshots()").fetchone()
+    finally:
+        con.close()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def attach_id_sequences(con: duckdb.DuckDBPyConnection, location: str) -> None:
+    """`next_fetch_id()` and `next_quarantine_id()` as temporary macros over PostgreSQL sequences."""
+    con.execute(f"ATTACH {literal(lake_conninfo(location))} AS {CATALOG_PG} (TYPE postgres)")
+    for macro, sequence in ID_SEQUENCES.items():
+        con.execute(f"CALL postgres_execute('{CATALOG_PG}', 'CREATE SEQUENCE IF NOT EXISTS {sequence}')")
+        query = f"SELECT nextval(''{sequence}'') AS id"
+        con.execute(
+            f"CREATE OR REPLACE TEMP MACRO {macro}() AS (SELECT id FROM postgres_query('{CATALOG_PG}', '{query}'))"
+        )
+
+
+def file_id_sequences(con: duckdb.DuckDBPyConnection) -> None:
+    """The same macros on a DuckDB file, over its own sequences."""
+    con.execute("CREATE OR REPLACE TEMP MACRO next_fetch_id() AS nextval('fetch_id_seq')")
+    con.execute("CREATE OR REPLACE TEMP MACRO next_quarantine_id() AS nextval('quarantine_id_seq')")
+
+
+SEQUENCE = re.compile(r"CREATE SEQUENCE[^;]*;", re.IGNORECASE)
+NEXTVAL_DEFAULT = re.compile(r"\s+DEFAULT nextval\('[^']*'\)", re.IGNORECASE)
+TABLE_KEY = re.compile(r",\s*PRIMARY KEY\s*\([^)]*\)", re.IGNORECASE)
+COLUMN_KEY = re.compile(r"\s+PRIMARY KEY\b", re.IGNORECASE)
+VIEW_NAME = re.compile(r"CREATE (?:OR REPLACE )?VIEW\s+(\w+)", re.IGNORECASE)
+VIEW_COLUMN_COMMENT = r"COMMENT ON COLUMN\s+{view}\.\w+\s+IS\s+'(?:[^']|'')*'\s*;"
+MACRO_COMMENT = re.compile(r"COMMENT ON MACRO (?:TABLE )?\w+\s+IS\s+'(?:[^']|'')*'\s*;", re.IGNORECASE)
+
+
+def without_checks(sql_text: str) -> str:
+    """The text with every `CHECK (...)` removed (parentheses balanced, string literals respected)."""
+    out, i = [], 0
+    pattern = re.compile(r"\s+CHECK\s*\(", re.IGNORECASE)
+    while (found := pattern.search(sql_text, i)) is not None:
+        out.append(sql_text[i : found.start()])
+        depth, j, quoted = 1, found.end(), False
+        while depth:
+            char = sql_text[j]
+            if char == "'":
+                quoted = not quoted
+            elif not quoted:
+                depth += {"(": 1, ")": -1}.get(char, 0)
+            j += 1
+        i = j
+    out.append(sql_text[i:])
+    return "".join(out)
+
+
+def lake_statements(sql_text: str, views: set[str]) -> str:
+    """A schema file as DuckLake takes it: no sequences, keys or CHECKs (validation enforces those rules before
+    landing), and no comments on view columns or macros (kept in the catalog_comments table on both backends)."""
+    text = SEQUENCE.sub("", sql_text)
+    text = NEXTVAL_DEFAULT.sub("", text)
+    text = TABLE_KEY.sub("", text)
+    text = COLUMN_KEY.sub("", text)
+    text = without_checks(text)
+    text = MACRO_COMMENT.sub("", text)
+    for view in views:
+        text = re.sub(VIEW_COLUMN_COMMENT.format(view=re.escape(view)), "", text, flags=re.IGNORECASE)
+    return text
+
+
+def view_names(sql_texts: list[str]) -> set[str]:
+    return {name for text in sql_texts for name in VIEW_NAME.findall(text)}
