@@ -6,7 +6,7 @@ from assets.publish import SNAPSHOT_KEY
 from assets.sources import WRITER_POOL
 from pipelines.cli_dashboard import site_dir_for
 from pipelines.resources import WarehouseResource
-from warehouse.publish import snapshot_path
+from warehouse.publish import readable
 
 DASHBOARD_KEY = dg.AssetKey("dashboard_site")
 
@@ -25,7 +25,7 @@ def dashboard_site(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
     from pipelines.dashboard.build import build_dashboard
 
     out = site_dir_for(warehouse.db_path)
-    pages = build_dashboard(snapshot_path(warehouse.db_path), out)
+    pages = build_dashboard(readable(warehouse.db_path), out)
     return dg.MaterializeResult(
         metadata={"index": dg.MetadataValue.path(str(out / "index.html")), "pages": dg.MetadataValue.int(len(pages))}
     )

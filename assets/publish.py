@@ -27,6 +27,8 @@ LOCK_WAIT_S = 600.0
 def published_snapshot(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
     with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S):
         path = publish_snapshot(warehouse.db_path)
+    if isinstance(path, str):  # a lake: nothing copied, its snapshot named
+        return dg.MaterializeResult(metadata={"lake_snapshot": path})
     return dg.MaterializeResult(
         metadata={"path": dg.MetadataValue.path(str(path)), "bytes": dg.MetadataValue.int(os.path.getsize(path))}
     )

@@ -13,6 +13,7 @@ os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 os.environ.pop("DAGSTER_HOME", None)
 
+from backends import BACKENDS, warehouse_at
 from localserver import LocalServer
 from pipelines.sources import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
@@ -41,3 +42,10 @@ def sources_file(tmp_path, sources, site) -> Path:
 @pytest.fixture
 def db_path(tmp_path) -> Path:
     return tmp_path / "warehouse" / "prices.duckdb"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend_db_path(request, tmp_path, monkeypatch):
+    """db_path on each backend in turn: a DuckDB file, then a DuckLake on the machine's PostgreSQL."""
+    with warehouse_at(request.param, tmp_path, monkeypatch) as location:
+        yield location

@@ -1,5 +1,6 @@
 """The whole path for real: Dagster materialises every asset, fetching over HTTP from 127.0.0.1, into a
-temporary DuckDB file; then the published figures, lineage, quarantine and reparse are checked in SQL."""
+temporary DuckDB file and into a DuckLake on the machine's PostgreSQL; then the published figures, lineage,
+quarantine and reparse are checked in SQL, the same on both."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import re
 from decimal import Decimal
 
 import dagster as dg
-import duckdb
 import pytest
 
 from localserver import Reply
@@ -18,6 +18,8 @@ from pipelines.definitions import build_definitions
 from pipelines.reparse import reparse_source
 from pipelines.resources import FetcherResource
 from pipelines.sources import load_sources, sample_path
+from warehouse.db import connect
+from warehouse.target import local_dir
 
 FAST_FETCHER = FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5)
 NO_RETRY = dg.RetryPolicy(max_retries=0)
@@ -42,8 +44,13 @@ class MergedResult:
         self.all_events = [event for r in results for event in r.all_events]
 
 
+@pytest.fixture
+def db_path(backend_db_path):
+    return backend_db_path
+
+
 def query(db_path, sql: str, params=None) -> list[tuple]:
-    with duckdb.connect(str(db_path), read_only=True) as con:
+    with connect(db_path, read_only=True) as con:
         return con.execute(sql, params or []).fetchall()
 
 
@@ -157,7 +164,7 @@ def test_every_figure_traces_to_its_fetch(landed, db_path, site, tmp_path):
                              WHERE p.source_id = 'aws_trn1'""",
     )
     assert rows == [(site.url("/aws/trn1.html"), sha, "aws_product_page/1.0", 200, len(body))]
-    assert Archive(db_path.parent / "archive").get(sha) == body
+    assert Archive(local_dir(db_path) / "archive").get(sha) == body
 
 
 def test_ge_results_show_as_asset_checks(landed):
@@ -237,7 +244,7 @@ def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, db
 
     monkeypatch.setattr(aws_product_page, "columns", real_columns)  # the fix
     trn1 = next(s for s in load_sources(sources_file) if s.id == "aws_trn1")
-    outcome = reparse_source(trn1, db_path=db_path, archive=Archive(db_path.parent / "archive"))
+    outcome = reparse_source(trn1, db_path=db_path, archive=Archive(local_dir(db_path) / "archive"))
 
     assert (outcome.fetches, outcome.landed, outcome.quarantined) == (1, 1, 0)
     # The fetch is no longer quarantined: its old quarantine row went with the replay.

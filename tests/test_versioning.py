@@ -74,8 +74,9 @@ def history(con) -> list[tuple]:
 
 
 @pytest.fixture
-def con(tmp_path):
-    with connect(tmp_path / "v.duckdb") as connection:
+def con(backend_db_path):
+    """A warehouse on each backend: a DuckDB file, then a DuckLake on the machine's PostgreSQL."""
+    with connect(backend_db_path) as connection:
         yield connection
 
 
@@ -253,8 +254,8 @@ def to_previous_release_hashes(con, table: VersionedTable) -> None:
         con.execute(f"UPDATE {table.name} SET attributes_hash = ? WHERE rowid = ?", [old, row["row_id"]])
 
 
-def test_a_file_hashed_by_the_previous_release_upgrades_and_its_unchanged_rows_stay_unchanged(tmp_path):
-    path = tmp_path / "old.duckdb"
+def test_a_file_hashed_by_the_previous_release_upgrades_and_its_unchanged_rows_stay_unchanged(backend_db_path):
+    path = backend_db_path
     prices = [price(), price("trn1.2xlarge", "1.34", region="US East (Ohio)")]
     with connect(path) as con:
         land(con, batch(prices), 0)

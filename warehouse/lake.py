@@ -12,11 +12,13 @@ import importlib.util
 import os
 import re
 import shutil
+import threading
 from pathlib import Path
 
 import duckdb
 
 from warehouse.files import WarehouseError, WarehouseMissing
+from warehouse.lake_checks import closing
 from warehouse.target import lake_conninfo, lake_data_path
 
 LAKE = "lake"  # the catalog's name inside each connection; `USE lake` makes it the default
@@ -68,8 +70,37 @@ def lake_error(location: str, exc: duckdb.Error) -> WarehouseError | None:
     return None
 
 
+# One attached DuckDB per lake and mode for the life of the process; each connect() is a cursor of it. Attaching
+# (extensions, catalog, PostgreSQL) costs ~0.4 s, a cursor ~30 ms, and a refresh opens dozens of connections.
+_attached: dict[tuple[str, bool, str | None], duckdb.DuckDBPyConnection] = {}
+_attaching = threading.Lock()
+
+
 def open_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with the lake attached as `lake` and made the default catalog."""
+    """A connection whose default catalog is the lake (a cursor of the process's attached instance)."""
+    key = (location, read_only, lake_data_path())
+    with _attaching:
+        if key not in _attached:
+            _attached[key] = attach_lake(location, read_only=read_only)
+        parent = _attached[key]
+    try:
+        return pointed_at_lake(parent.cursor())
+    except duckdb.Error:  # the server dropped the instance's sessions (restarted): attach afresh, once
+        with _attaching:
+            _attached.pop(key, None)
+        return open_lake(location, read_only=read_only)
+
+
+def pointed_at_lake(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """`USE` and the search path are per connection: the lake first, then the id macros of the instance."""
+    con.execute(f"USE {LAKE}")
+    con.execute(f"SET search_path = '{LAKE}.main,memory.main'")
+    con.execute(f"SELECT 1 FROM {LAKE}.snapshots() LIMIT 1").fetchall()  # a live catalog session, or an error now
+    return con
+
+
+def attach_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with the extensions loaded and the lake attached as `lake`."""
     con = duckdb.connect()
     try:
         con.execute(f"LOAD {literal(str(postgres_extension()))}")
@@ -79,7 +110,6 @@ def open_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
             options.append(f"DATA_PATH {literal(data)}")
         suffix = f" ({', '.join(options)})" if options else ""
         con.execute(f"ATTACH {literal(location)} AS {LAKE}{suffix}")
-        con.execute(f"USE {LAKE}")
         if not read_only:
             attach_id_sequences(con, location)
     except duckdb.Error as exc:
@@ -96,18 +126,20 @@ def current_snapshot(location: str) -> int:
     try:
         row = con.execute(f"SELECT max(snapshot_id) FROM {LAKE}.snapshots()").fetchone()
     finally:
-        con.close()
+        con.close()  # the cursor; the attached instance stays for the next one
     return int(row[0]) if row and row[0] is not None else 0
 
 
 def attach_id_sequences(con: duckdb.DuckDBPyConnection, location: str) -> None:
-    """`next_fetch_id()` and `next_quarantine_id()` as temporary macros over PostgreSQL sequences."""
+    """`next_fetch_id()` and `next_quarantine_id()` over PostgreSQL sequences, as macros of the in-memory catalog
+    (every cursor finds them on its search path; none is stored in the lake)."""
     con.execute(f"ATTACH {literal(lake_conninfo(location))} AS {CATALOG_PG} (TYPE postgres)")
     for macro, sequence in ID_SEQUENCES.items():
         con.execute(f"CALL postgres_execute('{CATALOG_PG}', 'CREATE SEQUENCE IF NOT EXISTS {sequence}')")
         query = f"SELECT nextval(''{sequence}'') AS id"
         con.execute(
-            f"CREATE OR REPLACE TEMP MACRO {macro}() AS (SELECT id FROM postgres_query('{CATALOG_PG}', '{query}'))"
+            f"CREATE OR REPLACE MACRO memory.main.{macro}() AS "
+            f"(SELECT id FROM postgres_query('{CATALOG_PG}', '{query}'))"
         )
 
 
@@ -132,22 +164,15 @@ def without_checks(sql_text: str) -> str:
     pattern = re.compile(r"\s+CHECK\s*\(", re.IGNORECASE)
     while (found := pattern.search(sql_text, i)) is not None:
         out.append(sql_text[i : found.start()])
-        depth, j, quoted = 1, found.end(), False
-        while depth:
-            char = sql_text[j]
-            if char == "'":
-                quoted = not quoted
-            elif not quoted:
-                depth += {"(": 1, ")": -1}.get(char, 0)
-            j += 1
-        i = j
+        i = closing(sql_text, found.end())
     out.append(sql_text[i:])
     return "".join(out)
 
 
 def lake_statements(sql_text: str, views: set[str]) -> str:
-    """A schema file as DuckLake takes it: no sequences, keys or CHECKs (validation enforces those rules before
-    landing), and no comments on view columns or macros (kept in the catalog_comments table on both backends)."""
+    """A schema file as DuckLake takes it: no sequences, keys or CHECKs (warehouse.lake_checks enforces the CHECKs
+    before each landing commits), and no comments on view columns or macros (the catalog_comments table keeps
+    them on both backends)."""
     text = SEQUENCE.sub("", sql_text)
     text = NEXTVAL_DEFAULT.sub("", text)
     text = TABLE_KEY.sub("", text)

@@ -11,8 +11,9 @@ import pyarrow as pa
 
 from pipelines.reference import location_names, region_code_for
 from schemas.records import SourceBatch
-from warehouse.db import in_transaction
+from warehouse.db import in_transaction, on_lake
 from warehouse.failpoints import failpoint
+from warehouse.lake_checks import enforce_checks
 from warehouse.queries import one_row
 from warehouse.versioning import (
     FactTable,
@@ -203,6 +204,8 @@ def land_in_transaction(
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed, unchanged + counts.unchanged)
         failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"
+    if on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
+        enforce_checks(con, [snapshot.table.name for snapshot in snapshots], fetch_id)
     con.execute(
         SET_FETCH_OUTCOME,
         {

@@ -1,0 +1,33 @@
+"""Both warehouse backends for parametrised tests: a DuckDB file, and a DuckLake whose catalog is a fresh database
+on the machine's PostgreSQL server (dropped afterwards) with its Parquet files under the test's tmp_path.
+
+`RATECARD_LAKE_DATA_PATH` is set in the environment, so CLI and Dagster subprocesses find the same lake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from pgserver import HOST, PORT, USER, fresh_database
+from warehouse.target import LAKE_DATA_ENV
+
+BACKENDS = ["file", "ducklake"]
+
+
+def lake_location(dbname: str) -> str:
+    return f"ducklake:postgres:dbname={dbname} host={HOST} port={PORT} user={USER}"
+
+
+@contextmanager
+def warehouse_at(backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path | str]:
+    """The location to hand to ratecard: a file path, or a lake's `ducklake:postgres:` string."""
+    if backend == "file":
+        yield tmp_path / "warehouse" / "prices.duckdb"
+        return
+    monkeypatch.setenv(LAKE_DATA_ENV, str(tmp_path / "lake"))
+    with fresh_database("ratecard_lake") as dbname:
+        yield lake_location(dbname)
