@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import duckdb
@@ -99,6 +100,22 @@ def pointed_at_lake(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection
     return con
 
 
+INIT_RACE = "Failed to initialize DuckLake"
+
+
+def attach_retrying(con: duckdb.DuckDBPyConnection, statement: str, attempts: int = 6) -> None:
+    """ATTACH; when two processes attach a new lake at once, both create its metadata tables and one fails:
+    by the next try the winner has made them, and the loser attaches to what it made."""
+    for attempt in range(attempts):
+        try:
+            con.execute(statement)
+            return
+        except duckdb.Error as exc:
+            if INIT_RACE not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
 def attach_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with the extensions loaded and the lake attached as `lake`."""
     con = duckdb.connect()
@@ -109,7 +126,7 @@ def attach_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         if (data := lake_data_path()) is not None:
             options.append(f"DATA_PATH {literal(data)}")
         suffix = f" ({', '.join(options)})" if options else ""
-        con.execute(f"ATTACH {literal(location)} AS {LAKE}{suffix}")
+        attach_retrying(con, f"ATTACH {literal(location)} AS {LAKE}{suffix}")
         if not read_only:
             attach_id_sequences(con, location)
     except duckdb.Error as exc:

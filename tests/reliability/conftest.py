@@ -38,6 +38,12 @@ def matrix(server, tmp_path) -> Matrix:
 
 
 @pytest.fixture
+def matrix_on_each_backend(server, tmp_path, backend_db_path) -> Matrix:
+    """The landing scenarios' matrix, on a DuckDB file and then on a DuckLake (tests/backends.py)."""
+    return Matrix(server, tmp_path, db_path=backend_db_path)
+
+
+@pytest.fixture
 def scenario(request: pytest.FixtureRequest) -> Iterator[Scenario]:
     """Name the scenario after the test, with the outcome its `expect` marker names and the promises its
     `promises` marker declares; the test measures them and fills in what it observed; the report reads it all.

@@ -22,8 +22,6 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-import duckdb
-
 from localserver import LocalServer, Reply
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
@@ -31,6 +29,7 @@ from pipelines.refresh import SourceOutcome, refresh_source
 from pipelines.refresh_all import refresh_all
 from pipelines.sources import SourceSpec, load_sources, sample_path
 from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
+from warehouse.db import connect
 
 # FX first: the GPU source converts with the rates it lands. One AWS page, the Capacity Blocks page, one GPU
 # HTML table, one GPU JSON API (POST), and the ECB XML.
@@ -62,9 +61,11 @@ def sample_text(source: SourceSpec) -> str:
 class Matrix:
     """The served sources and a warehouse in a temp folder."""
 
-    def __init__(self, server: LocalServer, tmp: Path, source_ids: list[str] | None = None):
+    def __init__(
+        self, server: LocalServer, tmp: Path, source_ids: list[str] | None = None, db_path: Path | str | None = None
+    ):
         self.server = server
-        self.db_path = tmp / "prices.duckdb"
+        self.db_path = db_path or tmp / "prices.duckdb"  # or a ducklake: location (tests/backends.py)
         self.archive = Archive(tmp / "archive")
         self.sleeps: list[float] = []
         self.concurrent = False  # refresh every source at once through refresh_all, as `ratecard refresh` does
@@ -108,7 +109,7 @@ class Matrix:
 
     # -- reading the warehouse (read-only, between refreshes) --
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
-        with duckdb.connect(str(self.db_path), read_only=True) as con:
+        with connect(self.db_path, read_only=True) as con:
             return con.execute(sql, params or []).fetchall()
 
     def current(self, source_id: str) -> list[tuple]:

@@ -17,6 +17,13 @@ from localserver import Reply
 from pipelines.errors import MissingColumnError, TableNotFoundError
 from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT, ROWS_WRONGLY_LANDED
 
+
+@pytest.fixture
+def matrix(matrix_on_each_backend):
+    """Landing scenarios: each runs on both warehouse backends."""
+    return matrix_on_each_backend
+
+
 TRN1, HYPERSTACK = "aws_trn1", "gpu_hyperstack"
 TRN1_PRICES = {  # the sample's figures: (instance type, price kind) -> USD per instance-hour
     ("trn1.2xlarge", "on_demand"): Decimal("1.34"),

@@ -15,6 +15,13 @@ from localserver import Reply
 from pipelines.sources import SourceSpec
 from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT
 
+
+@pytest.fixture
+def matrix(matrix_on_each_backend):
+    """Landing scenarios: each runs on both warehouse backends."""
+    return matrix_on_each_backend
+
+
 TRN1 = "aws_trn1"
 ROWS = {  # the sample's three Trn1 rows, as printed
     "trn1.32xlarge": (

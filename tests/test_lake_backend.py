@@ -1,0 +1,160 @@
+"""The DuckLake backend against the machine's real PostgreSQL: concurrent writer processes lose nothing, and a
+reader in another process sees only committed landings, is never blocked, and can pin a refresh's snapshot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from backends import warehouse_at
+from harness import start, wait_until
+from warehouse.db import connect
+from warehouse.lake import extension_file, postgres_extension
+from warehouse.target import WAREHOUSE_ENV
+
+RATECARD = Path(sys.executable).with_name("ratecard")
+# Eight sources for four writers, two each: AWS pages share the AWS history tables and Neuron pages the spec
+# tables, so writers close and insert rows in the same tables at the same time (DuckLake conflicts, retried).
+WRITERS = [
+    ["aws_trn1", "neuron_trainium"],
+    ["aws_inf1", "neuron_inferentia"],
+    ["aws_inf2", "neuron_inferentia2"],
+    ["aws_trn2", "neuron_trainium2"],
+]
+
+
+@pytest.fixture
+def children():
+    started: list[subprocess.Popen] = []
+    yield started
+    for child in started:
+        if child.poll() is None:
+            child.kill()
+        child.wait(timeout=10)
+
+
+@pytest.fixture
+def lake(tmp_path, monkeypatch):
+    with warehouse_at("ducklake", tmp_path, monkeypatch) as location:
+        yield location
+
+
+def refresh_command(sources_file: Path, location: Path | str, source_ids: list[str]) -> list[str]:
+    selected = [arg for source_id in source_ids for arg in ("--source", source_id)]
+    return [str(RATECARD), "refresh", "--sources", str(sources_file), "--warehouse", str(location), *selected]
+
+
+def rows_by_source(location: Path | str) -> Counter[tuple[str, str]]:
+    """Rows of every table that has a source_id column, per (table, source)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    with connect(location, read_only=True) as con:
+        tables = con.execute(
+            """SELECT DISTINCT table_name FROM duckdb_columns()
+               WHERE column_name = 'source_id' AND database_name = current_database()
+                 AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE database_name = current_database())"""
+        ).fetchall()
+        for (table,) in tables:
+            for source_id, n in con.execute(f"SELECT source_id, count(*) FROM {table} GROUP BY ALL").fetchall():
+                counts[(table, source_id)] = n
+    return counts
+
+
+def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, lake, tmp_path):
+    env = dict(os.environ)
+    writers = [
+        subprocess.Popen(
+            refresh_command(sources_file, lake, ids),
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for ids in WRITERS
+    ]
+    outputs = [writer.communicate(timeout=600)[0] for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0, 0, 0], outputs
+
+    # The same sources, one process, into a DuckDB file: what every row count must be.
+    reference = tmp_path / "reference" / "prices.duckdb"
+    everything = [source_id for ids in WRITERS for source_id in ids]
+    done = subprocess.run(
+        refresh_command(sources_file, reference, everything), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    expected, landed = rows_by_source(reference), rows_by_source(lake)
+    assert len(expected) >= 20 and sum(expected.values()) >= 60  # every source landed rows to compare
+    assert landed == expected
+    with connect(lake, read_only=True) as con:
+        fetches = con.execute("SELECT count(*), count(DISTINCT fetch_id) FROM fetch_log").fetchone()
+        outcomes = con.execute("SELECT DISTINCT outcome FROM fetch_log").fetchall()
+    assert fetches == (8, 8)  # one log row per source, ids unique across the four processes
+    assert outcomes == [("landed",)]
+
+
+READER = """
+import sys, duckdb
+location, postgres, ducklake, version = sys.argv[1:5]
+con = duckdb.connect()
+con.execute(f"LOAD '{postgres}'")
+con.execute(f"LOAD '{ducklake}'")
+pinned = f", SNAPSHOT_VERSION {version}" if version != "latest" else ""
+con.execute(f"ATTACH '{location}' AS lake (READ_ONLY{pinned})")
+print(con.execute("SELECT count(*) FROM lake.aws_instance_price_history").fetchone()[0])
+"""
+
+
+def read_count(location: str, version: int | str = "latest") -> int:
+    """A SQL client in its own process: plain DuckDB with the two extensions, attaching the lake read-only."""
+    args = [str(postgres_extension()), str(extension_file("duckdb_extension_ducklake", "ducklake")), str(version)]
+    done = subprocess.run(
+        [sys.executable, "-c", READER, location, *args], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+def test_readers_see_only_committed_landings_and_are_never_blocked(sources_file, lake, tmp_path, children):
+    first = subprocess.run(
+        refresh_command(sources_file, lake, ["aws_trn1"]), capture_output=True, text=True, check=False
+    )
+    assert first.returncode == 0, first.stdout + first.stderr
+    committed = read_count(lake)
+    assert committed > 0
+    with connect(lake, read_only=True) as con:
+        (after_first,) = con.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()
+
+    # A writer stopped dead inside its landing transaction: rows written, nothing committed.
+    marker = tmp_path / "mid-landing"
+    env = {**os.environ, "RATECARD_FAILPOINT": f"landing:{marker}", WAREHOUSE_ENV: lake}
+    code = "import sys; from pipelines.cli import app; sys.argv[0] = 'ratecard'; app()"
+    writer = start(
+        children,
+        code,
+        "refresh",
+        "--sources",
+        str(sources_file),
+        "--source",
+        "aws_inf2",
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    wait_until(marker.exists, writer, "the writer to stop inside its landing transaction", timeout_s=300)
+
+    assert read_count(lake) == committed  # answered while the writer holds its transaction open: not blocked
+    assert writer.poll() is None
+    writer.kill()
+    writer.wait(timeout=30)
+    assert read_count(lake) == committed  # killed before COMMIT: nothing of it, ever
+
+    again = subprocess.run(
+        refresh_command(sources_file, lake, ["aws_inf2"]), capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert read_count(lake) > committed
+    assert read_count(lake, after_first) == committed  # time travel: the snapshot after the first refresh
