@@ -30,6 +30,7 @@ from pipelines.refresh import SourceOutcome
 from pipelines.refresh_all import RefreshStopped, fetch_all, refresh_all, signals_stop
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
+from warehouse.db import label_commits
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh
 
@@ -62,6 +63,7 @@ def build_source_step(
         if missing := wanted - {s.id for s in todo}:
             raise dg.Failure(f"not declared in {sources.sources_file}: {sorted(missing)}", allow_retries=False)
         limits = declared.concurrency
+        label_commits("ratecard refresh", refresh=f"dagster run {context.run_id}", step=context.op_def.name)
         outcomes, stopped = refresh_group(todo, warehouse, fetcher, limits.per_host, limits.max_sources)
         for outcome in outcomes:
             yield from outcome_events(context, outcome)

@@ -9,6 +9,7 @@ and SIGTERM stop the whole refresh: nothing half-landed, what landed before the 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import time
 from collections.abc import Iterator
@@ -59,8 +60,10 @@ def run_refresh(
     sources_file: SourcesFile, selected: list[SourceSpec], db: Path, console: Console, *, offline: bool
 ) -> RefreshReport:
     from pipelines.offline import pointed_at, serve_directory
+    from warehouse.db import label_commits
     from warehouse.publish import publish_snapshot
 
+    label_commits("ratecard refresh", refresh=f"cli {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ} pid {os.getpid()}")
     archive = Archive(local_dir(db) / "archive")
     settings = FetchSettings(per_host_limit=sources_file.concurrency.per_host)
     started: dict[str, float] = {}

@@ -128,6 +128,12 @@ def test_readers_see_only_committed_landings_and_are_never_blocked(sources_file,
     assert committed > 0
     with connect(lake, read_only=True) as con:
         (after_first,) = con.execute("SELECT max(snapshot_id) FROM lake.snapshots()").fetchone()
+        labels = con.execute(
+            "SELECT DISTINCT commit_message, commit_extra_info FROM lake.snapshots() WHERE commit_message IS NOT NULL"
+        ).fetchall()
+    # Every landing commit names its refresh: lake.snapshots() tells which snapshot ends which refresh.
+    assert [message for message, _ in labels] == ["ratecard refresh"]
+    assert '"refresh": "cli ' in labels[0][1]
 
     # A writer stopped dead inside its landing transaction: rows written, nothing committed.
     marker = tmp_path / "mid-landing"

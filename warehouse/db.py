@@ -10,7 +10,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
@@ -239,7 +238,14 @@ T = TypeVar("T")
 CONFLICT = "Transaction conflict"
 CONFLICT_ATTEMPTS = 12
 # What each lake commit says it belongs to (lake.snapshots() shows it): the refresh, set by whoever runs one.
-commit_label: ContextVar[dict[str, str] | None] = ContextVar("commit_label", default=None)
+# Process-wide, not per thread: the landing writer and the checker are threads of the refresh that set it.
+_commit_label: dict[str, str] = {}
+
+
+def label_commits(message: str, **info: str) -> None:
+    """Label every later lake commit of this process: `lake.snapshots()` then shows which refresh made each."""
+    _commit_label.clear()
+    _commit_label.update(info, message=message)
 
 
 def on_lake(con: duckdb.DuckDBPyConnection) -> bool:
@@ -257,7 +263,7 @@ def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
 
 
 def label_commit(con: duckdb.DuckDBPyConnection) -> None:
-    label = commit_label.get()
+    label = dict(_commit_label)
     if label and on_lake(con):
         message = label.get("message", "ratecard")
         con.execute(
