@@ -1,6 +1,6 @@
 """Older DuckDB clients as users have them: the pinned 1.5 CLI, and a 1.x Python engine in its own virtualenv.
 
-A 1.x engine cannot live in the project's .venv (which has DuckDB 2), so each gets a virtualenv of its own under
+A client engine is not the project's own (.venv pins the pipeline's DuckDB), so each gets a virtualenv of its own under
 the user's cache directory, installed by uv from its hashed lock in tests/clients/ (`make lock` writes them). It
 is built in a temporary folder and renamed into place, so an interrupted install never leaves a half-made one.
 """

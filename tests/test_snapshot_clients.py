@@ -2,8 +2,9 @@
 
 The Python engines are 1.5.5 and 1.1.3, the oldest the README promises. After an offline refresh of the
 samples, each client queries every public view and every as-of table macro,
-enumerated from the catalog (so views added later are covered), and must count the same rows as DuckDB 2.0.1
-does on the working file, with each DECIMAL money column still DECIMAL and summing to the same exact value.
+enumerated from the catalog (so views added later are covered), and must count the same rows as the pipeline's
+DuckDB (1.5.5) does on the working file, with each DECIMAL money column still DECIMAL and summing to the same
+exact value.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def summary_query(con: duckdb.DuckDBPyConnection) -> str:
 
 @pytest.fixture(scope="module")
 def expected(working_file) -> tuple[str, list[tuple[str, int, str]], list[tuple[str, str]]]:
-    """The summary query, what DuckDB 2.0.1 answers on the working file, and the views' comments there."""
+    """The summary query, what the pipeline's DuckDB answers on the working file, and the views' comments there."""
     with duckdb.connect(str(working_file), read_only=True) as con:
         query = summary_query(con)
         return query, con.execute(query).fetchall(), con.execute(VIEW_COMMENTS).fetchall()
@@ -94,7 +95,7 @@ def test_expected_covers_every_view_with_money(expected):
     assert {name for name, _ in comments} <= relations and all(comment for _, comment in comments)
 
 
-def test_snapshot_reads_the_same_in_duckdb_2(expected, snapshot):
+def test_snapshot_reads_the_same_in_the_pipelines_duckdb(expected, snapshot):
     query, rows, comments = expected
     with duckdb.connect(str(snapshot), read_only=True) as con:
         assert con.execute(query).fetchall() == rows
@@ -107,9 +108,6 @@ def test_duckdb_cli_1_5_queries_every_view(expected, snapshot, working_file):
     answer = older_clients.query_cli(snapshot, query)
     assert [(r["relation"], r["row_count"], r["money"]) for r in answer] == rows
     assert [(r["view_name"], r["comment"]) for r in older_clients.query_cli(snapshot, VIEW_COMMENTS)] == comments
-    # The working file stays in DuckDB 2's own format, which this client cannot open: the snapshot is the way in.
-    with pytest.raises(AssertionError, match="version number"):
-        older_clients.query_cli(working_file, "SELECT 1")
 
 
 @pytest.mark.parametrize("engine", sorted(older_clients.PYTHON_ENGINES))
@@ -120,5 +118,3 @@ def test_duckdb_python_1_x_queries_every_view(expected, snapshot, working_file, 
     assert version == engine
     assert [tuple(r) for r in answer] == rows
     assert [tuple(r) for r in older_clients.query_python_engine(python, snapshot, VIEW_COMMENTS)[1]] == comments
-    with pytest.raises(AssertionError, match="version number"):
-        older_clients.query_python_engine(python, working_file, "SELECT 1")

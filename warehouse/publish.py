@@ -5,8 +5,9 @@ and, once a refresh is done, copies it next to it and renames the copy over the 
 that has the old snapshot open keeps reading that consistent version; the next connection sees the new one;
 and no client can ever hold up, or see half of, a refresh.
 
-The copy is written in an older storage format than the working file (SNAPSHOT_STORAGE_VERSION), so that the
-clients people actually have (the DuckDB 1.5 CLI, the Node API, DBeaver's JDBC driver, DuckDB-Wasm) open it.
+The copy is written in a storage format pinned here (SNAPSHOT_STORAGE_VERSION), so that the clients people
+actually have (the DuckDB 1.5 CLI, the Node API, DBeaver's JDBC driver, DuckDB-Wasm) open it whatever engine the
+pipeline runs.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from warehouse.failpoints import failpoint
 from warehouse.lake import current_snapshot
 from warehouse.target import is_lake
 
-# Storage number 64, the oldest DuckDB 2.0 writes and every 1.x reader since 1.1 reads. The labels v0.9.0 to
-# v1.1.0 give byte-identical files; DuckDB 1.0.0 still refuses them (2.0 writes the primary-key index in the
-# 1.1 layout), so v1.1.0 is the oldest label that is true. Tested in tests/test_snapshot_clients.py.
+# Storage number 64, which every 1.x reader since 1.1 reads, named explicitly so that the snapshot's format never
+# follows the pipeline's engine upwards (DuckDB 2.0 wrote 65+ by default). DuckDB 1.0.0 refuses what 2.0 wrote under
+# the older labels, so v1.1.0 is the oldest label that is true. Tested in tests/test_snapshot_clients.py.
 SNAPSHOT_STORAGE_VERSION = "v1.1.0"
 
 
