@@ -317,6 +317,18 @@ ALLOWED_INTERPOLATIONS = {
     "TS.format(col='s.last_attempt_at')",
     "TS.format(col='s.last_good_at')",
     "ISO.format(col='point_at')",
+    # warehouse/lake.py, warehouse/db.py: the lake's constant catalog names, its constant sequence and macro names
+    # and the query built from them, and string literals quoted by literal() (extension paths, the conninfo)
+    "LAKE",
+    "CATALOG_PG",
+    "sequence",
+    "macro",
+    "query",
+    "literal(str(postgres_extension()))",
+    "literal(str(extension_file('duckdb_extension_ducklake', 'ducklake')))",
+    "literal(lake_conninfo(location))",
+    # warehouse/lake_checks.py: a CHECK expression as the schema files in warehouse/sql state it
+    "expression",
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 
