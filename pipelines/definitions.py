@@ -23,6 +23,7 @@ from pipelines.resources import FetcherResource, SourcesResource, WarehouseResou
 from pipelines.schedules import daily_schedule, fx_job, fx_schedule, publish_after_refresh, publish_job, refresh_job
 from pipelines.sources import SourceSpec, load_sources
 from warehouse.files import DEFAULT_DB_PATH
+from warehouse.target import WAREHOUSE_ENV
 
 SOURCES_ENV = "RATECARD_SOURCES"
 DB_ENV = "RATECARD_DB"
@@ -41,7 +42,8 @@ def build_definitions(
     fetch_retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY,
 ) -> dg.Definitions:
     sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
-    db_path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
+    # RATECARD_WAREHOUSE (a file or a ducklake: location) wins; RATECARD_DB is its older name, still honoured.
+    db_path = str(db_path or os.environ.get(WAREHOUSE_ENV) or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
     kinds = ("aws", "gpu", "fx", "spec", "pricelist")
     by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in kinds}
