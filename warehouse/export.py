@@ -22,17 +22,25 @@ from warehouse.target import is_lake
 
 Format = Literal["parquet", "csv"]
 PARTITION_COLUMN = "fetch_date"
-PUBLIC_VIEWS = "SELECT view_name AS name, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'"
+PUBLIC_VIEWS = """
+SELECT view_name AS name, comment FROM duckdb_views()
+WHERE NOT internal AND schema_name = 'main' AND database_name = current_database()
+"""
 # Versioned tables: every row has a validity end and the fetch that produced it.
 HISTORY_TABLES = """
 SELECT table_name AS name, comment FROM duckdb_tables() t
-WHERE schema_name = 'main'
+WHERE schema_name = 'main' AND database_name = current_database()
   AND (SELECT count(*) FROM duckdb_columns() c
        WHERE c.table_name = t.table_name AND c.column_name IN ('valid_to', 'fetched_at')) = 2
 """
+# A column's comment from the catalog, else from catalog_comments (a DuckLake keeps none on view columns).
 COLUMNS = """
-SELECT column_name AS name, data_type AS type, comment FROM duckdb_columns()
-WHERE schema_name = 'main' AND table_name = $name ORDER BY column_index
+SELECT c.column_name AS name, c.data_type AS type, coalesce(c.comment, k.comment) AS comment
+FROM duckdb_columns() c
+LEFT JOIN catalog_comments k ON k.object_kind = 'column' AND k.object_name = c.table_name
+                             AND k.column_name = c.column_name
+WHERE c.schema_name = 'main' AND c.database_name = current_database() AND c.table_name = $name
+ORDER BY c.column_index
 """
 
 

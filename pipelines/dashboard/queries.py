@@ -77,9 +77,13 @@ ORDER BY fetched_at DESC, source_id
 
 DICTIONARY = """
 SELECT o.kind, o.name, coalesce(o.comment, '') AS comment, c.column_name, c.data_type,
-       coalesce(c.comment, '') AS column_comment
-FROM (SELECT 'view' AS kind, view_name AS name, comment FROM duckdb_views() WHERE NOT internal
-      UNION ALL SELECT 'table', table_name, comment FROM duckdb_tables() WHERE NOT internal) o
-JOIN duckdb_columns() c ON c.table_name = o.name
+       coalesce(c.comment, k.comment, '') AS column_comment  -- a DuckLake keeps no view-column comments
+FROM (SELECT 'view' AS kind, view_name AS name, comment FROM duckdb_views()
+      WHERE NOT internal AND database_name = current_database()
+      UNION ALL SELECT 'table', table_name, comment FROM duckdb_tables()
+      WHERE NOT internal AND database_name = current_database()) o
+JOIN duckdb_columns() c ON c.table_name = o.name AND c.database_name = current_database()
+LEFT JOIN catalog_comments k ON k.object_kind = 'column' AND k.object_name = c.table_name
+                             AND k.column_name = c.column_name
 ORDER BY o.kind DESC, o.name, c.column_index
 """
