@@ -14,18 +14,13 @@ and the outcomes landed so far travel with the RefreshStopped exception.
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, wait
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from queue import Empty, Queue
-from types import FrameType
-from typing import TypeVar
 
 import duckdb
 
@@ -45,15 +40,13 @@ from pipelines.refresh import (
 )
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
+from pipelines.threads import StopRequested, result_of, settle, start_workers
 from warehouse.db import connect
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
-POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
 Fetched = dict[str, FetchResult | FetchError]  # source id -> what its fetch brought
-Item = TypeVar("Item")
-Done = TypeVar("Done")
 
 
 @dataclass
@@ -68,14 +61,6 @@ class Gathered:
     error: FetchError | None = None
 
 
-class StopRequested(BaseException):
-    """Raised in the calling thread by a signal handler (SIGTERM), as KeyboardInterrupt is for SIGINT."""
-
-    def __init__(self, signal_number: int):
-        super().__init__(f"signal {signal_number}")
-        self.signal_number = signal_number
-
-
 class RefreshStopped(Exception):
     """Raised out of refresh_all when the caller stopped it; carries the outcomes landed before the stop."""
 
@@ -83,25 +68,6 @@ class RefreshStopped(Exception):
         super().__init__(f"stopped after {len(outcomes)} source(s): {type(cause).__name__}")
         self.outcomes = outcomes
         self.cause = cause
-
-
-@contextlib.contextmanager
-def signals_stop(*signal_numbers: int) -> Iterator[None]:
-    """These signals raise StopRequested in the main thread, as SIGINT raises KeyboardInterrupt. Elsewhere (a
-    step run in a worker thread) nothing changes: only the main thread may set handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signal_number: int, _frame: FrameType | None) -> None:
-        raise StopRequested(signal_number)
-
-    previous = {number: signal.signal(number, stop) for number in signal_numbers}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
@@ -278,52 +244,10 @@ def start_checker(
     return checked
 
 
-def result_of(future: Future[Done]) -> Done:
-    """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
-    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop."""
-    while True:
-        with contextlib.suppress(TimeoutError):
-            return future.result(timeout=POLL_S)
-
-
-def settle(futures: list[Future[Done]]) -> None:
-    """Wait until every future is done, waking every POLL_S as result_of does."""
-    while wait(futures, timeout=POLL_S).not_done:
-        pass
-
-
 def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
     """Sources already gathered, prepared and not yet validated: they join the next stacked validation."""
     ready = [f.result() for f in futures if f.done() and f.exception() is None]
     return [g for g in ready if g.checked is None and g.prepared is not None]
-
-
-def start_workers(
-    task: Callable[[Item], Done], work: list[Item], count: int, stopping: threading.Event
-) -> list[Future[Done]]:
-    """`count` daemon threads running `task` over `work` in order. Daemons, because a stopped refresh must not
-    wait at exit for a fetch still reading a slow answer (ThreadPoolExecutor joins its threads at exit)."""
-    queue: Queue[tuple[Item, Future[Done]]] = Queue()
-    futures: list[Future[Done]] = []
-    for item in work:
-        future: Future[Done] = Future()
-        futures.append(future)
-        queue.put((item, future))
-
-    def worker() -> None:
-        while not stopping.is_set():
-            try:
-                item, future = queue.get_nowait()
-            except Empty:
-                return
-            try:
-                future.set_result(task(item))
-            except BaseException as exc:  # a bug in one source's work is reported by the writer, who lands it
-                future.set_exception(exc)
-
-    for number in range(min(count, len(work))):
-        threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
-    return futures
 
 
 def fetch_all(sources: list[SourceSpec], fetcher: Fetcher, max_sources: int) -> Fetched:
