@@ -14,9 +14,10 @@ and the outcomes landed so far travel with the RefreshStopped exception.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -85,25 +86,35 @@ class _Run:
         self.fx_landed = threading.Event()
         self.stopping = threading.Event()
 
-    def gather(self, source: SourceSpec, reader: duckdb.DuckDBPyConnection) -> Gathered:
+    def gather(self, source: SourceSpec, reader: Future[duckdb.DuckDBPyConnection]) -> Gathered:
+        """Fetch, then (once the writer has opened the warehouse and handed over `reader`) parse and prepare."""
         started = datetime.now(UTC)
+        self.on_phase(source.id, "fetching")
         try:
-            self.on_phase(source.id, "fetching")
-            try:
-                result = self.fetch(source)
-            except FetchError as exc:
-                return Gathered(source, started, error=exc)
-            if adapter_kind(source.adapter) == "gpu":
-                self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
+            result = self.fetch(source)
+        except FetchError as exc:
+            return Gathered(source, started, error=exc)
+        if adapter_kind(source.adapter) == "gpu":
+            self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
+        try:
+            con = reader.result()
+        except CancelledError:  # stopped, or the warehouse could not be opened: nothing more to do
+            return Gathered(source, started, result=result)
+        try:
             if self.stopping.is_set():
                 return Gathered(source, started, result=result)
             self.on_phase(source.id, "parsing")
-            done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
-            if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
-                return Gathered(source, started, result, checked=done)
-            return Gathered(source, started, result, prepared=done)
+            return self.prepare(source, started, result, con)
         finally:
-            reader.close()
+            con.close()
+
+    def prepare(
+        self, source: SourceSpec, started: datetime, result: FetchResult, reader: duckdb.DuckDBPyConnection
+    ) -> Gathered:
+        done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
+        if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
+            return Gathered(source, started, result, checked=done)
+        return Gathered(source, started, result, prepared=done)
 
     def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
@@ -192,13 +203,19 @@ def refresh_sources(
     if not fx_ids:
         run.fx_landed.set()
     outcomes: list[SourceOutcome] = []
-    with connect(db_path) as con:
-        # FX first in the queue, so a worker never waits on rates that no worker is fetching.
-        work = [(s, con.cursor()) for s in ordered]
-        futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
-        # Only parsing is left when every body came fetched: let it finish, so one GE run validates every source.
-        checked = start_checker(run, con.cursor(), futures, wait_for_all=bool(fetched) and not fx_ids)
+    # Fetching starts at once, before the warehouse is open: it needs none, and opening one can take a while (a
+    # new or upgraded file gets its schema). Each worker gets its reader once the writer has the connection.
+    # FX first in the queue, so a worker never waits on rates that no worker is fetching.
+    readers: list[Future[duckdb.DuckDBPyConnection]] = [Future() for _ in ordered]
+    work = list(zip(ordered, readers, strict=True))
+    futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
+    with contextlib.ExitStack() as stack:
         try:
+            con = stack.enter_context(connect(db_path))
+            for reader in readers:
+                reader.set_result(con.cursor())
+            # Only parsing is left when every body came fetched: let it finish, so one GE run validates them all.
+            checked = start_checker(run, con.cursor(), futures, wait_for_all=bool(fetched) and not fx_ids)
             for future in checked:
                 outcome = run.land(con, result_of(future))
                 outcomes.append(outcome)
@@ -206,9 +223,11 @@ def refresh_sources(
                 fx_ids.discard(outcome.source_id)
                 if not fx_ids:
                     run.fx_landed.set()
-        except BaseException as exc:
+        except BaseException as exc:  # before the connection closes: workers see the stop and check nothing
             run.stopping.set()
-            run.fx_landed.set()  # release the workers waiting for rates; they see the stop and check nothing
+            run.fx_landed.set()  # release the workers waiting for rates
+            for reader in readers:
+                reader.cancel()  # those still waiting for the warehouse (its opening failed or was stopped)
             if isinstance(exc, KeyboardInterrupt | StopRequested):
                 raise RefreshStopped(outcomes, exc) from exc
             raise
