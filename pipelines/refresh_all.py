@@ -1,11 +1,12 @@
 """Many sources at once: the network work runs concurrently, the writing goes through one connection in turn.
 
 Each source is fetched, archived, parsed and normalised in a worker thread, at most `max_sources` at a time
-(and `per_host` requests per host, enforced by the Fetcher); one checker thread validates and drift-checks
-them in landing order, many per GE run. Only landing is serial: the calling thread owns the one DuckDB writer
-and lands each source in its own short transaction, in a stable order, FX sources first, then the sources
-file's order. GPU sources convert with the FX rates, so their checks wait until every FX source has landed
-(or failed); their fetches do not wait.
+(and `per_host` requests per host, enforced by the Fetcher; fetching starts while the warehouse opens), parsing
+one source at a time (pipelines.parse_turns: it is GIL-bound); one checker thread validates and drift-checks
+them in landing order, many per GE run, each run waiting for the sources in line to parse. Only landing is
+serial: the calling thread owns the one DuckDB writer and lands each source in its own short transaction, in a
+stable order, FX sources first, then the sources file's order. GPU sources convert with the FX rates, so their
+checks wait until every FX source has landed (or failed); their fetches do not wait.
 
 A stop (SIGINT, SIGTERM: the caller raises in the calling thread) lands nothing more: the transaction in
 progress rolls back, workers still fetching are abandoned (daemon threads: the process does not wait for them),
@@ -30,6 +31,7 @@ from pipelines.archive import Archive
 from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
+from pipelines.parse_turns import ParseTurns
 from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index
 from pipelines.refresh import (
     SourceOutcome,
@@ -85,6 +87,7 @@ class _Run:
         self.on_phase = on_phase
         self.fx_landed = threading.Event()
         self.stopping = threading.Event()
+        self.parsing: ParseTurns[Gathered] = ParseTurns()
 
     def gather(self, source: SourceSpec, reader: Future[duckdb.DuckDBPyConnection]) -> Gathered:
         """Fetch, then (once the writer has opened the warehouse and handed over `reader`) parse and prepare."""
@@ -104,7 +107,7 @@ class _Run:
             if self.stopping.is_set():
                 return Gathered(source, started, result=result)
             self.on_phase(source.id, "parsing")
-            return self.prepare(source, started, result, con)
+            return self.parsing.parse(source.id, lambda: self.prepare(source, started, result, con))
         finally:
             con.close()
 
@@ -115,6 +118,11 @@ class _Run:
         if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
             return Gathered(source, started, result, checked=done)
         return Gathered(source, started, result, prepared=done)
+
+    def parsed_since(self, gathered: Gathered) -> list[Gathered]:
+        """The other sources prepared and not validated yet, once those in line to parse have parsed too."""
+        later = self.parsing.batch(self.stopping)
+        return [g for g in later if g is not gathered and g.checked is None and g.prepared is not None]
 
     def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
@@ -251,7 +259,7 @@ def start_checker(
                 try:
                     gathered = result_of(future)
                     if gathered.checked is None and gathered.prepared is not None:
-                        run.validate(reader, [gathered, *waiting_for_validation(futures[index + 1 :])])
+                        run.validate(reader, [gathered, *run.parsed_since(gathered)])
                 except BaseException as exc:  # the writer raises it when it reaches this source
                     checked[index].set_exception(exc)
                     continue
@@ -261,12 +269,6 @@ def start_checker(
 
     threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
     return checked
-
-
-def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
-    """Sources already gathered, prepared and not yet validated: they join the next stacked validation."""
-    ready = [f.result() for f in futures if f.done() and f.exception() is None]
-    return [g for g in ready if g.checked is None and g.prepared is not None]
 
 
 def fetch_all(sources: list[SourceSpec], fetcher: Fetcher, max_sources: int) -> Fetched:
