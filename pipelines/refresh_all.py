@@ -114,6 +114,8 @@ class _Run:
     def prepare(
         self, source: SourceSpec, started: datetime, result: FetchResult, reader: duckdb.DuckDBPyConnection
     ) -> Gathered:
+        if self.stopping.is_set():  # stopped while this source waited for its turn to parse
+            return Gathered(source, started, result=result)
         done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
         if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
             return Gathered(source, started, result, checked=done)
