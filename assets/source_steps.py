@@ -27,9 +27,10 @@ from assets.sources import (
 )
 from pipelines.errors import FetchError
 from pipelines.refresh import SourceOutcome
-from pipelines.refresh_all import RefreshStopped, fetch_all, refresh_all, signals_stop
+from pipelines.refresh_all import RefreshStopped, fetch_all, refresh_all
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
+from pipelines.threads import signals_stop
 from warehouse.db import label_commits
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh

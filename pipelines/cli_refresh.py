@@ -26,8 +26,9 @@ from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.pricelist_refresh import reads_region_index
 from pipelines.refresh import SourceOutcome
-from pipelines.refresh_all import RefreshStopped, StopRequested, refresh_all, signals_stop
+from pipelines.refresh_all import RefreshStopped, refresh_all
 from pipelines.sources import SourcesFile, SourceSpec
+from pipelines.threads import StopRequested, signals_stop
 from warehouse.target import local_dir
 
 STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}

@@ -1,11 +1,12 @@
 """Many sources at once: the network work runs concurrently, the writing goes through one connection in turn.
 
 Each source is fetched, archived, parsed and normalised in a worker thread, at most `max_sources` at a time
-(and `per_host` requests per host, enforced by the Fetcher); one checker thread validates and drift-checks
-them in landing order, many per GE run. Only landing is serial: the calling thread owns the one DuckDB writer
-and lands each source in its own short transaction, in a stable order, FX sources first, then the sources
-file's order. GPU sources convert with the FX rates, so their checks wait until every FX source has landed
-(or failed); their fetches do not wait.
+(and `per_host` requests per host, enforced by the Fetcher; fetching starts while the warehouse opens), parsing
+one source at a time (pipelines.parse_turns: it is GIL-bound); one checker thread validates and drift-checks
+them in landing order, many per GE run, each run waiting for the sources in line to parse. Only landing is
+serial: the calling thread owns the one DuckDB writer and lands each source in its own short transaction, in a
+stable order, FX sources first, then the sources file's order. GPU sources convert with the FX rates, so their
+checks wait until every FX source has landed (or failed); their fetches do not wait.
 
 A stop (SIGINT, SIGTERM: the caller raises in the calling thread) lands nothing more: the transaction in
 progress rolls back, workers still fetching are abandoned (daemon threads: the process does not wait for them),
@@ -15,17 +16,13 @@ and the outcomes landed so far travel with the RefreshStopped exception.
 from __future__ import annotations
 
 import contextlib
-import signal
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, wait
+from collections.abc import Callable
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from queue import Empty, Queue
-from types import FrameType
-from typing import TypeVar
 
 import duckdb
 
@@ -34,6 +31,7 @@ from pipelines.archive import Archive
 from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
 from pipelines.fetch import Fetcher, FetchResult
+from pipelines.parse_turns import ParseTurns
 from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index
 from pipelines.refresh import (
     SourceOutcome,
@@ -45,15 +43,13 @@ from pipelines.refresh import (
 )
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
+from pipelines.threads import StopRequested, result_of, settle, start_workers
 from warehouse.db import connect, cursor
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
-POLL_S = 0.1  # how often the writer wakes while it waits for a source, so a stop is seen at once
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
 Fetched = dict[str, FetchResult | FetchError]  # source id -> what its fetch brought
-Item = TypeVar("Item")
-Done = TypeVar("Done")
 
 
 @dataclass
@@ -68,14 +64,6 @@ class Gathered:
     error: FetchError | None = None
 
 
-class StopRequested(BaseException):
-    """Raised in the calling thread by a signal handler (SIGTERM), as KeyboardInterrupt is for SIGINT."""
-
-    def __init__(self, signal_number: int):
-        super().__init__(f"signal {signal_number}")
-        self.signal_number = signal_number
-
-
 class RefreshStopped(Exception):
     """Raised out of refresh_all when the caller stopped it; carries the outcomes landed before the stop."""
 
@@ -83,25 +71,6 @@ class RefreshStopped(Exception):
         super().__init__(f"stopped after {len(outcomes)} source(s): {type(cause).__name__}")
         self.outcomes = outcomes
         self.cause = cause
-
-
-@contextlib.contextmanager
-def signals_stop(*signal_numbers: int) -> Iterator[None]:
-    """These signals raise StopRequested in the main thread, as SIGINT raises KeyboardInterrupt. Elsewhere (a
-    step run in a worker thread) nothing changes: only the main thread may set handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signal_number: int, _frame: FrameType | None) -> None:
-        raise StopRequested(signal_number)
-
-    previous = {number: signal.signal(number, stop) for number in signal_numbers}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
@@ -118,26 +87,44 @@ class _Run:
         self.on_phase = on_phase
         self.fx_landed = threading.Event()
         self.stopping = threading.Event()
+        self.parsing: ParseTurns[Gathered] = ParseTurns()
 
-    def gather(self, source: SourceSpec, reader: duckdb.DuckDBPyConnection) -> Gathered:
+    def gather(self, source: SourceSpec, reader: Future[duckdb.DuckDBPyConnection]) -> Gathered:
+        """Fetch, then (once the writer has opened the warehouse and handed over `reader`) parse and prepare."""
         started = datetime.now(UTC)
+        self.on_phase(source.id, "fetching")
         try:
-            self.on_phase(source.id, "fetching")
-            try:
-                result = self.fetch(source)
-            except FetchError as exc:
-                return Gathered(source, started, error=exc)
-            if adapter_kind(source.adapter) == "gpu":
-                self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
+            result = self.fetch(source)
+        except FetchError as exc:
+            return Gathered(source, started, error=exc)
+        if adapter_kind(source.adapter) == "gpu":
+            self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
+        try:
+            con = reader.result()
+        except CancelledError:  # stopped, or the warehouse could not be opened: nothing more to do
+            return Gathered(source, started, result=result)
+        try:
             if self.stopping.is_set():
                 return Gathered(source, started, result=result)
             self.on_phase(source.id, "parsing")
-            done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
-            if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
-                return Gathered(source, started, result, checked=done)
-            return Gathered(source, started, result, prepared=done)
+            return self.parsing.parse(source.id, lambda: self.prepare(source, started, result, con))
         finally:
-            reader.close()
+            con.close()
+
+    def prepare(
+        self, source: SourceSpec, started: datetime, result: FetchResult, reader: duckdb.DuckDBPyConnection
+    ) -> Gathered:
+        if self.stopping.is_set():  # stopped while this source waited for its turn to parse
+            return Gathered(source, started, result=result)
+        done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
+        if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
+            return Gathered(source, started, result, checked=done)
+        return Gathered(source, started, result, prepared=done)
+
+    def parsed_since(self, gathered: Gathered) -> list[Gathered]:
+        """The other sources prepared and not validated yet, once those in line to parse have parsed too."""
+        later = self.parsing.batch(self.stopping)
+        return [g for g in later if g is not gathered and g.checked is None and g.prepared is not None]
 
     def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
@@ -226,13 +213,19 @@ def refresh_sources(
     if not fx_ids:
         run.fx_landed.set()
     outcomes: list[SourceOutcome] = []
-    with connect(db_path) as con:
-        # FX first in the queue, so a worker never waits on rates that no worker is fetching.
-        work = [(s, cursor(con)) for s in ordered]
-        futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
-        # Only parsing is left when every body came fetched: let it finish, so one GE run validates every source.
-        checked = start_checker(run, cursor(con), futures, wait_for_all=bool(fetched) and not fx_ids)
+    # Fetching starts at once, before the warehouse is open: it needs none, and opening one can take a while (a
+    # new or upgraded file gets its schema). Each worker gets its reader once the writer has the connection.
+    # FX first in the queue, so a worker never waits on rates that no worker is fetching.
+    readers: list[Future[duckdb.DuckDBPyConnection]] = [Future() for _ in ordered]
+    work = list(zip(ordered, readers, strict=True))
+    futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
+    with contextlib.ExitStack() as stack:
         try:
+            con = stack.enter_context(connect(db_path))
+            for reader in readers:
+                reader.set_result(cursor(con))
+            # Only parsing is left when every body came fetched: let it finish, so one GE run validates them all.
+            checked = start_checker(run, cursor(con), futures, wait_for_all=bool(fetched) and not fx_ids)
             for future in checked:
                 outcome = run.land(con, result_of(future))
                 outcomes.append(outcome)
@@ -240,9 +233,11 @@ def refresh_sources(
                 fx_ids.discard(outcome.source_id)
                 if not fx_ids:
                     run.fx_landed.set()
-        except BaseException as exc:
+        except BaseException as exc:  # before the connection closes: workers see the stop and check nothing
             run.stopping.set()
-            run.fx_landed.set()  # release the workers waiting for rates; they see the stop and check nothing
+            run.fx_landed.set()  # release the workers waiting for rates
+            for reader in readers:
+                reader.cancel()  # those still waiting for the warehouse (its opening failed or was stopped)
             if isinstance(exc, KeyboardInterrupt | StopRequested):
                 raise RefreshStopped(outcomes, exc) from exc
             raise
@@ -266,7 +261,7 @@ def start_checker(
                 try:
                     gathered = result_of(future)
                     if gathered.checked is None and gathered.prepared is not None:
-                        run.validate(reader, [gathered, *waiting_for_validation(futures[index + 1 :])])
+                        run.validate(reader, [gathered, *run.parsed_since(gathered)])
                 except BaseException as exc:  # the writer raises it when it reaches this source
                     checked[index].set_exception(exc)
                     continue
@@ -276,54 +271,6 @@ def start_checker(
 
     threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
     return checked
-
-
-def result_of(future: Future[Done]) -> Done:
-    """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
-    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop."""
-    while True:
-        with contextlib.suppress(TimeoutError):
-            return future.result(timeout=POLL_S)
-
-
-def settle(futures: list[Future[Done]]) -> None:
-    """Wait until every future is done, waking every POLL_S as result_of does."""
-    while wait(futures, timeout=POLL_S).not_done:
-        pass
-
-
-def waiting_for_validation(futures: list[Future[Gathered]]) -> list[Gathered]:
-    """Sources already gathered, prepared and not yet validated: they join the next stacked validation."""
-    ready = [f.result() for f in futures if f.done() and f.exception() is None]
-    return [g for g in ready if g.checked is None and g.prepared is not None]
-
-
-def start_workers(
-    task: Callable[[Item], Done], work: list[Item], count: int, stopping: threading.Event
-) -> list[Future[Done]]:
-    """`count` daemon threads running `task` over `work` in order. Daemons, because a stopped refresh must not
-    wait at exit for a fetch still reading a slow answer (ThreadPoolExecutor joins its threads at exit)."""
-    queue: Queue[tuple[Item, Future[Done]]] = Queue()
-    futures: list[Future[Done]] = []
-    for item in work:
-        future: Future[Done] = Future()
-        futures.append(future)
-        queue.put((item, future))
-
-    def worker() -> None:
-        while not stopping.is_set():
-            try:
-                item, future = queue.get_nowait()
-            except Empty:
-                return
-            try:
-                future.set_result(task(item))
-            except BaseException as exc:  # a bug in one source's work is reported by the writer, who lands it
-                future.set_exception(exc)
-
-    for number in range(min(count, len(work))):
-        threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
-    return futures
 
 
 def fetch_all(sources: list[SourceSpec], fetcher: Fetcher, max_sources: int) -> Fetched:

@@ -7,21 +7,27 @@ import contextlib
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
+import pipelines.refresh_all as refresh_all_module
 from localserver import LocalServer, Reply
+from pipelines.adapters import adapter_kind
 from pipelines.archive import Archive
 from pipelines.fetch import Fetcher, FetchSettings
 from pipelines.pricelist_refresh import reads_region_index
 from pipelines.refresh_all import landing_order, refresh_all
 from pipelines.sources import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
+from warehouse.db import connect
+from warehouse.files import WarehouseUnwritable
 from warehouse.lock import exclusive_refresh
 
 HOSTS = ("127.0.0.1", "127.0.0.2", "127.0.0.3")  # three loopback hosts, so the per-host limit can be seen
@@ -83,6 +89,53 @@ def test_gpu_sources_convert_with_rates_landed_earlier_in_the_same_run(tmp_path)
     with duckdb.connect(str(db), read_only=True) as con:
         rates = con.execute("SELECT DISTINCT usd_per_currency_unit FROM gpu_listings WHERE provider = 'LeaderGPU'")
         assert rates.fetchall() == [(Decimal("1.1840000000"),)]
+
+
+def test_fetching_does_not_wait_for_the_warehouse_to_open(tmp_path, monkeypatch):
+    """Opening the warehouse (a new file gets its schema) overlaps the fetches: here it cannot finish opening
+    until every source has been fetched, and the refresh still lands them all."""
+    declared = [s for s in load_sources() if adapter_kind(s.adapter) == "aws"][:3]
+    opened_after_fetches: list[bool] = []
+    with servers(declared, 0) as (running, sources), Fetcher() as fetcher:
+
+        def all_fetched() -> bool:
+            return all(any(server.hits(f"/{s.sample}") for server in running) for s in declared)
+
+        @contextlib.contextmanager
+        def opening_late(path: Path | str, **kwargs: Any) -> Iterator[duckdb.DuckDBPyConnection]:
+            deadline = time.monotonic() + 60
+            while not all_fetched() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            opened_after_fetches.append(all_fetched())
+            with connect(path, **kwargs) as con:
+                yield con
+
+        monkeypatch.setattr(refresh_all_module, "connect", opening_late)
+        outcomes = refresh_all(
+            sources,
+            db_path=tmp_path / "prices.duckdb",
+            archive=Archive(tmp_path / "archive"),
+            fetcher=fetcher,
+            max_sources=4,
+        )
+    assert opened_after_fetches == [True]
+    assert [o.status for o in outcomes] == ["landed"] * len(declared), [str(o.error) for o in outcomes]
+
+
+def test_a_warehouse_that_cannot_open_fails_the_refresh_and_releases_every_worker(tmp_path):
+    declared = [s for s in load_sources() if adapter_kind(s.adapter) == "aws"][:3]
+    not_a_file = tmp_path / "a directory"
+    not_a_file.mkdir()
+    with servers(declared, 0) as (_, sources), Fetcher() as fetcher:
+        with pytest.raises(WarehouseUnwritable, match="is a directory"):
+            refresh_all(
+                sources, db_path=not_a_file, archive=Archive(tmp_path / "archive"), fetcher=fetcher, max_sources=4
+            )
+        # The workers fetched meanwhile; told the warehouse is not coming, none is left waiting for it.
+        deadline = time.monotonic() + 30
+        while any(t.name.startswith("ratecard-source-") for t in threading.enumerate()):
+            assert time.monotonic() < deadline, [t.name for t in threading.enumerate()]
+            time.sleep(0.05)
 
 
 def slow_refresh(tmp_path: Path, server: LocalServer) -> subprocess.Popen[str]:

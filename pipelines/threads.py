@@ -1,0 +1,89 @@
+"""The thread plumbing of a many-source refresh: stop signals, daemon workers and waits a stop can interrupt.
+
+A process signal may be delivered to any thread, and Python runs its handler only when the main thread runs
+again, so every wait here wakes every POLL_S: a stop is seen within that, never held off by a blocked wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, wait
+from queue import Empty, Queue
+from types import FrameType
+from typing import TypeVar
+
+POLL_S = 0.1  # how often a waiting thread wakes, so a stop is seen at once
+Item = TypeVar("Item")
+Done = TypeVar("Done")
+
+
+class StopRequested(BaseException):
+    """Raised in the calling thread by a signal handler (SIGTERM), as KeyboardInterrupt is for SIGINT."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(f"signal {signal_number}")
+        self.signal_number = signal_number
+
+
+@contextlib.contextmanager
+def signals_stop(*signal_numbers: int) -> Iterator[None]:
+    """These signals raise StopRequested in the main thread, as SIGINT raises KeyboardInterrupt. Elsewhere (a
+    step run in a worker thread) nothing changes: only the main thread may set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signal_number: int, _frame: FrameType | None) -> None:
+        raise StopRequested(signal_number)
+
+    previous = {number: signal.signal(number, stop) for number in signal_numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def result_of(future: Future[Done]) -> Done:
+    """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
+    runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop."""
+    while True:
+        with contextlib.suppress(TimeoutError):
+            return future.result(timeout=POLL_S)
+
+
+def settle(futures: list[Future[Done]]) -> None:
+    """Wait until every future is done, waking every POLL_S as result_of does."""
+    while wait(futures, timeout=POLL_S).not_done:
+        pass
+
+
+def start_workers(
+    task: Callable[[Item], Done], work: list[Item], count: int, stopping: threading.Event
+) -> list[Future[Done]]:
+    """`count` daemon threads running `task` over `work` in order. Daemons, because a stopped refresh must not
+    wait at exit for a fetch still reading a slow answer (ThreadPoolExecutor joins its threads at exit)."""
+    queue: Queue[tuple[Item, Future[Done]]] = Queue()
+    futures: list[Future[Done]] = []
+    for item in work:
+        future: Future[Done] = Future()
+        futures.append(future)
+        queue.put((item, future))
+
+    def worker() -> None:
+        while not stopping.is_set():
+            try:
+                item, future = queue.get_nowait()
+            except Empty:
+                return
+            try:
+                future.set_result(task(item))
+            except BaseException as exc:  # a bug in one source's work is reported by the writer, who lands it
+                future.set_exception(exc)
+
+    for number in range(min(count, len(work))):
+        threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
+    return futures
