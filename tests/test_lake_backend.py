@@ -164,3 +164,31 @@ def test_readers_see_only_committed_landings_and_are_never_blocked(sources_file,
     assert again.returncode == 0, again.stdout + again.stderr
     assert read_count(lake) > committed
     assert read_count(lake, after_first) == committed  # time travel: the snapshot after the first refresh
+
+
+def test_the_reading_commands_work_on_a_lake(sources_file, lake, tmp_path):
+    """show, history, changes, reparse, export and dashboard against a lake, as against a file."""
+    landed = subprocess.run(
+        refresh_command(sources_file, lake, ["aws_trn1"]), capture_output=True, text=True, check=False
+    )
+    assert landed.returncode == 0, landed.stdout + landed.stderr
+    commands = {
+        "show": ["show"],
+        "history": ["history", "trn1.32xlarge"],
+        "changes": ["changes"],
+        "reparse": ["reparse", "--sources", str(sources_file), "--source", "aws_trn1"],
+        "export": ["export", "--out", str(tmp_path / "exports")],
+        "dashboard": ["dashboard", "--out", str(tmp_path / "site")],
+    }
+    outputs = {}
+    for name, args in commands.items():
+        done = subprocess.run(
+            [str(RATECARD), *args, "--warehouse", lake], capture_output=True, text=True, check=False, timeout=300
+        )
+        assert done.returncode == 0, (name, done.stdout + done.stderr)
+        outputs[name] = done.stdout
+    assert "21.50" in outputs["show"] and "trn1.32xlarge" in outputs["history"]
+    assert "1 fetches replayed: 1 landed, 0 unchanged, 0 quarantined" in outputs["reparse"]  # history rebuilt
+    manifest = (tmp_path / "exports" / "manifest.json").read_text()
+    assert '"lake_snapshot_id"' in manifest and "accelerator_hour_prices" in manifest
+    assert (tmp_path / "site" / "index.html").exists()
