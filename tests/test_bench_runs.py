@@ -85,3 +85,14 @@ def test_exports_bench_counts_one_file_per_history_day_and_the_changes():
     assert results["view price_changes"].rows == 12
     assert results["export parquet: every view + history by day"].note.endswith(" files")
     assert "RATIO row-by-row ÷ COPY" in results
+
+
+def test_engines_bench_compares_two_interpreters(capsys):
+    """The DuckDB comparison at tiny sizes, this interpreter against itself: a ratio line per timed row."""
+    import sys
+
+    from bench import engines
+
+    assert engines.main([sys.executable, "--small", "pricelist_landing"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.rstrip().endswith("×")]
+    assert len(lines) == 4 and all("price-list landing" in line for line in lines)
