@@ -29,6 +29,7 @@ from warehouse.files import (
     NotADuckDBFile,
     WarehouseBusy,
     WarehouseMissing,
+    WarehouseUnreachable,
     WarehouseUnwritable,
 )
 from warehouse.lock import RefreshLocked, exclusive_refresh
@@ -50,6 +51,7 @@ EXIT_CODES = {
     6: "the database is locked by another program",
     7: "the database path cannot be written: a directory, or in a directory not writable",
     8: "bad pilot or plan input (ratecard pilot): the row and field named; nothing landed",
+    9: "the DuckLake warehouse's PostgreSQL catalog cannot be reached",
     EXIT_BUG: "an unexpected error: a bug in ratecard (rerun with --debug for the traceback)",
 }
 # Each user error: its exit code and what to do about it.
@@ -58,7 +60,13 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     RefreshLocked: (3, "wait for it to finish, or pass --wait SECONDS to queue behind it"),
     SourcesFileError: (4, "correct the file there (pipelines/sources.toml shows every field), or pass --sources FILE"),
     NotADuckDBFile: (5, "point --db at a ratecard database, or move this file away: refresh creates a new one"),
-    NewerDuckDBFile: (5, "open it with that newer DuckDB, or point --db at another file"),
+    NewerDuckDBFile: (
+        5,
+        "made by ratecard on DuckDB 2.0? its published snapshot (NAME.snapshot.duckdb beside it) holds every table "
+        "in a format this DuckDB reads: move the file aside and copy the snapshot in its place; else point --db "
+        "at another file",
+    ),
+    WarehouseUnreachable: (9, "start the catalog's PostgreSQL server, or correct the conninfo in RATECARD_WAREHOUSE"),
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
     WarehouseUnwritable: (7, "point --db at a file in a directory you can write"),
     DashboardError: (1, "do what the message says, then run the command again"),

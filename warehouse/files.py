@@ -35,3 +35,7 @@ class WarehouseUnwritable(WarehouseError):
 
 class WarehouseMissing(WarehouseError):
     """Opened read-only before any refresh created it."""
+
+
+class WarehouseUnreachable(WarehouseError):
+    """A DuckLake's catalog database cannot be reached (server down, wrong host or credentials)."""

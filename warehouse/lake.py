@@ -18,7 +18,7 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse.files import WarehouseError, WarehouseMissing
+from warehouse.files import WarehouseError, WarehouseMissing, WarehouseUnreachable
 from warehouse.lake_checks import closing
 from warehouse.target import lake_conninfo, lake_data_path
 
@@ -26,10 +26,6 @@ LAKE = "lake"  # the catalog's name inside each connection; `USE lake` makes it 
 CATALOG_PG = "lake_catalog_pg"  # the same PostgreSQL database attached directly, for the id sequences
 # fetch_log and quarantine ids: PostgreSQL sequences, so ids stay unique and rising across writer processes.
 ID_SEQUENCES = {"next_fetch_id": "ratecard_fetch_id_seq", "next_quarantine_id": "ratecard_quarantine_id_seq"}
-
-
-class WarehouseUnreachable(WarehouseError):
-    """The lake's catalog database cannot be reached (server down, wrong host or credentials)."""
 
 
 def extension_file(package: str, name: str) -> Path:
