@@ -100,7 +100,9 @@ def run_refresh(
             progress.stop_task(tasks[outcome.source_id])
 
         try:
-            with signals_stop(signal.SIGTERM):
+            with signals_stop(
+                signal.SIGTERM, signal.SIGINT
+            ):  # SIGINT too: DuckDB 1.5 would swallow its KeyboardInterrupt
                 outcomes = refresh_all(
                     sources,
                     db_path=db,

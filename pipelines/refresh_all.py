@@ -43,7 +43,7 @@ from pipelines.refresh import (
 )
 from pipelines.sources import SourceSpec
 from pipelines.state import WarehouseState
-from pipelines.threads import StopRequested, result_of, settle, start_workers
+from pipelines.threads import StopRequested, as_stop, result_of, settle, start_workers
 from warehouse.db import connect, cursor
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
@@ -238,8 +238,8 @@ def refresh_sources(
             run.fx_landed.set()  # release the workers waiting for rates
             for reader in readers:
                 reader.cancel()  # those still waiting for the warehouse (its opening failed or was stopped)
-            if isinstance(exc, KeyboardInterrupt | StopRequested):
-                raise RefreshStopped(outcomes, exc) from exc
+            if (stop := as_stop(exc)) is not None:
+                raise RefreshStopped(outcomes, stop) from exc
             raise
     return outcomes
 

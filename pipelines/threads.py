@@ -37,14 +37,30 @@ def signals_stop(*signal_numbers: int) -> Iterator[None]:
         return
 
     def stop(signal_number: int, _frame: FrameType | None) -> None:
+        _received.append(signal_number)
         raise StopRequested(signal_number)
 
+    _received.clear()
     previous = {number: signal.signal(number, stop) for number in signal_numbers}
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+        _received.clear()  # a later error, outside this stop's reach, is an error again
+
+
+# Signals the handler above received. DuckDB 1.5 runs signal handlers while a query executes and, when one
+# raises, interrupts the query and raises RuntimeError("Query interrupted") instead: the stop is then known here.
+_received: list[int] = []
+
+
+def as_stop(exc: BaseException) -> BaseException | None:
+    """The stop `exc` stands for: itself (KeyboardInterrupt, StopRequested), a StopRequested for a signal that
+    DuckDB turned into an interrupted query, or None for any other error."""
+    if isinstance(exc, KeyboardInterrupt | StopRequested):
+        return exc
+    return StopRequested(_received[-1]) if _received else None
 
 
 def result_of(future: Future[Done]) -> Done:

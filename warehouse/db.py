@@ -193,7 +193,10 @@ def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConn
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only, config=FILE_CONFIG)
+            # Only a file being created takes the config: DuckDB refuses a second connection to an open file with
+            # other settings than the first (a user's plain duckdb.connect in the same process, say).
+            creating = not read_only and not path.exists()
+            return duckdb.connect(str(path), read_only=read_only, config=FILE_CONFIG if creating else {})
         except duckdb.Error as exc:
             error = warehouse_error(path, exc, wait_s)
             if isinstance(error, WarehouseBusy) and time.monotonic() < deadline:
