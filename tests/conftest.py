@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,14 @@ def backend_db_path(request, tmp_path, monkeypatch):
     """db_path on each backend in turn: a DuckDB file, then a DuckLake on the machine's PostgreSQL."""
     with warehouse_at(request.param, tmp_path, monkeypatch) as location:
         yield location
+
+
+@pytest.fixture
+def children():
+    """Child processes a test starts (harness.start); any still running at teardown is killed."""
+    started: list[subprocess.Popen] = []
+    yield started
+    for child in started:
+        if child.poll() is None:
+            child.kill()
+        child.wait(timeout=10)

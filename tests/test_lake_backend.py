@@ -29,16 +29,6 @@ WRITERS = [
 
 
 @pytest.fixture
-def children():
-    started: list[subprocess.Popen] = []
-    yield started
-    for child in started:
-        if child.poll() is None:
-            child.kill()
-        child.wait(timeout=10)
-
-
-@pytest.fixture
 def lake(tmp_path, monkeypatch):
     with warehouse_at("ducklake", tmp_path, monkeypatch) as location:
         yield location

@@ -3,7 +3,6 @@ promise how many scenarios measured it and the total they found, then scenarios 
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -19,17 +18,6 @@ _RESULTS: list[tuple[Scenario, bool]] = []
 def server():
     with LocalServer() as running:
         yield running
-
-
-@pytest.fixture
-def children():
-    """Child processes a test starts (harness.start); any still running at teardown is killed."""
-    started: list[subprocess.Popen] = []
-    yield started
-    for child in started:
-        if child.poll() is None:
-            child.kill()
-        child.wait(timeout=10)
 
 
 @pytest.fixture
