@@ -6,7 +6,6 @@ Plain Python (no Dagster) so the CLI, the assets and the tests all share it.
 from __future__ import annotations
 
 import contextlib
-import email.utils
 import hashlib
 import threading
 import time
@@ -21,15 +20,16 @@ import httpx
 import pydantic
 import tenacity
 
-from pipelines.errors import FetchCause, FetchError
-from pipelines.fetch_causes import connect_cause, describe, final_connect_message, status_cause, transport_cause
+from pipelines.errors import FetchError
+from pipelines.fetch_causes import describe, status_cause, transport_cause
+from pipelines.fetch_responses import Retryable, connect_failure, redirect_target, retry_after_s
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5
 # Transport failures that a later attempt may well not hit; anything else from httpx is final. A ConnectError
-# is final too when the host does not resolve or refuses the connection (see _connect_failure).
+# is final too when the host does not resolve or refuses the connection (see fetch_responses.connect_failure).
 TRANSIENT_ERRORS = (
     httpx.ConnectError,
     httpx.ConnectTimeout,
@@ -71,19 +71,6 @@ class FetchResult:
     @property
     def size(self) -> int:
         return self.body_file.stat().st_size if self.body_file is not None else len(self.body)
-
-
-class _Retryable(Exception):
-    """One attempt failed in a way worth retrying. Internal: fetch() turns it into FetchError."""
-
-    def __init__(
-        self, detail: str, cause: FetchCause, *, status: int | None = None, retry_after_s: float | None = None
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.cause = cause
-        self.status = status
-        self.retry_after_s = retry_after_s
 
 
 @dataclass(frozen=True)
@@ -164,7 +151,7 @@ class Fetcher:
             sleep=lambda seconds: self._sleep(float(seconds)),  # tenacity passes a float subclass
             stop=tenacity.stop_after_attempt(self.settings.max_attempts),
             wait=self._wait,
-            retry=tenacity.retry_if_exception_type(_Retryable),
+            retry=tenacity.retry_if_exception_type(Retryable),
         )
         try:
             for attempt in retrying:
@@ -180,7 +167,7 @@ class Fetcher:
         except tenacity.RetryError as exc:
             last = exc.last_attempt
             failure = last.exception()
-            assert isinstance(failure, _Retryable)
+            assert isinstance(failure, Retryable)
             message = f"gave up after {last.attempt_number} attempts: {failure.detail}"
             raise FetchError(
                 source_id, message, status=failure.status, retryable=True, cause=failure.cause
@@ -203,7 +190,7 @@ class Fetcher:
     def _wait(self, retry_state: tenacity.RetryCallState) -> float:
         # The server's Retry-After, when it gave one, beats our own guess.
         failure = retry_state.outcome.exception() if retry_state.outcome else None
-        if isinstance(failure, _Retryable) and failure.retry_after_s is not None:
+        if isinstance(failure, Retryable) and failure.retry_after_s is not None:
             return failure.retry_after_s
         return self._backoff(retry_state)
 
@@ -225,7 +212,7 @@ class Fetcher:
                 stream = self._client.stream(request.method, url, content=request.body, headers=headers)
                 with self._slot(url.host), stream as response:
                     if response.status_code in REDIRECT_STATUSES:
-                        url = _redirect_target(source_id, response, hosts_ok)
+                        url = redirect_target(source_id, response, hosts_ok)
                         continue
                     self._check_status(source_id, response)
                     with open(request.spool_to, "wb") if request.spool_to else contextlib.nullcontext() as out:
@@ -233,9 +220,9 @@ class Fetcher:
                     content_type = response.headers.get("Content-Type")
                     return _Page(fetched_at, str(response.url), response.status_code, content_type, body)
             except httpx.ConnectError as exc:
-                raise _connect_failure(source_id, url, exc) from exc
+                raise connect_failure(source_id, url, exc) from exc
             except TRANSIENT_ERRORS as exc:
-                raise _Retryable(describe(exc), transport_cause(exc)) from exc
+                raise Retryable(describe(exc), transport_cause(exc)) from exc
             except httpx.HTTPError as exc:  # e.g. UnsupportedProtocol, WriteTimeout: retrying will not help
                 raise FetchError(source_id, describe(exc), cause=transport_cause(exc)) from exc
         raise FetchError(source_id, f"more than {MAX_REDIRECTS} redirects", cause="redirect")
@@ -248,7 +235,7 @@ class Fetcher:
         cause = status_cause(status)
         if status not in RETRY_STATUSES:
             raise FetchError(source_id, f"{what} for {response.url}", status=status, cause=cause)
-        retry_after = _retry_after_s(response.headers.get("Retry-After")) if status in RETRY_AFTER_STATUSES else None
+        retry_after = retry_after_s(response.headers.get("Retry-After")) if status in RETRY_AFTER_STATUSES else None
         if retry_after is not None and retry_after > self.settings.max_retry_after_s:
             # Waiting that long would stall the whole run; better to fail now and say why.
             raise FetchError(
@@ -259,7 +246,7 @@ class Fetcher:
                 retryable=True,
                 cause=cause,
             )
-        raise _Retryable(what, cause, status=status, retry_after_s=retry_after)
+        raise Retryable(what, cause, status=status, retry_after_s=retry_after)
 
     def _read_body(self, source_id: str, response: httpx.Response, limit: int, out: BinaryIO | None) -> bytes:
         """The body (or b"" when it is written to `out` as it arrives), inflated and under the size cap."""
@@ -306,40 +293,3 @@ def file_sha256(path: Path) -> str:
         while chunk := body.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def _redirect_target(source_id: str, response: httpx.Response, hosts_ok: frozenset[str]) -> httpx.URL:
-    location = response.headers.get("Location")
-    if not location:
-        raise FetchError(source_id, "redirect without a Location header", status=response.status_code, cause="redirect")
-    target = response.url.join(location)
-    # Pages must come from where the sources file says; a redirect elsewhere is a change worth a human look.
-    if target.host not in hosts_ok:
-        message = f"redirect to other host {target.host} refused ({target})"
-        raise FetchError(source_id, message, status=response.status_code, cause="redirect")
-    return target
-
-
-def _connect_failure(source_id: str, url: httpx.URL, exc: httpx.ConnectError) -> FetchError | _Retryable:
-    """A host that does not resolve or refuses will do the same on every try (typically: no network), so that
-    fails at once; any other failed connect (TLS, unreachable) is worth another attempt."""
-    cause = connect_cause(exc)
-    if cause == "connect":
-        return _Retryable(describe(exc), cause)
-    return FetchError(source_id, final_connect_message(url, cause, exc), retryable=False, cause=cause)
-
-
-def _retry_after_s(value: str | None) -> float | None:
-    """Retry-After as seconds from now: delta-seconds or an HTTP-date. None when absent or unreadable."""
-    value = (value or "").strip()
-    if not value:
-        return None
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
