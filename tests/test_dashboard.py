@@ -254,8 +254,21 @@ def test_served_on_127_0_0_1_with_the_same_figures(site, snapshot, browser):
             assert load(page, base + "history.html") > 1
             assert recorder.urls and recorder.outside == [] and recorder.errors == []
     finally:
-        server.terminate()
+        stop_server(server)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """SIGTERM must end `ratecard serve` at once (as `docker stop` or systemd send it); if it does not, fail with
+    what the kernel says of the process (state, signal masks) rather than a bare timeout, and kill it."""
+    server.terminate()
+    try:
+        assert server.wait(timeout=10) == -15
+    except subprocess.TimeoutExpired:
+        status = Path(f"/proc/{server.pid}/status").read_text().splitlines()
+        server.kill()
         server.wait(timeout=10)
+        keep = ("State", "Threads", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+        pytest.fail(f"serve ignored SIGTERM for 10 s: {[line for line in status if line.startswith(keep)]}")
 
 
 def test_the_dagster_asset_regenerates_the_site_beside_the_warehouse(warehouse):
