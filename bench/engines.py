@@ -1,7 +1,10 @@
-"""`python -m bench.engines OTHER_PYTHON [--small] [scenario ...]`, run from the checkout: the same DuckDB-bound
-scenarios under this interpreter's DuckDB and under another's (a virtualenv with another duckdb release and the
-project's other dependencies; the checkout is on its path as the working directory), one after the other in this
-run, and each timing's ratio.
+"""`python -m bench.engines OTHER_PYTHON [--other-dir DIR] [--rounds N] [--small] [scenario ...]`: the same
+DuckDB-bound scenarios under this interpreter's DuckDB and under another's (a virtualenv with another duckdb release
+and the project's other dependencies), each side in a fresh process, the sides alternating which goes first over N
+rounds (default 2), all in this run; each timed row's best median per side, and their ratio.
+
+The other interpreter runs this checkout's code, or with `--other-dir` another checkout's (e.g. `git archive` of
+the release before a change): then the ratio is what a user sees on upgrading, engine and code together.
 
 It shows whether a DuckDB pin costs speed: ratecard pins duckdb 1.5.5 (the DuckLake extension wheels exist for it
 alone) where it ran 2.0.1 before. A ratio above 1 means this interpreter's engine is slower.
@@ -9,13 +12,16 @@ alone) where it ran 2.0.1 before. A ratio above 1 means this interpreter's engin
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 from importlib.metadata import version
+from pathlib import Path
 
 from bench import history, landing, pricelist_landing
 
+CHECKOUT = str(Path(__file__).resolve().parents[1])
 SCENARIOS = {"landing": landing, "history": history, "pricelist_landing": pricelist_landing}
 # `--small`: tiny sizes, for the smoke test that proves the comparison still runs (its figures mean nothing).
 SMALL = {
@@ -39,31 +45,68 @@ def medians(scenario: str, small: bool = False) -> dict[str, float]:
     return {f"{r.scenario}: {r.name}": r.timing.median for r in results if r.timing is not None}
 
 
-def in_other(python: str, scenario: str, small: bool) -> tuple[str, dict[str, float]]:
+def in_child(python: str, scenario: str, small: bool, cwd: str | None = None) -> tuple[str, dict[str, float]]:
+    """The scenario's medians from a fresh `python` (both sides run so, alike), and its duckdb version."""
     size = "small" if small else "full"
-    done = subprocess.run([python, "-c", CHILD, scenario, size], capture_output=True, text=True, check=True)
+    command = [python, "-c", CHILD, scenario, size]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=cwd)
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     return answer["duckdb"], answer["medians"]
 
 
+Side = tuple[str, dict[str, float]]  # duckdb version, medians by timed row
+
+
+def best_of_rounds(scenario: str, args: argparse.Namespace, other_dir: str | None) -> tuple[Side, Side]:
+    """Each side's lowest median per row over the rounds. The sides swap order every round, so neither always
+    runs on a machine the other has just warmed (or heated)."""
+    sides: list[list[Side]] = [[], []]
+    for round_ in range(args.rounds):
+        order = (0, 1) if round_ % 2 == 0 else (1, 0)
+        for side in order:
+            python, cwd = (sys.executable, CHECKOUT) if side == 0 else (args.other, other_dir or CHECKOUT)
+            sides[side].append(in_child(python, scenario, args.small, cwd))
+    return best(sides[0]), best(sides[1])
+
+
+def best(runs: list[Side]) -> Side:
+    names = runs[0][1]
+    return runs[0][0], {name: min(run[1][name] for run in runs if name in run[1]) for name in names}
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.engines", description="The same scenarios under two DuckDB releases, and each ratio."
+    )
+    parser.add_argument("other", help="the other interpreter (a virtualenv's bin/python)")
+    parser.add_argument("scenarios", nargs="*", help=f"any of {', '.join(SCENARIOS)} (default: all)")
+    parser.add_argument("--other-dir", help="another checkout, whose code the other interpreter runs")
+    parser.add_argument("--small", action="store_true", help="tiny sizes: proves the comparison runs")
+    parser.add_argument("--rounds", type=int, default=2, help="runs per side, alternating which goes first")
+    args = parser.parse_intermixed_args(argv)
+    if unknown := set(args.scenarios) - set(SCENARIOS):
+        parser.error(f"unknown scenario {', '.join(sorted(unknown))}; choose from {', '.join(SCENARIOS)}")
+    return args
+
+
 def main(argv: list[str]) -> int:
-    if not argv:
-        print(__doc__, file=sys.stderr)
-        return 2
-    small = "--small" in argv
-    argv = [a for a in argv if a != "--small"]
-    other, chosen = argv[0], argv[1:] or list(SCENARIOS)
+    args = arguments(argv)
+    chosen = args.scenarios or list(SCENARIOS)
+    other, other_dir = args.other, args.other_dir
     mine = version("duckdb")
-    print(f"ratecard bench.engines — this interpreter: duckdb {mine}; other: {other}")
+    code = f"code from {other_dir}" if other_dir else "this checkout's code"
+    print(f"ratecard bench.engines — this interpreter: duckdb {mine}; other: {other}, {code}")
     for scenario in chosen:
-        print(f"running {scenario} under both …", file=sys.stderr, flush=True)
-        here = medians(scenario, small)
-        theirs_version, theirs = in_other(other, scenario, small)
-        print(f"\n{scenario}: duckdb {mine} vs duckdb {theirs_version} (medians; ratio = {mine} ÷ {theirs_version})")
-        for name, seconds in here.items():
-            if name in theirs:
-                ratio = seconds / theirs[name]
-                print(f"  {name:<70} {seconds:9.3f} s {theirs[name]:9.3f} s  {ratio:5.2f}×")
+        print(f"running {scenario} under both, {args.rounds} round(s) …", file=sys.stderr, flush=True)
+        here, theirs = best_of_rounds(scenario, args, other_dir)
+        print(
+            f"\n{scenario}: duckdb {mine} vs duckdb {theirs[0]} (best median of {args.rounds} round(s), the side "
+            f"that goes first alternating; ratio = {mine} ÷ {theirs[0]})"
+        )
+        for name, seconds in here[1].items():
+            if name in theirs[1]:
+                ratio = seconds / theirs[1][name]
+                print(f"  {name:<70} {seconds:9.3f} s {theirs[1][name]:9.3f} s  {ratio:5.2f}×")
     return 0
 
 
