@@ -25,6 +25,7 @@ from pipelines.pilots.errors import PilotInputError
 from pipelines.terminal import wide_console
 from warehouse.files import (
     DEFAULT_DB_PATH,
+    LakeCatalogMissing,
     NewerDuckDBFile,
     NotADuckDBFile,
     WarehouseBusy,
@@ -51,7 +52,7 @@ EXIT_CODES = {
     6: "the database is locked by another program",
     7: "the database path cannot be written: a directory, or in a directory not writable",
     8: "bad pilot or plan input (ratecard pilot): the row and field named; nothing landed",
-    9: "the DuckLake warehouse's PostgreSQL catalog cannot be reached",
+    9: "the DuckLake warehouse's PostgreSQL catalog cannot be reached, or its database does not exist",
     EXIT_BUG: "an unexpected error: a bug in ratecard (rerun with --debug for the traceback)",
 }
 # Each user error: its exit code and what to do about it.
@@ -65,6 +66,11 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
         "made by ratecard on DuckDB 2.0? its published snapshot (NAME.snapshot.duckdb beside it) holds every table "
         "in a format this DuckDB reads: move the file aside and copy the snapshot in its place; else point --db "
         "at another file",
+    ),
+    LakeCatalogMissing: (
+        9,
+        "create it (createdb NAME, or CREATE DATABASE NAME in psql) and run the command again: DuckLake makes its "
+        "tables there itself; or correct dbname in RATECARD_WAREHOUSE",
     ),
     WarehouseUnreachable: (9, "start the catalog's PostgreSQL server, or correct the conninfo in RATECARD_WAREHOUSE"),
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,8 @@ from typing import Any
 
 import httpx
 
+from localserver import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 WORKSPACE = DEPLOY / "workspace.yaml"
@@ -28,12 +29,6 @@ BIN = Path(sys.executable).parent
 LOCATION = "ratecard"
 REPOSITORY = "__repository__"  # the name Dagster gives the repository behind a Definitions object
 START_TIMEOUT_S = 300  # a cold start imports Dagster and Great Expectations on a shared 2-core machine
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_until(check: Callable[[], Any], what: str, timeout_s: float = START_TIMEOUT_S, on_timeout: str = "") -> Any:

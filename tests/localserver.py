@@ -22,6 +22,13 @@ from urllib.parse import urlsplit
 CHUNK_SIZE = 16 * 1024
 
 
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listened on a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 @dataclass
 class Reply:
     status: int = 200

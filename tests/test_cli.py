@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import duckdb
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli import EXIT_CODES, app
 from pipelines.sources import load_sources
 
 runner = CliRunner()
@@ -86,3 +89,10 @@ def test_help_and_show_import_neither_great_expectations_nor_dagster(tmp_path):
             [sys.executable, "-c", IMPORTED_HEAVY, *args], capture_output=True, text=True, check=False, timeout=120
         )
         assert "HEAVY:\n" in done.stdout, (args, done.stdout[-300:], done.stderr[-300:])
+
+
+def test_the_readme_lists_every_exit_code_the_cli_has():
+    """The README's table of exit codes and `EXIT_CODES` (what `ratecard --help` prints) name the same codes."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme.split("Exit codes (also in `ratecard --help`):", 1)[1].split("\n## ", 1)[0]
+    assert {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)} == set(EXIT_CODES)

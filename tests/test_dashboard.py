@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ from typer.testing import CliRunner
 
 from assets.dashboard import dashboard_site
 from browser import chromium, load, recorded_page
-from localserver import LocalServer, Reply
+from localserver import LocalServer, Reply, free_port
 from pipelines.cli import app
 from pipelines.dashboard.build import build_dashboard
 from pipelines.resources import WarehouseResource
@@ -230,12 +229,6 @@ def test_regions_page_lists_the_view_and_says_when_it_is_missing(warehouse, tmp_
         con.execute("DROP VIEW aws_prices_by_region")
     build_dashboard(snapshot, tmp_path / "site")
     assert 'id="no-regions"' in (tmp_path / "site" / "regions.html").read_text()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_served_on_127_0_0_1_with_the_same_figures(site, snapshot, browser):

@@ -13,9 +13,11 @@ import pytest
 
 from backends import warehouse_at
 from harness import start, wait_until
+from localserver import free_port
+from pgserver import HOST, PORT, USER
 from warehouse.db import connect
 from warehouse.lake import extension_file, postgres_extension
-from warehouse.target import WAREHOUSE_ENV
+from warehouse.target import LAKE_DATA_ENV, WAREHOUSE_ENV
 
 RATECARD = Path(sys.executable).with_name("ratecard")
 # Eight sources for four writers, two each: AWS pages share the AWS history tables and Neuron pages the spec
@@ -182,3 +184,28 @@ def test_the_reading_commands_work_on_a_lake(sources_file, lake, tmp_path):
     manifest = (tmp_path / "exports" / "manifest.json").read_text()
     assert '"lake_snapshot_id"' in manifest and "accelerator_hour_prices" in manifest
     assert (tmp_path / "site" / "index.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("conninfo", "says", "hint"),
+    [
+        # The server answers, but the database was never created: DuckLake will not create it.
+        (
+            f"dbname=ratecard_never_created host={HOST} port={PORT} user={USER}",
+            "does not exist",
+            "create it (createdb NAME",
+        ),
+        # Nothing listens on the port: the server is down or the conninfo names the wrong one.
+        (f"dbname=ratecard host={HOST} port={free_port()} user={USER}", "cannot be reached", "start the catalog"),
+    ],
+    ids=["database_missing", "server_down"],
+)
+def test_an_unusable_catalog_is_exit_9_with_what_to_do(sources_file, tmp_path, monkeypatch, conninfo, says, hint):
+    monkeypatch.setenv(LAKE_DATA_ENV, str(tmp_path / "lake"))
+    location = f"ducklake:postgres:{conninfo}"
+    done = subprocess.run(
+        refresh_command(sources_file, location, ["aws_trn1"]), capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 9, done.stdout + done.stderr
+    assert says in done.stderr and f"hint: {hint}" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "lake").exists() or not any((tmp_path / "lake").rglob("*.parquet"))  # nothing written

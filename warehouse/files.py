@@ -39,3 +39,8 @@ class WarehouseMissing(WarehouseError):
 
 class WarehouseUnreachable(WarehouseError):
     """A DuckLake's catalog database cannot be reached (server down, wrong host or credentials)."""
+
+
+class LakeCatalogMissing(WarehouseUnreachable):
+    """The server answers but has no database of the conninfo's dbname: DuckLake creates its tables, not the
+    database, so a refresh cannot create it either."""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse.files import WarehouseError, WarehouseMissing, WarehouseUnreachable
+from warehouse.files import LakeCatalogMissing, WarehouseError, WarehouseUnreachable
 from warehouse.lake_checks import closing
 from warehouse.target import lake_conninfo, lake_data_path
 
@@ -58,7 +58,7 @@ def lake_error(location: str, exc: duckdb.Error) -> WarehouseError | None:
     """What a refused ATTACH means for the user; None for anything else."""
     message = str(exc)
     if "does not exist" in message and "database" in message:
-        return WarehouseMissing(location, "its catalog database does not exist in PostgreSQL (CREATE DATABASE it)")
+        return LakeCatalogMissing(location, "its catalog database does not exist on the PostgreSQL server")
     if any(s in message for s in ("Connection refused", "could not connect", "could not translate host")):
         first = next((line for line in message.splitlines() if "connect" in line or "refused" in line), message)
         return WarehouseUnreachable(location, f"the catalog's PostgreSQL server cannot be reached ({first.strip()})")
