@@ -130,9 +130,10 @@ def land_snapshot(
     # on "same version" leaves unmatched open rows (to close: s.source_id, never NULL in a snapshot, is NULL)
     # and unmatched snapshot rows (to insert: row_id is NULL). Two anti-joins read the open rows twice, and on a
     # 10M-row history that scan is most of a landing's cost.
+    same_version = _same_version(table)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE {DIFF} AS
-            SELECT h.row_id AS closes_row, s.* FROM {open_rows} AS h FULL JOIN _snapshot AS s ON {_same_version(table)}
+            SELECT h.row_id AS closes_row, s.* FROM {open_rows} AS h FULL JOIN _snapshot AS s ON {same_version}
             WHERE h.row_id IS NULL OR s.source_id IS NULL""",
         {"source_id": source_id, **scope_params},
     )
@@ -146,8 +147,8 @@ def land_snapshot(
     (inserted,) = one_row(
         con,
         f"""INSERT INTO {table.name} BY NAME
-            SELECT d.* EXCLUDE (closes_row), {attributes_hash_sql("d", table.attribute_columns)} AS attributes_hash
-            FROM {DIFF} AS d WHERE d.closes_row IS NULL""",
+            SELECT s.* EXCLUDE (closes_row), {attributes_hash_sql("s", table.attribute_columns)} AS attributes_hash
+            FROM {DIFF} AS s WHERE s.closes_row IS NULL""",
     )
     con.execute(f"DROP TABLE {DIFF}")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)

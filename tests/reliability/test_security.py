@@ -293,6 +293,7 @@ ALLOWED_INTERPOLATIONS = {
     "attributes[0]",  # the attribute columns of aliases s and h, as one row value each
     "attributes[1]",
     "open_rows",  # a subquery over table.name
+    "DIFF",  # the landing's temp table: a constant name
     "scope_filter",  # IS NOT DISTINCT FROM over VersionedTable.scope_columns constants; the values are parameters
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
     "fresh",  # the same over table.name's columns
