@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from importlib.metadata import version
@@ -84,6 +85,8 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--small", action="store_true", help="tiny sizes: proves the comparison runs")
     parser.add_argument("--rounds", type=int, default=2, help="runs per side, alternating which goes first")
     args = parser.parse_intermixed_args(argv)
+    if os.sep in args.other:  # a path: made absolute, since the child runs in --other-dir or the checkout
+        args.other = os.path.abspath(args.other)
     if unknown := set(args.scenarios) - set(SCENARIOS):
         parser.error(f"unknown scenario {', '.join(sorted(unknown))}; choose from {', '.join(SCENARIOS)}")
     return args
