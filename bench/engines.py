@@ -58,14 +58,14 @@ def in_child(python: str, scenario: str, small: bool, cwd: str | None = None) ->
 Side = tuple[str, dict[str, float]]  # duckdb version, medians by timed row
 
 
-def best_of_rounds(scenario: str, args: argparse.Namespace, other_dir: str | None) -> tuple[Side, Side]:
+def best_of_rounds(scenario: str, args: argparse.Namespace) -> tuple[Side, Side]:
     """Each side's lowest median per row over the rounds. The sides swap order every round, so neither always
     runs on a machine the other has just warmed (or heated)."""
     sides: list[list[Side]] = [[], []]
     for round_ in range(args.rounds):
         order = (0, 1) if round_ % 2 == 0 else (1, 0)
         for side in order:
-            python, cwd = (sys.executable, CHECKOUT) if side == 0 else (args.other, other_dir or CHECKOUT)
+            python, cwd = (sys.executable, CHECKOUT) if side == 0 else (args.other, args.other_dir or CHECKOUT)
             sides[side].append(in_child(python, scenario, args.small, cwd))
     return best(sides[0]), best(sides[1])
 
@@ -95,13 +95,12 @@ def arguments(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = arguments(argv)
     chosen = args.scenarios or list(SCENARIOS)
-    other, other_dir = args.other, args.other_dir
     mine = version("duckdb")
-    code = f"code from {other_dir}" if other_dir else "this checkout's code"
-    print(f"ratecard bench.engines — this interpreter: duckdb {mine}; other: {other}, {code}")
+    code = f"code from {args.other_dir}" if args.other_dir else "this checkout's code"
+    print(f"ratecard bench.engines — this interpreter: duckdb {mine}; other: {args.other}, {code}")
     for scenario in chosen:
         print(f"running {scenario} under both, {args.rounds} round(s) …", file=sys.stderr, flush=True)
-        here, theirs = best_of_rounds(scenario, args, other_dir)
+        here, theirs = best_of_rounds(scenario, args)
         print(
             f"\n{scenario}: duckdb {mine} vs duckdb {theirs[0]} (best median of {args.rounds} round(s), the side "
             f"that goes first alternating; ratio = {mine} ÷ {theirs[0]})"

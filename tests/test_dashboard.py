@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -255,7 +256,7 @@ def stop_server(server: subprocess.Popen) -> None:
     what the kernel says of the process (state, signal masks) rather than a bare timeout, and kill it."""
     server.terminate()
     try:
-        assert server.wait(timeout=10) == -15
+        assert server.wait(timeout=10) == -signal.SIGTERM
     except subprocess.TimeoutExpired:
         status = Path(f"/proc/{server.pid}/status").read_text().splitlines()
         server.kill()
