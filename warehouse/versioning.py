@@ -12,6 +12,7 @@ per-row Python work stands between a 100k-row snapshot and the warehouse. `attri
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -190,25 +191,38 @@ class FactTable:
 def land_facts(
     con: duckdb.DuckDBPyConnection, table: FactTable, rows: list[dict[str, Any]], lineage: Lineage
 ) -> LandCounts:
+    """Add new keys, correct changed values (close the open row, add the new one); the same value adds nothing."""
+    _refuse_repeated_keys(table, rows)
     n = len(rows)
     columns = {f.name: pa.array([r[f.name] for r in rows], f.type) for f in table.fields}
     for field in LINEAGE_FIELDS:
-        columns[field.name] = pa.array([getattr(lineage, field.name)] * n, field.type)
+        columns[field.name] = pa.repeat(pa.scalar(getattr(lineage, field.name), field.type), n)
     con.register("_new_rows", pa.table(columns))
-    match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)  # same key
-    same_version = " AND ".join([match] + [f"t.{k} IS NOT DISTINCT FROM n.{k}" for k in table.value_columns])
+    # Keys are unique in the snapshot, so "an open row whose key comes with another value" is one join, and the
+    # values compare as one row value (NULL-safely): two statements, each scanning the new rows once. EXISTS
+    # subqueries did the same but cost DuckDB 1.5 twice the time to plan and run (6-8 ms a landing).
+    match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)
+    values = [", ".join(f"{alias}.{c}" for c in table.value_columns) for alias in ("t", "n")]
     (closed,) = one_row(
         con,
-        f"""UPDATE {table.name} AS t SET valid_to = $observed_at
-            WHERE t.valid_to IS NULL AND EXISTS (SELECT 1 FROM _new_rows AS n WHERE {match})
-              AND NOT EXISTS (SELECT 1 FROM _new_rows AS n WHERE {same_version})""",
+        f"""UPDATE {table.name} AS t SET valid_to = $observed_at FROM _new_rows AS n
+            WHERE t.valid_to IS NULL AND {match} AND ({values[0]}) IS DISTINCT FROM ({values[1]})""",
         {"observed_at": lineage.fetched_at},
     )
     (inserted,) = one_row(
         con,
         f"""INSERT INTO {table.name} BY NAME
-            SELECT * FROM _new_rows AS n
-            WHERE NOT EXISTS (SELECT 1 FROM {table.name} AS t WHERE t.valid_to IS NULL AND {same_version})""",
+            SELECT n.* FROM _new_rows AS n
+            ANTI JOIN (SELECT * FROM {table.name} WHERE valid_to IS NULL) AS t
+                   ON {match} AND ({values[0]}) IS NOT DISTINCT FROM ({values[1]})""",
     )
     con.unregister("_new_rows")
     return LandCounts(inserted=inserted, closed=closed, unchanged=n - inserted)
+
+
+def _refuse_repeated_keys(table: FactTable, rows: list[dict[str, Any]]) -> None:
+    """Two values for one key in one snapshot would leave two open rows for it: refused before anything is written."""
+    counts = Counter(tuple(r[k] for k in table.key_columns) for r in rows)
+    repeated = sorted((key for key, n in counts.items() if n > 1), key=str)[:3]
+    if repeated:
+        raise ValueError(f"{table.name}: a snapshot gives one value per key {table.key_columns}; repeated: {repeated}")
