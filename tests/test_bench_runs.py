@@ -64,6 +64,11 @@ def test_history_bench_grows_with_changes_not_runs():
     assert values(results)["history rows vs rows x runs"] == "333 vs 3,600"
     names = {r.name for r in results}
     assert {"view gpu_cheapest", "view accelerator_hour_prices", "RATIO as-of ÷ full scan, AWS"} <= names
+    # Each view is also read to Arrow, and returns the same rows.
+    notes = {r.name: r.note for r in results}
+    for view in ("view gpu_cheapest", "view accelerator_hour_prices"):
+        assert notes[f"{view} -> Arrow"] == notes[view]
+        assert notes[view].endswith("rows returned") and not notes[view].startswith("0 ")
 
 
 def test_pricelist_bench_lands_regions_and_finds_the_unchanged_ones_unchanged():
