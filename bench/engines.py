@@ -108,7 +108,7 @@ def main(argv: list[str]) -> int:
         for name, seconds in here[1].items():
             if name in theirs[1]:
                 ratio = seconds / theirs[1][name]
-                print(f"  {name:<70} {seconds:9.3f} s {theirs[1][name]:9.3f} s  {ratio:5.2f}×")
+                print(f"  {name:<70} {seconds * 1e3:9.1f} ms {theirs[1][name] * 1e3:9.1f} ms  {ratio:5.2f}×")
     return 0
 
 
