@@ -20,7 +20,7 @@ export TQDM_DISABLE := 1
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r requirements-bootstrap.lock
-	$(BIN)/uv pip install --python $(BIN)/python --quiet --require-hashes -r requirements.lock
+	$(BIN)/uv pip install --python $(BIN)/python --quiet --require-hashes --compile-bytecode -r requirements.lock
 	$(BIN)/uv pip install --python $(BIN)/python --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
