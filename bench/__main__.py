@@ -1,5 +1,5 @@
-"""`python -m bench [landing|history|parsing|gate|sources|pricelist|pricelist_landing|pricelist_refresh|dagster|...]`:
-run the scenarios (all by default), print one table.
+"""`python -m bench [landing|history|offline_refresh|parsing|gate|sources|pricelist|pricelist_landing|
+pricelist_refresh|dagster|...]`: run the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -22,6 +22,7 @@ from bench import (
     gate,
     history,
     landing,
+    offline_refresh,
     parsing,
     pricelist,
     pricelist_landing,
@@ -34,6 +35,7 @@ from bench.report import Result, fmt_seconds, render_table
 SCENARIOS = {
     "landing": landing,
     "history": history,
+    "offline_refresh": offline_refresh,
     "parsing": parsing,
     "gate": gate,
     "sources": sources,

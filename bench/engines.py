@@ -20,15 +20,21 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from bench import history, landing, pricelist_landing
+from bench import history, landing, offline_refresh, pricelist_landing
 
 CHECKOUT = str(Path(__file__).resolve().parents[1])
-SCENARIOS = {"landing": landing, "history": history, "pricelist_landing": pricelist_landing}
+SCENARIOS = {
+    "landing": landing,
+    "history": history,
+    "pricelist_landing": pricelist_landing,
+    "offline_refresh": offline_refresh,
+}
 # `--small`: tiny sizes, for the smoke test that proves the comparison still runs (its figures mean nothing).
 SMALL = {
     "landing": landing.Sizes(sources=2, n_types=2, rounds=10, reps=1),
     "history": history.Sizes(days=12, aws_types=2, gpu_listings=100, reps=1),
     "pricelist_landing": pricelist_landing.Sizes(regions=2, n_types=2, reps=1),
+    "offline_refresh": offline_refresh.Sizes(reps=1),
 }
 # Run in a child interpreter: one scenario's medians as JSON (name -> seconds), and that engine's version.
 CHILD = """

@@ -101,3 +101,14 @@ def test_engines_bench_compares_two_interpreters(capsys):
     assert engines.main([sys.executable, "--small", "pricelist_landing"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.rstrip().endswith("×")]
     assert len(lines) == 4 and all("price-list landing" in line for line in lines)
+
+
+def test_offline_refresh_bench_times_a_new_and_an_unchanged_refresh():
+    from bench import offline_refresh
+
+    results = {r.name: r for r in offline_refresh.run(offline_refresh.Sizes(reps=1))}
+    new, again = results["refresh --offline into a new file"], results["refresh --offline again (unchanged)"]
+    landed, unchanged, failed = (int(part.split()[0]) for part in new.note.split(", "))
+    assert landed > 20 and failed == 0, new.note
+    assert again.note == f"0 landed, {landed + unchanged} unchanged, 0 failed"
+    assert new.timing is not None and again.timing is not None and min(new.timing.samples + again.timing.samples) > 0
