@@ -202,11 +202,11 @@ def land_facts(
     # values compare as one row value (NULL-safely): two statements, each scanning the new rows once. EXISTS
     # subqueries said the same, but DuckDB 1.5.5 took about 7 ms more a landing to plan and run them.
     match = " AND ".join(f"t.{k} = n.{k}" for k in table.key_columns)
-    values = [", ".join(f"{alias}.{c}" for c in table.value_columns) for alias in ("t", "n")]
+    attributes = [", ".join(f"{alias}.{c}" for c in table.value_columns) for alias in ("t", "n")]
     (closed,) = one_row(
         con,
         f"""UPDATE {table.name} AS t SET valid_to = $observed_at FROM _new_rows AS n
-            WHERE t.valid_to IS NULL AND {match} AND ({values[0]}) IS DISTINCT FROM ({values[1]})""",
+            WHERE t.valid_to IS NULL AND {match} AND ({attributes[0]}) IS DISTINCT FROM ({attributes[1]})""",
         {"observed_at": lineage.fetched_at},
     )
     (inserted,) = one_row(
@@ -214,7 +214,7 @@ def land_facts(
         f"""INSERT INTO {table.name} BY NAME
             SELECT n.* FROM _new_rows AS n
             ANTI JOIN (SELECT * FROM {table.name} WHERE valid_to IS NULL) AS t
-                   ON {match} AND ({values[0]}) IS NOT DISTINCT FROM ({values[1]})""",
+                   ON {match} AND ({attributes[0]}) IS NOT DISTINCT FROM ({attributes[1]})""",
     )
     con.unregister("_new_rows")
     return LandCounts(inserted=inserted, closed=closed, unchanged=n - inserted)
