@@ -6,9 +6,9 @@ import dagster as dg
 
 from assets.publish import SNAPSHOT_KEY
 from assets.sources import WRITER_POOL
-from pipelines.notify import notify_changes
-from pipelines.resources import SourcesResource, WarehouseResource
-from pipelines.sources import load_sources_file
+from pipelines.orchestration.notify import notify_changes
+from pipelines.orchestration.resources import SourcesResource, WarehouseResource
+from pipelines.sources.file import load_sources_file
 from warehouse.export import export_warehouse
 from warehouse.lock import exclusive_refresh
 from warehouse.publish import readable

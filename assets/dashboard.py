@@ -4,8 +4,8 @@ import dagster as dg
 
 from assets.publish import SNAPSHOT_KEY
 from assets.sources import WRITER_POOL
-from pipelines.cli_dashboard import site_dir_for
-from pipelines.resources import WarehouseResource
+from pipelines.cli.dashboard import site_dir_for
+from pipelines.orchestration.resources import WarehouseResource
 from warehouse.publish import readable
 
 DASHBOARD_KEY = dg.AssetKey("dashboard_site")

@@ -4,8 +4,8 @@ import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
 from assets.views import VIEWS_KEY, preview_markdown, read_rows, warn_unless_empty
-from pipelines.resources import WarehouseResource
-from pipelines.sources import SourceSpec
+from pipelines.orchestration.resources import WarehouseResource
+from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
 from warehouse.queries import GPU_CHEAPEST, rows_as_dicts
 

@@ -1,6 +1,6 @@
 """The AWS price-list source as one Dagster asset: its region index, then each changed region in turn.
 
-Each region lands or is quarantined on its own (pipelines.pricelist_refresh.refresh_regions), so one broken
+Each region lands or is quarantined on its own (pipelines.refresh.pricelist_units.refresh_regions), so one broken
 region fails the step loudly, naming it, only after every other region has landed. The Great Expectations
 gate runs per region; the asset check passes when every region validated passes.
 """
@@ -13,10 +13,10 @@ import duckdb
 
 from assets.sources import CHECK_FOR_SUITE, FETCH_RETRY_POLICY, GROUP_FOR_KIND, LOCK_WAIT_S, source_asset_key
 from pipelines.errors import FetchError
-from pipelines.pricelist_refresh import refresh_regions
-from pipelines.refresh import SourceOutcome
-from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.sources import SourceSpec
+from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.refresh.one_source import SourceOutcome
+from pipelines.refresh.pricelist_units import refresh_regions
+from pipelines.sources.file import SourceSpec
 from schemas.pricelist_expectations import PRICELIST_SUITE
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked

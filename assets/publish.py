@@ -7,7 +7,7 @@ import dagster as dg
 from assets.gpu_views import COMPARISON_KEY, GPU_CHEAPEST_KEY
 from assets.sources import WRITER_POOL
 from assets.views import VIEWS_KEY
-from pipelines.resources import WarehouseResource
+from pipelines.orchestration.resources import WarehouseResource
 from warehouse.lock import exclusive_refresh
 from warehouse.publish import publish_snapshot
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.sources import GROUP_FOR_KIND, LOCK_WAIT_S, source_asset_key
-from pipelines.resources import WarehouseResource
+from pipelines.orchestration.resources import WarehouseResource
 from pipelines.specs.reference import REFERENCE_FILES, land_reference
 from warehouse.lock import exclusive_refresh
 

@@ -1,6 +1,6 @@
 """One Dagster step per group of sources (FX; AWS + GPU prices), each refreshing its sources concurrently.
 
-The step fetches every selected source at once (pipelines.refresh_all.fetch_all) holding nothing: no refresh
+The step fetches every selected source at once (pipelines.refresh.many_sources.fetch_all) holding nothing: no refresh
 lock, no DuckDB file, no writer pool. Only then does it take the refresh lock and hand the bodies to
 refresh_all, which parses and validates in threads and lands one source at a time. Each source keeps its own
 asset and checks: a landed source is materialised; one that failed or did not change is observed instead.
@@ -26,11 +26,11 @@ from assets.sources import (
     source_spec,
 )
 from pipelines.errors import FetchError
-from pipelines.refresh import SourceOutcome
-from pipelines.refresh_all import RefreshStopped, fetch_all, refresh_all
-from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.sources import SourceSpec
-from pipelines.threads import signals_stop
+from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.refresh.many_sources import RefreshStopped, fetch_all, refresh_all
+from pipelines.refresh.one_source import SourceOutcome
+from pipelines.refresh.threads import signals_stop
+from pipelines.sources.file import SourceSpec
 from warehouse.db import label_commits
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh

@@ -1,6 +1,6 @@
 """One Dagster asset per source (AWS pages, GPU providers, ECB FX), materialised by one step per group.
 
-A step (assets/source_steps.py) refreshes its sources concurrently through pipelines.refresh_all. The Great
+A step (assets/source_steps.py) refreshes its sources concurrently through pipelines.refresh.many_sources. The Great
 Expectations gate runs before anything is written; its results are reported as asset checks (with statistics
 as metadata) so the UI shows why a batch was refused. GPU sources depend on the FX source, so a run lands
 today's rates before converting any non-USD price.
@@ -11,8 +11,8 @@ from typing import Any
 import dagster as dg
 
 from pipelines.adapters import adapter_kind
-from pipelines.refresh import SourceOutcome
-from pipelines.sources import SourceSpec
+from pipelines.refresh.one_source import SourceOutcome
+from pipelines.sources.file import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
 from schemas.pricelist_expectations import PRICELIST_SUITE

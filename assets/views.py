@@ -10,8 +10,8 @@ from typing import Any
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
-from pipelines.resources import WarehouseResource
-from pipelines.sources import SourceSpec
+from pipelines.orchestration.resources import WarehouseResource
+from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
 from warehouse.queries import HEADLINE_PRICES, VIEW_ROW_COUNT, one_row, rows_as_dicts
 

@@ -1,6 +1,6 @@
 """The scheduled Dagster price job against the network bound and against the CLI path: N declarative GPU
 sources over the 20 loopback hosts of bench/sources.py (300 ms latency), refreshed once by `refresh_prices`
-(in process, ephemeral instance) and once by pipelines.refresh_all as `ratecard refresh` does, each into a
+(in process, ephemeral instance) and once by pipelines.refresh.many_sources as `ratecard refresh` does, each into a
 fresh warehouse.
 
 - network bound = ceil(N / effective concurrency) x latency + the CLI run's landing time (same run);
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from bench.report import Result, Timing, fmt_ratio, progress
 from bench.sources import HOSTS, LATENCY_S, MAX_SOURCES, PER_HOST, TEMPLATE, bench_sources, delayed_server, one_refresh
-from pipelines.sources import Concurrency, SourceSpec, load_sources, sample_path
-from pipelines.sources_toml import sources_toml
+from pipelines.sources.file import Concurrency, SourceSpec, load_sources, sample_path
+from pipelines.sources.toml_writer import sources_toml
 
 SCENARIO = "dagster"
 SIZE = 20
@@ -31,7 +31,7 @@ def dagster_refresh(sources: list[SourceSpec], workdir: Path) -> float:
     import dagster as dg
 
     from pipelines.definitions import build_definitions
-    from pipelines.resources import FetcherResource
+    from pipelines.orchestration.resources import FetcherResource
 
     stamp = f"{len(sources)}-{time.monotonic_ns()}"
     sources_file = workdir / f"sources-{stamp}.toml"

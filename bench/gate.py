@@ -30,9 +30,9 @@ import pandas as pd
 from bench.report import Result, Timing, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_kind, parser_for
 from pipelines.gpu.normalise import FxTable
-from pipelines.kinds import KINDS, Kind
-from pipelines.pricelist_refresh import sample_units
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.refresh.kinds import KINDS, Kind
+from pipelines.refresh.pricelist_units import sample_units
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import expectations, gpu_expectations
 from schemas.gpu import GpuListing
 from schemas.gx_runner import ValidationReport, ephemeral_context, import_gx, outcome_of, report_of

@@ -19,7 +19,7 @@ from bench.report import Result, Timing, progress
 
 SCENARIO = "offline refresh"
 # The CLI without its console script, so any interpreter runs the checkout it starts in.
-CLI = "import sys; sys.argv[0] = 'ratecard'; from pipelines.cli import app; app()"
+CLI = "import sys; sys.argv[0] = 'ratecard'; from pipelines.cli.app import app; app()"
 
 
 @dataclass(frozen=True)

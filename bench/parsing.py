@@ -2,7 +2,7 @@
 
 Per page: the full adapter call `parser_for(src.adapter)(body, src)` (BeautifulSoup with lxml, table
 location, cell parsing, pydantic validation -> SourceBatch), in ms per page; the note gives how much of it
-is building the soup alone. Sources come from pipelines.sources.load_sources(), bodies are the bundled
+is building the soup alone. Sources come from pipelines.sources.file.load_sources(), bodies are the bundled
 samples read once up front (no HTTP).
 
 On the largest sample, BeautifulSoup(body, "lxml") vs BeautifulSoup(body, "html.parser") is timed (plus bare
@@ -20,9 +20,9 @@ from bs4 import BeautifulSoup
 
 from bench.report import Result, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_kind, adapter_module, parser_for
-from pipelines.html_encoding import decode_html
-from pipelines.pricelist_refresh import sample_units
-from pipelines.sources import load_sources, sample_path
+from pipelines.fetch.encoding import decode_html
+from pipelines.refresh.pricelist_units import sample_units
+from pipelines.sources.file import load_sources, sample_path
 
 SCENARIO = "3 parsing"
 REPS_PAGE = 30

@@ -30,7 +30,7 @@ STAMP = "20261101000000"
 
 
 def lay_out(folder: Path, megabytes: int) -> int:
-    """The region index and one region's offer file, where pipelines.offline's server answers AWS's paths."""
+    """The region index and one region's offer file, where pipelines.fetch.offline's server answers AWS's paths."""
     offer = folder / "aws" / "pricelist" / "us-west-2.csv"
     offer.parent.mkdir(parents=True)
     size = write_full_size(offer, megabytes, region="us-west-2")
@@ -43,16 +43,16 @@ def lay_out(folder: Path, megabytes: int) -> int:
 def child(mode: str, folder: str) -> None:
     """In a fresh interpreter: one refresh of the price-list source against the folder; prints seconds, peak RSS
     (MB), the outcome and the rows opened as JSON. Imports happen before the timed span and count alike."""
-    from pipelines.archive import Archive
-    from pipelines.fetch import Fetcher
-    from pipelines.offline import serve_directory
-    from pipelines.refresh_all import refresh_all
-    from pipelines.sources import SourceSpec, load_sources
+    from pipelines.fetch.archive import Archive
+    from pipelines.fetch.http import Fetcher
+    from pipelines.fetch.offline import serve_directory
+    from pipelines.refresh.many_sources import refresh_all
+    from pipelines.sources.file import SourceSpec, load_sources
 
     root = Path(folder)
     declared = next(s for s in load_sources() if s.id == "aws_pricelist")
     # The baseline: the adapter is said not to read files, so the body stays in memory, as a page's does.
-    in_memory = mock.patch("pipelines.refresh.reads_files", return_value=False)
+    in_memory = mock.patch("pipelines.refresh.one_source.reads_files", return_value=False)
     with (
         serve_directory(root) as base,
         Fetcher() as fetcher,

@@ -1,5 +1,5 @@
 """Many sources against the network bound: N declarative GPU sources spread over 20 loopback hosts
-(127.0.0.1-20) that each answer after a fixed latency, refreshed through pipelines.refresh_all into a fresh
+(127.0.0.1-20) that each answer after a fixed latency, refreshed through pipelines.refresh.many_sources into a fresh
 warehouse, as `ratecard refresh` does.
 
 - network bound = ceil(N / effective concurrency) x latency + the landing time measured in the same run,
@@ -22,10 +22,10 @@ from pathlib import Path
 
 from bench.report import Result, Timing, fmt_ratio, progress
 from pipelines.adapters import parser_for
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.refresh_all import refresh_all
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.many_sources import refresh_all
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 
 SCENARIO = "sources"
 HOSTS = tuple(f"127.0.0.{n}" for n in range(1, 21))

@@ -17,11 +17,18 @@ from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
 from pipelines.adapters import adapter_kind
-from pipelines.locations import DEFAULT_SOURCES_FILE
-from pipelines.pricelist_refresh import reads_region_index
-from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.schedules import daily_schedule, fx_job, fx_schedule, publish_after_refresh, publish_job, refresh_job
-from pipelines.sources import SourceSpec, load_sources
+from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.orchestration.schedules import (
+    daily_schedule,
+    fx_job,
+    fx_schedule,
+    publish_after_refresh,
+    publish_job,
+    refresh_job,
+)
+from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.sources.file import SourceSpec, load_sources
+from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
 from warehouse.target import WAREHOUSE_ENV
 

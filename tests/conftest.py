@@ -16,7 +16,7 @@ os.environ.pop("DAGSTER_HOME", None)
 
 from backends import BACKENDS, warehouse_at
 from localserver import LocalServer
-from pipelines.sources import SourceSpec, load_sources
+from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
 
 

@@ -6,7 +6,7 @@ import csv
 from collections.abc import Callable
 from pathlib import Path
 
-from pipelines.locations import SAMPLES_DIR
+from pipelines.sources.locations import SAMPLES_DIR
 
 PRICELIST = SAMPLES_DIR / "aws" / "pricelist"
 SPOT = SAMPLES_DIR / "aws" / "spot" / "spot.json"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipelines.offline import pointed_at
-from pipelines.pricelist_refresh import reads_region_index
-from pipelines.sources import SourceSpec, sample_path
-from pipelines.sources_toml import sources_toml
+from pipelines.fetch.offline import pointed_at
+from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.sources.file import SourceSpec, sample_path
+from pipelines.sources.toml_writer import sources_toml
 
 
 def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> Path:

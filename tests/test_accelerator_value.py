@@ -15,12 +15,12 @@ import pytest
 from rich.console import Console
 
 from localserver import LocalServer
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.cli.show import print_headline
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.gpu.catalog import canonical
-from pipelines.refresh import SourceOutcome, refresh_source
-from pipelines.show import print_headline
-from pipelines.sources import SourceSpec
+from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.sources.file import SourceSpec
 from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT, land_reference
 
 PATH = REFERENCE_FILES["nvidia_gpus"][1]

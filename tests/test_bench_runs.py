@@ -1,8 +1,8 @@
 """The benchmarks still run, at tiny sizes (smoke tests: they assert what each scenario counts, never timings)."""
 
 from bench import gate, history, landing, parsing
-from pipelines.pricelist_refresh import sample_units
-from pipelines.sources import load_sources
+from pipelines.refresh.pricelist_units import sample_units
+from pipelines.sources.file import load_sources
 
 
 def values(results) -> dict[str, str]:

@@ -24,11 +24,11 @@ from gpu_offers import offer_rows
 from localserver import LocalServer, Reply
 from pipelines.adapters import gpu_leadergpu
 from pipelines.adapters.cards import read_cards, read_price
-from pipelines.archive import Archive
 from pipelines.errors import ParseError
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.refresh import refresh_source
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.one_source import refresh_source
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.gpu import BillingPeriod, GpuBatch
 
 SPEC = next(s for s in load_sources() if s.id == "gpu_leadergpu")

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from assets.change_feed import change_notifications
 from localserver import LocalServer, Reply
-from pipelines.cli import app
-from pipelines.resources import SourcesResource, WarehouseResource
-from pipelines.sources import load_sources, sample_path
+from pipelines.cli.app import app
+from pipelines.orchestration.resources import SourcesResource, WarehouseResource
+from pipelines.sources.file import load_sources, sample_path
 from sourcefiles import write_sources_file
 from warehouse.publish import snapshot_path
 
@@ -203,7 +203,7 @@ def test_stock_flips_additions_removals_and_shape_changes(tmp_path, caplog):
 
 
 def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, receiver, monkeypatch):
-    from pipelines.notify import NotifySettings, notify_changes
+    from pipelines.orchestration.notify import NotifySettings, notify_changes
 
     site, trn1, body, sources_file, db = setup
     monkeypatch.delenv(ENV)  # no webhook yet: changes land, nothing is sent or marked
@@ -218,7 +218,7 @@ def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, recei
 
 
 def test_a_notification_that_cannot_even_start_reports_and_returns(tmp_path, monkeypatch):
-    from pipelines.notify import NotifySettings, notify_changes
+    from pipelines.orchestration.notify import NotifySettings, notify_changes
 
     monkeypatch.setenv(ENV, f"http://127.0.0.1:9/hooks/{SECRET}")
     result = notify_changes(tmp_path, NotifySettings(webhook_url_env=ENV))  # a directory, not a warehouse

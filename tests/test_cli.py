@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 from typer.testing import CliRunner
 
-from pipelines.cli import EXIT_CODES, app
-from pipelines.sources import load_sources
+from pipelines.cli.app import EXIT_CODES, app
+from pipelines.sources.file import load_sources
 
 runner = CliRunner()
 
@@ -65,8 +65,8 @@ def test_show_before_any_refresh_says_what_to_do(tmp_path):
 
 IMPORTED_HEAVY = """
 import sys
-from pipelines.cli import app
-from pipelines.sources import load_sources
+from pipelines.cli.app import app
+from pipelines.sources.file import load_sources
 sys.argv = ["ratecard", *sys.argv[1:]]
 try:
     app()

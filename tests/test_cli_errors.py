@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from reliability.harness import start, wait_until
 
-from pipelines.sources import DEFAULT_SOURCES_FILE
+from pipelines.sources.file import DEFAULT_SOURCES_FILE
 
 RATECARD = Path(sys.executable).with_name("ratecard")
 BUNDLED = DEFAULT_SOURCES_FILE.read_text()
@@ -246,10 +246,10 @@ def test_unexpected_error_is_reported_as_a_bug_in_one_line(tmp_path: Path) -> No
     db = ratecard_database(tmp_path / "prices.duckdb")
     # A fault no user input can cause: print_headline itself breaks.
     code = (
-        "import sys, pipelines.show as show\n"
+        "import sys, pipelines.cli.show as show\n"
         "def broken(*args, **kwargs): raise KeyError('usd_per_instance_hour')\n"
         "show.print_headline = broken\n"
-        "from pipelines.cli import app\nsys.argv[0] = 'ratecard'\napp()\n"
+        "from pipelines.cli.app import app\nsys.argv[0] = 'ratecard'\napp()\n"
     )
     for debug in ([], ["--debug"]):
         result = subprocess.run(

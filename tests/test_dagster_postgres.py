@@ -16,7 +16,7 @@ from dagster_graphql import DagsterGraphQLClient, DagsterGraphQLClientError
 
 from dagster_services import DEPLOY, LOCATION, REPOSITORY, DagsterServices, wait_until
 from pgserver import HOST, PORT, USER, fresh_database, table_counts
-from pipelines.schedules import DAILY_SCHEDULE, FX_JOB, FX_SCHEDULE, PUBLISH_SENSOR
+from pipelines.orchestration.schedules import DAILY_SCHEDULE, FX_JOB, FX_SCHEDULE, PUBLISH_SENSOR
 
 FX_ASSET = ["sources", "fx_ecb"]
 RUN_TIMEOUT_S = 600

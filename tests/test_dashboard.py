@@ -21,10 +21,10 @@ from typer.testing import CliRunner
 from assets.dashboard import dashboard_site
 from browser import chromium, load, recorded_page
 from localserver import LocalServer, Reply, free_port
-from pipelines.cli import app
+from pipelines.cli.app import app
 from pipelines.dashboard.build import build_dashboard
-from pipelines.resources import WarehouseResource
-from pipelines.sources import load_sources, sample_path
+from pipelines.orchestration.resources import WarehouseResource
+from pipelines.sources.file import load_sources, sample_path
 from sourcefiles import media_type_of, sample_routes, write_sources_file
 
 runner = CliRunner()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from pipelines.drift import Baseline, DriftFindings, evaluate
-from pipelines.sources import DriftRules, load_sources
+from pipelines.refresh.drift import Baseline, DriftFindings, evaluate
+from pipelines.sources.file import DriftRules, load_sources
 
 KEY = ("trn1.32xlarge", "on_demand", None)
 BASE = Baseline(

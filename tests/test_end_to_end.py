@@ -13,11 +13,11 @@ import pytest
 
 from localserver import Reply
 from pipelines.adapters import aws_product_page
-from pipelines.archive import Archive
 from pipelines.definitions import build_definitions
-from pipelines.reparse import reparse_source
-from pipelines.resources import FetcherResource
-from pipelines.sources import load_sources, sample_path
+from pipelines.fetch.archive import Archive
+from pipelines.orchestration.resources import FetcherResource
+from pipelines.refresh.reparse import reparse_source
+from pipelines.sources.file import load_sources, sample_path
 from warehouse.db import SCHEMA_FILES, connect, sql
 from warehouse.lake import view_names
 from warehouse.target import local_dir

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from assets.change_feed import warehouse_exports
-from pipelines.cli import app
-from pipelines.resources import WarehouseResource
+from pipelines.cli.app import app
+from pipelines.orchestration.resources import WarehouseResource
 from warehouse.export import HISTORY_TABLES, file_sha256
 from warehouse.publish import snapshot_path
 

@@ -1,4 +1,4 @@
-"""pipelines.fetch over real HTTP against LocalServer. Waits are recorded by a fake sleep, never slept."""
+"""pipelines.fetch.http over real HTTP against LocalServer. Waits are recorded by a fake sleep, never slept."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from localserver import LocalServer, Reply
 from pipelines.errors import FetchError
-from pipelines.fetch import Fetcher, FetchResult, FetchSettings
+from pipelines.fetch.http import Fetcher, FetchResult, FetchSettings
 
 PAGE = b"<html><body><table><tr><td>trn1.2xlarge</td><td>$1.34</td></tr></table></body></html>"
 

@@ -19,11 +19,11 @@ import pytest
 from test_fx_ecb import envelope
 
 from localserver import LocalServer, Reply
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.refresh import SourceOutcome, refresh_source
-from pipelines.reparse import reparse_source
-from pipelines.sources import DEFAULT_SOURCES_FILE, FxSettings, SourceSpec, load_sources
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.refresh.reparse import reparse_source
+from pipelines.sources.file import DEFAULT_SOURCES_FILE, FxSettings, SourceSpec, load_sources
 from warehouse.db import connect
 from warehouse.gpu_landing import GPU_LISTINGS, load_fx_rates
 from warehouse.versioning import VersionedTable, rehash

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import fx_ecb
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec, sample_path
+from pipelines.sources.file import SourceSpec, sample_path
 
 D = Decimal
 SOURCE_ID = "fx_ecb"

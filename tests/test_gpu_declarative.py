@@ -17,7 +17,7 @@ from gpu_offers import offer_rows
 from pipelines.adapters import declarative_table
 from pipelines.adapters.tables import cell_text
 from pipelines.errors import CellError, MissingColumnError, ParseError
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 
 D = Decimal
 

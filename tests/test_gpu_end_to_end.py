@@ -11,7 +11,7 @@ from test_end_to_end import check_outcomes, failures_by_step, query, run_refresh
 from test_fx_ecb import envelope
 
 from localserver import Reply
-from pipelines.sources import sample_path
+from pipelines.sources.file import sample_path
 
 ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
     ("A10", Decimal("0.37"), "LeaderGPU", 2),

@@ -16,7 +16,7 @@ from gpu_offers import offer_rows as rows
 from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_hyperstack
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
-from pipelines.sources import SourceSpec, sample_path
+from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
 
 SOURCE = SourceSpec(

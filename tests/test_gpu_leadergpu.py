@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_leadergpu
 from pipelines.errors import CellError, ParseError
-from pipelines.sources import SourceSpec, sample_path
+from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
 
 D = Decimal

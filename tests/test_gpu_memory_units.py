@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from pipelines.adapters import declarative_table
 from pipelines.gpu.normalise import FxTable, listing, normalise
-from pipelines.sources import load_sources, sample_path
+from pipelines.sources.file import load_sources, sample_path
 from schemas.gpu import BillingPeriod, FxRate, GpuOffer, GpuPriceKind, PricePer
 from warehouse.db import connect
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_runpod_graphql as runpod
 from pipelines.errors import ParseError
-from pipelines.sources import load_sources, sample_path
+from pipelines.sources.file import load_sources, sample_path
 
 D = Decimal
 SOURCE_ID = "gpu_runpod"

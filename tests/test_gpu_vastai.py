@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_vastai as vast
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec, sample_path
+from pipelines.sources.file import SourceSpec, sample_path
 
 D = Decimal
 SPEC = SourceSpec(

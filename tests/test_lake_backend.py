@@ -130,7 +130,7 @@ def test_readers_see_only_committed_landings_and_are_never_blocked(sources_file,
     # A writer stopped dead inside its landing transaction: rows written, nothing committed.
     marker = tmp_path / "mid-landing"
     env = {**os.environ, "RATECARD_FAILPOINT": f"landing:{marker}", WAREHOUSE_ENV: lake}
-    code = "import sys; from pipelines.cli import app; sys.argv[0] = 'ratecard'; app()"
+    code = "import sys; from pipelines.cli.app import app; sys.argv[0] = 'ratecard'; app()"
     writer = start(
         children,
         code,

@@ -1,11 +1,11 @@
-"""pipelines.parse_turns: sources parse one at a time, and a batch waits for the sources in line to parse."""
+"""pipelines.refresh.parse_turns: sources parse one at a time, and a batch waits for the sources in line to parse."""
 
 from __future__ import annotations
 
 import contextlib
 import threading
 
-from pipelines.parse_turns import ParseTurns
+from pipelines.refresh.parse_turns import ParseTurns
 
 
 def test_sources_parse_one_at_a_time_and_each_result_joins_the_next_batch():

@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup, Tag
 from pipelines.adapters import adapter_kind, aws_capacity_blocks, aws_product_page, parser_for
 from pipelines.adapters.tables import cell_text
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.records import PriceKind, SourceBatch
 
 D = Decimal

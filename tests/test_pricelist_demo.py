@@ -12,7 +12,7 @@ import pytest
 from pricelist_files import Row, read_sample
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.app import app
 
 runner = CliRunner()
 REGIONS = ("us-east-1", "us-east-2", "eu-south-2")

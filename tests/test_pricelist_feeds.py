@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from pipelines.errors import ParseError
-from pipelines.fetch import Fetcher, FetchSettings
+from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
 from pipelines.pricelist.spot import parse_spot

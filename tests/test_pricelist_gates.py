@@ -10,16 +10,16 @@ import pytest
 from pricelist_factory import PUBLISHED, SOURCE, batch, land, price, reserved, us_east_1
 
 from pipelines.adapters import ADAPTERS, AdapterInfo
-from pipelines.checking import Prepared, finish_check
-from pipelines.kinds import KINDS, pricelist_kind_label
-from pipelines.pricelist_checks import (
+from pipelines.pricelist.checks import (
     DuplicateOnDemand,
     PublicationDateWentBack,
     check_one_on_demand,
     check_publication_date,
 )
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
+from pipelines.refresh.checking import Prepared, finish_check
+from pipelines.refresh.kinds import KINDS, pricelist_kind_label
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec
 from schemas.gx_runner import frame
 from schemas.pricelist import PriceListBatch, PriceListPrice
 from schemas.pricelist_expectations import (

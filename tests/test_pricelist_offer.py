@@ -11,9 +11,9 @@ import pytest
 from pipelines.adapters import parser_for
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.catalog import load_catalog
+from pipelines.pricelist.checks import DuplicateOnDemand, check_one_on_demand
 from pipelines.pricelist.offer_csv import parse_offer_csv
-from pipelines.pricelist_checks import DuplicateOnDemand, check_one_on_demand
-from pipelines.sources import load_sources, sample_path
+from pipelines.sources.file import load_sources, sample_path
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
 from tests.pricelist_files import kept_row, read_sample, rewritten, sample, write_rows
 

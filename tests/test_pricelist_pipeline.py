@@ -20,17 +20,17 @@ import pytest
 from pricelist_files import kept_row, read_sample, sample, write_rows
 
 from localserver import LocalServer, Reply
-from pipelines.archive import Archive
 from pipelines.errors import FetchError
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.offline import serve_directory
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.fetch.offline import serve_directory
+from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.pricelist.region_index import RegionOffer
-from pipelines.pricelist_refresh import region_unit
-from pipelines.refresh import SourceOutcome, discard_body, fetch_source
-from pipelines.refresh_all import refresh_all
-from pipelines.reparse import reparse_source
-from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.sources import SourceSpec, load_sources
+from pipelines.refresh.many_sources import refresh_all
+from pipelines.refresh.one_source import SourceOutcome, discard_body, fetch_source
+from pipelines.refresh.pricelist_units import region_unit
+from pipelines.refresh.reparse import reparse_source
+from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import write_sources_file
 
 STAMP = "20260928184207"

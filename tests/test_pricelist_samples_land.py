@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from pipelines.adapters import parser_for
-from pipelines.kinds import KINDS
-from pipelines.locations import SAMPLES_DIR
 from pipelines.pricelist.offer_csv import parse_offer_csv
-from pipelines.sources import load_sources, sample_path
+from pipelines.refresh.kinds import KINDS
+from pipelines.sources.file import load_sources, sample_path
+from pipelines.sources.locations import SAMPLES_DIR
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 

@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 
 from assets.references import REFERENCE_ASSETS
-from pipelines.resources import WarehouseResource
+from pipelines.orchestration.resources import WarehouseResource
 from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT
 
 

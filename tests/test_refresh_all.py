@@ -1,5 +1,5 @@
-"""Many sources at once (pipelines.refresh_all): fetched concurrently within the limits, landed one at a time in a
-stable order with FX first, and stoppable by SIGINT or SIGTERM with nothing half-landed."""
+"""Many sources at once (pipelines.refresh.many_sources): fetched concurrently within the limits, landed one at a
+time in a stable order with FX first, and stoppable by SIGINT or SIGTERM with nothing half-landed."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ from typing import Any
 import duckdb
 import pytest
 
-import pipelines.refresh_all as refresh_all_module
+import pipelines.refresh.many_sources as refresh_all_module
 from localserver import LocalServer, Reply
 from pipelines.adapters import adapter_kind
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.pricelist_refresh import reads_region_index
-from pipelines.refresh_all import landing_order, refresh_all
-from pipelines.sources import SourceSpec, load_sources
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.many_sources import landing_order, refresh_all
+from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.db import connect
 from warehouse.files import WarehouseUnwritable

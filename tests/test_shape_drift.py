@@ -12,10 +12,10 @@ import duckdb
 import pytest
 
 from localserver import LocalServer, Reply
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher
-from pipelines.refresh import SourceOutcome, refresh_source
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher
+from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 
 MEDIA_TYPES = {".json": "application/json", ".xml": "text/xml"}
 

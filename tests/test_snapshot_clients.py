@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import older_clients
-from pipelines.cli import app
+from pipelines.cli.app import app
 from warehouse.publish import snapshot_path
 
 # What an as-of macro's parameter is given, by parameter name. A table macro with a parameter not listed here

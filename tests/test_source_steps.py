@@ -14,9 +14,9 @@ import pytest
 
 from localserver import Reply
 from pipelines.definitions import build_definitions
-from pipelines.pricelist_refresh import reads_region_index
-from pipelines.resources import FetcherResource
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.orchestration.resources import FetcherResource
+from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from sourcefiles import write_sources_file
 
 FAST_FETCHER = FetcherResource(max_attempts=1, connect_timeout_s=0.5, read_timeout_s=5)

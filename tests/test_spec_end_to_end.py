@@ -14,10 +14,10 @@ import duckdb
 import pytest
 
 from localserver import LocalServer, Reply
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.refresh import SourceOutcome, refresh_source
-from pipelines.sources import SourceSpec, sample_path
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.sources.file import SourceSpec, sample_path
 from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT, land_reference
 
 USED = (

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from pipelines.specs import figures
 from schemas.specs import Compute, SpecBatch, VendorClaim
 

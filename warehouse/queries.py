@@ -54,7 +54,7 @@ CURRENT_PRICES = {
     # Specifications carry no price: no rows, so only the row-count and shape rules apply to them.
     "spec": "SELECT NULL, NULL, NULL, NULL FROM accelerator_chip_history WHERE false AND source_id = $source_id",
     # One region's open rows (all of the source's for a feed of every region); the kind spelled with its terms
-    # as pipelines.kinds.pricelist_kind_label spells it.
+    # as pipelines.refresh.kinds.pricelist_kind_label spells it.
     "pricelist": """SELECT instance_type,
                            CASE WHEN price_kind = 'reserved'
                                 THEN 'reserved ' || lease_years || 'y ' || purchase_option || ' ' || offering_class

@@ -93,7 +93,7 @@ def parser_for(adapter: str) -> Parser:
 
     `content_type` is the response's Content-Type header: its charset reaches the adapters that read HTML.
     """
-    from pipelines.html_encoding import charset_of  # not at the top: it loads bs4, which only parsing needs
+    from pipelines.fetch.encoding import charset_of  # not at the top: it loads bs4, which only parsing needs
 
     parse = adapter_module(adapter).parse
     reads_html = ADAPTERS[adapter].reads_html

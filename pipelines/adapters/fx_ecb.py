@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from schemas.gpu import FxBatch, FxRate
 
 PARSER_VERSION = "fx_ecb/1.0"

@@ -18,9 +18,9 @@ from bs4 import BeautifulSoup, Tag
 from pydantic import ValidationError
 
 from pipelines.adapters.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
+from pipelines.adapters.values import clean, parse_memory, parse_money, parse_period
 from pipelines.errors import CellError, ParseError, TableNotFoundError
-from pipelines.sources import SourceSpec
-from pipelines.values import clean, parse_memory, parse_money, parse_period
+from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_lambda/1.1"

@@ -24,10 +24,10 @@ from pydantic import ValidationError
 from pipelines.adapters.cards import Card, labelled_value, printed_currencies, read_cards, stock_of
 from pipelines.adapters.json_body import load_json
 from pipelines.adapters.tables import shape_fingerprint
+from pipelines.adapters.values import parse_memory, parse_money
 from pipelines.errors import CellError, ParseError
 from pipelines.gpu.catalog import canonical
-from pipelines.sources import SourceSpec
-from pipelines.values import parse_memory, parse_money
+from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_leadergpu/2.0"

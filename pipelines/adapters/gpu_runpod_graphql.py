@@ -22,7 +22,7 @@ from typing import Any
 from pipelines.adapters.json_body import load_json
 from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_runpod_graphql/1.0"

@@ -10,7 +10,7 @@ import json
 
 from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from schemas.specs import LaunchDate, SpecBatch
 
 PARSER_VERSION = "launch_dates/1.0"

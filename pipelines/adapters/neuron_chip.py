@@ -13,7 +13,7 @@ from typing import Any
 
 from pipelines.adapters.tables import shape_fingerprint, soup_of
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from pipelines.specs import figures
 from pipelines.specs.sphinx import Cell, doc_version, title, two_column_pairs
 from schemas.specs import ChipSpec, Compute, SpecBatch

@@ -15,7 +15,7 @@ from bs4 import Tag
 
 from pipelines.adapters.tables import shape_fingerprint, soup_of
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from pipelines.specs.figures import normalise
 from pipelines.specs.sphinx import prose, title
 from schemas.specs import SdkRelease, SpecBatch

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from schemas.gpu_specs import GpuSpec
 from schemas.specs import SpecBatch
 

@@ -15,9 +15,9 @@ from typing import TypeVar
 
 from bs4 import BeautifulSoup, Tag
 
+from pipelines.adapters.values import clean
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
-from pipelines.html_encoding import decode_html
-from pipelines.values import clean
+from pipelines.fetch.encoding import decode_html
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def shape_fingerprint(parts: Sequence[str]) -> str:
 
 
 def soup_of(body: bytes, charset: str | None = None) -> BeautifulSoup:
-    """The page as a tree. `charset`, the HTTP Content-Type's, outranks a <meta> charset (pipelines.html_encoding)."""
+    """The page as a tree. `charset`, the HTTP Content-Type's, outranks a <meta> charset (pipelines.fetch.encoding)."""
     # Decoded here, not by BeautifulSoup: given text, lxml no longer acts on the page's own <meta> charset.
     return BeautifulSoup(decode_html(body, charset), "lxml")
 

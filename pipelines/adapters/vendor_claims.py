@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pipelines.adapters.tables import shape_fingerprint, soup_of
 from pipelines.errors import ParseError
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
 from pipelines.specs.sphinx import title
 from schemas.specs import SpecBatch

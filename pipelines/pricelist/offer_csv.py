@@ -160,7 +160,7 @@ def parse_offer_csv(
     """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.
 
     `region_code`, when given, must be the file's region. Raises ParseError naming the source and what was
-    wrong; two on-demand rows for one type are refused later, by the gate (pipelines.pricelist_checks).
+    wrong; two on-demand rows for one type are refused later, by the gate (pipelines.pricelist.checks).
     """
     if isinstance(source, bytes):
         with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:

@@ -49,7 +49,7 @@ def _money(text: str, row: KeptRow, source_id: str) -> Decimal:
 
 
 def _on_demand(rows: list[KeptRow], source_id: str) -> list[tuple[KeptRow, dict[str, Any]]]:
-    # Two on-demand rows for one type are left to the gate (pipelines.pricelist_checks), which names their SKUs.
+    # Two on-demand rows for one type are left to the gate (pipelines.pricelist.checks), which names their SKUs.
     hourly = [row for row in rows if row.term_type == "OnDemand" and row.unit == "Hrs"]
     priced = [(row, _money(row.price, row, source_id)) for row in hourly]
     return [(row, {"price_kind": PriceListKind.ON_DEMAND, "hourly_usd": price}) for row, price in priced if price > 0]

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pipelines.archive import Archive
-from pipelines.fetch import FetchResult
-from pipelines.refresh import SourceOutcome, check_fetched, land_checked
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import FetchResult
+from pipelines.refresh.one_source import SourceOutcome, check_fetched, land_checked
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from localserver import LocalServer, Reply
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.refresh import SourceOutcome, refresh_source
-from pipelines.refresh_all import refresh_all
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.many_sources import refresh_all
+from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
 from warehouse.db import connect
 

@@ -12,7 +12,7 @@ import pytest
 
 from harness import Matrix, run_fault, sample_text
 from localserver import Reply
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
 from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT
 
 

@@ -28,8 +28,8 @@ from lxml import etree
 
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
-from pipelines.pricelist_refresh import sample_units
-from pipelines.sources import SourceSpec, load_sources, sample_path
+from pipelines.refresh.pricelist_units import sample_units
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -466,7 +466,7 @@ import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
-from pipelines.sources import load_sources, sample_path
+from pipelines.sources.file import load_sources, sample_path
 bomb = b'<td colspan="10000000" rowspan="10000000">'
 for source in load_sources():
     if sample_path(source).suffix != ".html":

@@ -20,10 +20,10 @@ import pytest
 from harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
 from localserver import Reply
 from pipelines.definitions import build_definitions
-from pipelines.reparse import reparse_source
-from pipelines.resources import FetcherResource
-from pipelines.schedules import publish_after_refresh
-from pipelines.sources_toml import sources_toml as toml_text
+from pipelines.orchestration.resources import FetcherResource
+from pipelines.orchestration.schedules import publish_after_refresh
+from pipelines.refresh.reparse import reparse_source
+from pipelines.sources.toml_writer import sources_toml as toml_text
 from promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import PRICES, SPECS
@@ -39,12 +39,12 @@ VERSIONED = (PRICES, SPECS, GPU_LISTINGS)
 LAND_ONE = """
 import sys
 from pipelines.adapters import adapter_kind, parser_for, parser_version
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.kinds import KINDS
-from pipelines.refresh import fetch_record
-from pipelines.sources import SourceSpec, load_sources
-from pipelines.state import WarehouseState
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.kinds import KINDS
+from pipelines.refresh.one_source import fetch_record
+from pipelines.sources.file import SourceSpec, load_sources
+from pipelines.refresh.state import WarehouseState
 from warehouse.db import connect
 from warehouse.landing import land_batch
 from warehouse.lock import exclusive_refresh
@@ -67,7 +67,7 @@ from warehouse.lock import exclusive_refresh
 with exclusive_refresh(sys.argv[1], wait_s=30, poll_s=0.02):
     start = time.time(); time.sleep(0.4); print(start, time.time())
 """
-CLI = "from pipelines.cli import app; app()"
+CLI = "from pipelines.cli.app import app; app()"
 
 
 def sources_toml(path: Path, sources) -> Path:

@@ -7,7 +7,7 @@ import pytest
 
 from harness import Matrix, rows_added, sample_text
 from localserver import Reply
-from pipelines.reparse import reparse_source
+from pipelines.refresh.reparse import reparse_source
 from promises import LAST_GOOD_LOST, ROWS_WRONGLY_LANDED
 
 

@@ -17,13 +17,13 @@ import pytest
 
 from harness import FAST, run_fault, sample_reply, sample_text
 from localserver import Reply
-from pipelines.archive import Archive
 from pipelines.definitions import build_definitions
 from pipelines.errors import FetchError, SourcesFileError
-from pipelines.fetch import Fetcher
-from pipelines.refresh import refresh_source
-from pipelines.resources import FetcherResource
-from pipelines.sources import SourceSpec, load_sources
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher
+from pipelines.orchestration.resources import FetcherResource
+from pipelines.refresh.one_source import refresh_source
+from pipelines.sources.file import SourceSpec, load_sources
 from promises import ERRORS_UNNAMED, REFUSED_FAULT, ROWS_WRONGLY_LANDED, SECRETS_LEAKED, UNSAFE_SQL, UNWANTED_REQUESTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,7 +281,7 @@ def test_sql_in_a_cell_is_data(matrix, scenario):
 # table constants, column lists and join conditions built from their key columns, fixed aliases.
 ALLOWED_INTERPOLATIONS = {
     "table.name",  # VersionedTable / AppendOnlyTable constants (warehouse/landing.py, gpu_landing.py)
-    "table",  # pipelines/reparse.py: iterating HISTORY_TABLES, a constant
+    "table",  # pipelines/refresh/reparse.py: iterating HISTORY_TABLES, a constant
     "same_version",
     "match",
     "_key_match('s', 'h', key)",  # joins over key_columns constants

@@ -20,8 +20,8 @@ from assets.source_steps import build_source_step
 from harness import FAST, Matrix, run_fault, sample_reply, sample_text
 from localserver import CHUNK_SIZE, Reply
 from pipelines.errors import FetchError
-from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.sources import SourceSpec
+from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.sources.file import SourceSpec
 from promises import FAULT, REFUSED_FAULT, UNWANTED_REQUESTS
 
 CAP = FAST.max_bytes  # 512 KiB

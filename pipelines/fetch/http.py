@@ -21,8 +21,8 @@ import pydantic
 import tenacity
 
 from pipelines.errors import FetchError
-from pipelines.fetch_causes import describe, status_cause, transport_cause
-from pipelines.fetch_responses import Retryable, connect_failure, redirect_target, retry_after_s
+from pipelines.fetch.causes import describe, status_cause, transport_cause
+from pipelines.fetch.responses import Retryable, connect_failure, redirect_target, retry_after_s
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipelines.cli_options import SnapshotReadOption
+from pipelines.cli.options import SnapshotReadOption
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
 
@@ -81,7 +81,7 @@ def sparkline(values: list[Decimal]) -> str:
 def query(db: Path, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     import duckdb
 
-    from pipelines.show import reading
+    from pipelines.cli.show import reading
     from warehouse.queries import rows_as_dicts
 
     if not exists(db):

@@ -15,8 +15,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipelines.locations import SAMPLES_DIR
-from pipelines.sources import SourceSpec
+from pipelines.sources.file import SourceSpec
+from pipelines.sources.locations import SAMPLES_DIR
 
 # The EC2 region index names each region's offer file by AWS's own path; the samples answer there.
 OFFER_FILE = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/\d{14}/(?P<region>[a-z0-9-]+)/index\.csv$")

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import httpx
 
 from pipelines.errors import FetchCause, FetchError
-from pipelines.fetch_causes import connect_cause, describe, final_connect_message
+from pipelines.fetch.causes import connect_cause, describe, final_connect_message
 
 
 class Retryable(Exception):

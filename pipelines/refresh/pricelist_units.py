@@ -18,11 +18,11 @@ from pathlib import Path, PurePosixPath
 import duckdb
 
 from pipelines.adapters import parser_version
-from pipelines.archive import Archive
 from pipelines.errors import FetchError, ParseError
-from pipelines.fetch import Fetcher, FetchResult
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchResult
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
-from pipelines.refresh import (
+from pipelines.refresh.one_source import (
     SourceOutcome,
     check_fetched,
     discard_body,
@@ -31,8 +31,8 @@ from pipelines.refresh import (
     land_checked,
     log_fetch_failure,
 )
-from pipelines.sources import SourceSpec, sample_path
-from pipelines.state import WarehouseState
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec, sample_path
 from schemas.pricelist import REGION_CODE
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, log_fetch, quarantine_batch

@@ -12,12 +12,12 @@ from datetime import UTC
 from pathlib import Path
 
 from pipelines.adapters import adapter_kind, parser_version, reads_files
-from pipelines.archive import Archive
-from pipelines.checking import check_body
 from pipelines.errors import ValidationFailed
-from pipelines.kinds import KINDS
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
+from pipelines.fetch.archive import Archive
+from pipelines.refresh.checking import check_body
+from pipelines.refresh.kinds import KINDS
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec
 from warehouse.db import connect, transaction
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.adapters import adapter_kind, media_types, parser_for
-from pipelines.drift import DriftFindings, evaluate
 from pipelines.errors import ParseError, RecordInvalid, SourceError, ValidationFailed
-from pipelines.kinds import KINDS
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
+from pipelines.refresh.drift import DriftFindings, evaluate
+from pipelines.refresh.kinds import KINDS
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 
 GE_LOCK = threading.Lock()  # one Great Expectations validation at a time in this process

@@ -14,8 +14,8 @@ from typing import Any
 
 import duckdb
 
-from pipelines.drift import Baseline
 from pipelines.gpu.normalise import FxTable
+from pipelines.refresh.drift import Baseline
 from warehouse.db import connect
 from warehouse.gpu_landing import load_fx_rates
 from warehouse.pricelist_landing import landed_publication

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
-from pipelines import sources_errors
-from pipelines.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
-from pipelines.notify import NotifySettings
+from pipelines.orchestration.notify import NotifySettings
+from pipelines.sources import errors as sources_errors
+from pipelines.sources.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
 
 
@@ -114,7 +114,7 @@ class SourcesFile(BaseModel):
     drift: DriftRules = DriftRules()
     fx: FxSettings = FxSettings()
     concurrency: Concurrency = Concurrency()
-    notify: NotifySettings = NotifySettings()  # the change-feed webhook (pipelines/notify.py)
+    notify: NotifySettings = NotifySettings()  # the change-feed webhook (pipelines/orchestration/notify.py)
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).
     headers_from_env: dict[str, str] = Field(default_factory=dict)

@@ -2,7 +2,7 @@
 
 Each source is fetched, archived, parsed and normalised in a worker thread, at most `max_sources` at a time
 (and `per_host` requests per host, enforced by the Fetcher; fetching starts while the warehouse opens), parsing
-one source at a time (pipelines.parse_turns: it is GIL-bound); one checker thread validates and drift-checks
+one source at a time (pipelines.refresh.parse_turns: it is GIL-bound); one checker thread validates and drift-checks
 them in landing order, many per GE run, each run waiting for the sources in line to parse. Only landing is
 serial: the calling thread owns the one DuckDB writer and lands each source in its own short transaction, in a
 stable order, FX sources first, then the sources file's order. GPU sources convert with the FX rates, so their
@@ -27,13 +27,11 @@ from pathlib import Path
 import duckdb
 
 from pipelines.adapters import adapter_kind
-from pipelines.archive import Archive
-from pipelines.checking import Checked, Prepared, check_prepared
 from pipelines.errors import FetchError
-from pipelines.fetch import Fetcher, FetchResult
-from pipelines.parse_turns import ParseTurns
-from pipelines.pricelist_refresh import IndexFetch, fetch_index, plan_units, reads_region_index
-from pipelines.refresh import (
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.refresh.checking import Checked, Prepared, check_prepared
+from pipelines.refresh.one_source import (
     SourceOutcome,
     discard_body,
     fetch_source,
@@ -41,9 +39,11 @@ from pipelines.refresh import (
     log_fetch_failure,
     prepare_fetched,
 )
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
-from pipelines.threads import StopRequested, as_stop, result_of, settle, start_workers
+from pipelines.refresh.parse_turns import ParseTurns
+from pipelines.refresh.pricelist_units import IndexFetch, fetch_index, plan_units, reads_region_index
+from pipelines.refresh.state import WarehouseState
+from pipelines.refresh.threads import StopRequested, as_stop, result_of, settle, start_workers
+from pipelines.sources.file import SourceSpec
 from warehouse.db import connect, cursor
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
@@ -162,7 +162,7 @@ def refresh_all(
 
     `fetched` (from fetch_all) holds bodies or errors already fetched: those sources are not fetched again.
 
-    A price-list source is replaced by its regions (pipelines.pricelist_refresh): its region index is fetched
+    A price-list source is replaced by its regions (pipelines.refresh.pricelist_units): its region index is fetched
     while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
     others are logged "unchanged" without a download."""
     refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)

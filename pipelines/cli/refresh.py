@@ -1,4 +1,4 @@
-"""`ratecard refresh`: every selected source at once through pipelines.refresh_all, with live progress.
+"""`ratecard refresh`: every selected source at once through pipelines.refresh.many_sources, with live progress.
 
 Plain Python, no Dagster: a Dagster run costs about a second of fixed overhead, which a per-source run paid
 again for each source. The terminal gets one progress line per source and one summary line per failed
@@ -22,13 +22,13 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.pricelist_refresh import reads_region_index
-from pipelines.refresh import SourceOutcome
-from pipelines.refresh_all import RefreshStopped, refresh_all
-from pipelines.sources import SourcesFile, SourceSpec
-from pipelines.threads import StopRequested, signals_stop
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.many_sources import RefreshStopped, refresh_all
+from pipelines.refresh.one_source import SourceOutcome
+from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.refresh.threads import StopRequested, signals_stop
+from pipelines.sources.file import SourcesFile, SourceSpec
 from warehouse.target import local_dir
 
 STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}
@@ -60,7 +60,7 @@ class RefreshReport:
 def run_refresh(
     sources_file: SourcesFile, selected: list[SourceSpec], db: Path, console: Console, *, offline: bool
 ) -> RefreshReport:
-    from pipelines.offline import pointed_at, serve_directory
+    from pipelines.fetch.offline import pointed_at, serve_directory
     from warehouse.db import label_commits
     from warehouse.publish import publish_snapshot
 

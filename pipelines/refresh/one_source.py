@@ -1,7 +1,7 @@
 """One source, start to finish: fetch -> archive -> parse -> prepare -> validate -> land (or quarantine).
 
 Plain Python, shared by the Dagster assets, refresh_all (the CLI) and the tests, as phases they compose:
-fetch_source (network only), check_fetched / prepare_fetched (archive, then pipelines.checking), and
+fetch_source (network only), check_fetched / prepare_fetched (archive, then pipelines.refresh.checking), and
 log_fetch_failure / land_checked (one short transaction). It never raises for a problem with the source: the
 outcome carries the typed error, so the caller decides how loudly to fail, and every other source still lands.
 """
@@ -19,13 +19,13 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.adapters import adapter_kind, parser_version, reads_files
-from pipelines.archive import Archive
-from pipelines.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
 from pipelines.errors import FetchError, SourceError, ValidationFailed
-from pipelines.fetch import Fetcher, FetchResult
-from pipelines.kinds import KINDS
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
+from pipelines.refresh.kinds import KINDS
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from pipelines.sources import DriftRules
+from pipelines.sources.file import DriftRules
 
 Key = tuple[str, str, str | None]
 

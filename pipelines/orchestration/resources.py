@@ -7,11 +7,11 @@ from contextlib import contextmanager
 
 import dagster as dg
 
-from pipelines.archive import Archive
-from pipelines.fetch import Fetcher, FetchSettings
-from pipelines.locations import DEFAULT_SOURCES_FILE
-from pipelines.offline import pointed_at
-from pipelines.sources import SourcesFile, load_sources_file
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.fetch.offline import pointed_at
+from pipelines.sources.file import SourcesFile, load_sources_file
+from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
 from warehouse.target import local_dir
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pipelines.sources import Concurrency, SourceSpec
+from pipelines.sources.file import Concurrency, SourceSpec
 
 
 def toml_value(value: object) -> str:

@@ -7,7 +7,6 @@ anything else is a bug, reported in one line as such. `--debug` shows the traceb
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,13 +15,16 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from pipelines import cli_changes, cli_dashboard, cli_export, cli_pilot
-from pipelines.cli_options import SnapshotReadOption, WriteOption
+from pipelines.cli import changes as cli_changes
+from pipelines.cli import dashboard as cli_dashboard
+from pipelines.cli import export as cli_export
+from pipelines.cli import pilot as cli_pilot
+from pipelines.cli.options import SnapshotReadOption, WriteOption
+from pipelines.cli.terminal import quiet_libraries, wide_console
 from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
-from pipelines.locations import DEFAULT_SOURCES_FILE
 from pipelines.pilots.errors import PilotInputError
-from pipelines.terminal import wide_console
+from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import (
     DEFAULT_DB_PATH,
     LakeCatalogMissing,
@@ -39,7 +41,7 @@ from warehouse.target import exists, local_dir
 # Only light modules above: `ratecard --help` and `ratecard show` must start fast, so pydantic, DuckDB, Great
 # Expectations and Dagster are imported by the commands that use them.
 if TYPE_CHECKING:
-    from pipelines.sources import SourceSpec
+    from pipelines.sources.file import SourceSpec
 
 EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
 EXIT_CODES = {
@@ -132,13 +134,6 @@ def main(debug: Annotated[bool, typer.Option("--debug", help="Show the traceback
     """AWS accelerator and GPU prices, validated and versioned in DuckDB."""
 
 
-def _quiet_libraries() -> None:
-    # GE and Dagster log progress bars and banners that would drown the progress display.
-    os.environ.setdefault("TQDM_DISABLE", "1")
-    os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
-    os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
-
-
 @app.command()
 def refresh(
     offline: Annotated[bool, typer.Option("--offline", help="Serve the bundled samples on 127.0.0.1.")] = False,
@@ -152,8 +147,8 @@ def refresh(
     Sources are fetched, parsed and validated concurrently (the sources file's [concurrency]) and land one at a
     time, FX first. Ctrl-C or SIGTERM stops the whole refresh (exit 130 / 143) with nothing half-landed.
     """
-    _quiet_libraries()
-    from pipelines.sources import load_sources_file
+    quiet_libraries()
+    from pipelines.sources.file import load_sources_file
     from warehouse.db import writable_location
 
     declared = load_sources_file(sources_file)
@@ -162,11 +157,11 @@ def refresh(
     writable_location(db)
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
-        from pipelines.cli_refresh import print_summary, run_refresh, write_log
+        from pipelines.cli.refresh import print_summary, run_refresh, write_log
 
         report = run_refresh(declared, selected, db, console, offline=offline)
         if report.published is not None:
-            from pipelines.notify import notify_changes
+            from pipelines.orchestration.notify import notify_changes
 
             report.notes += notify_changes(db, declared.notify).messages  # never raises: a refresh stays good
         report.log_path = write_log(report, db)
@@ -200,7 +195,7 @@ def show(
     wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a program holding the database.")] = 30.0,
 ) -> None:
     """Print the headline views: AWS prices per instance-hour and per accelerator-hour, and source freshness."""
-    from pipelines.show import print_headline
+    from pipelines.cli.show import print_headline
 
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
@@ -215,15 +210,15 @@ def reparse(
     wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 60.0,
 ) -> None:
     """Re-parse every archived body of the sources with today's parsers and rebuild their history."""
-    _quiet_libraries()
-    from pipelines.sources import load_sources
+    quiet_libraries()
+    from pipelines.sources.file import load_sources
     from warehouse.db import writable_location
 
     selected = selected_sources(load_sources(sources_file), source)
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
-    from pipelines.archive import Archive
-    from pipelines.reparse import reparse_source
+    from pipelines.fetch.archive import Archive
+    from pipelines.refresh.reparse import reparse_source
     from warehouse.publish import publish_snapshot
 
     archive = Archive(local_dir(db) / "archive")
@@ -241,7 +236,7 @@ def reparse(
 
 def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
     """The sources to re-parse: a price-list source stands for each of its regions that has a fetch logged."""
-    from pipelines.pricelist_refresh import logged_units, reads_region_index
+    from pipelines.refresh.pricelist_units import logged_units, reads_region_index
     from warehouse.db import connect
 
     with connect(db) as con:

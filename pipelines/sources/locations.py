@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # pipelines/
 DEFAULT_SOURCES_FILE = PACKAGE_DIR / "sources.toml"
 SAMPLES_DIR = PACKAGE_DIR / "samples"

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from pipelines.cli_options import WriteOption
+from pipelines.cli.options import WriteOption
+from pipelines.cli.terminal import quiet_libraries
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
@@ -53,10 +54,9 @@ def _land(db: Path, wait: float, land: Any) -> Landed:
 
 
 def _validated(origin: str, records: list[Any]) -> None:
-    from pipelines.cli import _quiet_libraries
     from pipelines.pilots.expectations import validate_pilots
 
-    _quiet_libraries()
+    quiet_libraries()
     report = validate_pilots(records)
     if not report.success:
         raise PilotInputError(origin, report.failures())

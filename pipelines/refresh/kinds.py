@@ -17,12 +17,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from pipelines.drift import Key
 from pipelines.errors import ValidationFailed
 from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
-from pipelines.pricelist_checks import check_one_on_demand, check_publication_date
-from pipelines.sources import SourceSpec
-from pipelines.state import WarehouseState
+from pipelines.pricelist.checks import check_one_on_demand, check_publication_date
+from pipelines.refresh.drift import Key
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport, validate_batch_many
 from schemas.gpu import FxBatch, GpuBatch
 from schemas.gpu_expectations import validate_fx, validate_listings_many

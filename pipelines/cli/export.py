@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipelines.cli_options import SnapshotReadOption
+from pipelines.cli.options import SnapshotReadOption
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
 

@@ -1,0 +1,1 @@
+"""The command line: every `ratecard` command, its options and its terminal output."""

@@ -1,0 +1,1 @@
+"""Getting bodies over HTTP: the fetcher, why a fetch failed, encodings, the archive, the offline server."""

@@ -1,0 +1,1 @@
+"""One source and many: fetch, check, land or quarantine; re-parsing; the thread plumbing of a refresh."""
