@@ -4,7 +4,7 @@ import dagster as dg
 
 from assets.publish import SNAPSHOT_KEY
 from assets.sources import WRITER_POOL
-from pipelines.cli.dashboard import site_dir_for
+from pipelines.dashboard import site_dir_for
 from pipelines.orchestration.resources import WarehouseResource
 from warehouse.publish import readable
 

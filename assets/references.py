@@ -1,6 +1,6 @@
 """The in-repo reference files (launch dates, NVIDIA GPU figures) as Dagster assets.
 
-Each lands through the same check-and-land path as a fetched source (pipelines.specs.reference), so the
+Each lands through the same check-and-land path as a fetched source (pipelines.refresh.references), so the
 scheduled job turns an edited figure into a new version just as `ratecard refresh` does. Nothing is
 downloaded: the provenance is `repo:<path>` and the file's SHA-256.
 """
@@ -11,7 +11,7 @@ import dagster as dg
 
 from assets.sources import GROUP_FOR_KIND, LOCK_WAIT_S, source_asset_key
 from pipelines.orchestration.resources import WarehouseResource
-from pipelines.specs.reference import REFERENCE_FILES, land_reference
+from pipelines.refresh.references import REFERENCE_FILES, land_reference
 from warehouse.lock import exclusive_refresh
 
 

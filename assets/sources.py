@@ -10,8 +10,8 @@ from typing import Any
 
 import dagster as dg
 
-from pipelines.adapters import adapter_kind
 from pipelines.refresh.one_source import SourceOutcome
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE

@@ -28,10 +28,11 @@ from typing import Any
 import pandas as pd
 
 from bench.report import Result, Timing, fmt_ratio, measure, progress, ratio
-from pipelines.adapters import adapter_kind, parser_for
+from pipelines.adapters import parser_for
 from pipelines.gpu.normalise import FxTable
 from pipelines.refresh.kinds import KINDS, Kind
 from pipelines.refresh.pricelist_units import sample_units
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import expectations, gpu_expectations
 from schemas.gpu import GpuListing

@@ -16,7 +16,6 @@ from assets.references import REFERENCE_ASSETS
 from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
-from pipelines.adapters import adapter_kind
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import (
     daily_schedule,
@@ -27,6 +26,7 @@ from pipelines.orchestration.schedules import (
     refresh_job,
 )
 from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH

@@ -20,8 +20,8 @@ from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.gpu.catalog import canonical
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.refresh.references import REFERENCE_FILES, REPO_ROOT, land_reference
 from pipelines.sources.file import SourceSpec
-from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT, land_reference
 
 PATH = REFERENCE_FILES["nvidia_gpus"][1]
 TWELVE_DP = Decimal("1e-12")

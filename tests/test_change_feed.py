@@ -203,7 +203,8 @@ def test_stock_flips_additions_removals_and_shape_changes(tmp_path, caplog):
 
 
 def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, receiver, monkeypatch):
-    from pipelines.orchestration.notify import NotifySettings, notify_changes
+    from pipelines.orchestration.notify import notify_changes
+    from pipelines.sources.file import NotifySettings
 
     site, trn1, body, sources_file, db = setup
     monkeypatch.delenv(ENV)  # no webhook yet: changes land, nothing is sent or marked
@@ -218,7 +219,8 @@ def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, recei
 
 
 def test_a_notification_that_cannot_even_start_reports_and_returns(tmp_path, monkeypatch):
-    from pipelines.orchestration.notify import NotifySettings, notify_changes
+    from pipelines.orchestration.notify import notify_changes
+    from pipelines.sources.file import NotifySettings
 
     monkeypatch.setenv(ENV, f"http://127.0.0.1:9/hooks/{SECRET}")
     result = notify_changes(tmp_path, NotifySettings(webhook_url_env=ENV))  # a directory, not a warehouse

@@ -16,10 +16,10 @@ import pytest
 
 from localserver import LocalServer, Reply
 from pipelines.adapters import parser_for
-from pipelines.adapters.tables import soup_of
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.encoding import charset_of, decode_html, encoding_for_label, html_encoding
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.reading.tables import soup_of
 from pipelines.refresh.one_source import refresh_source
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path

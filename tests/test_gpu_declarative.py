@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from gpu_offers import offer_rows
 from pipelines.adapters import declarative_table
-from pipelines.adapters.tables import cell_text
 from pipelines.errors import CellError, MissingColumnError, ParseError
+from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 
 D = Decimal

@@ -15,9 +15,10 @@ from functools import cache
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from pipelines.adapters import adapter_kind, aws_capacity_blocks, aws_product_page, parser_for
-from pipelines.adapters.tables import cell_text
+from pipelines.adapters import aws_capacity_blocks, aws_product_page, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
+from pipelines.reading.tables import cell_text
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.records import PriceKind, SourceBatch
 

@@ -9,7 +9,6 @@ from decimal import Decimal
 import pytest
 from pricelist_factory import PUBLISHED, SOURCE, batch, land, price, reserved, us_east_1
 
-from pipelines.adapters import ADAPTERS, AdapterInfo
 from pipelines.pricelist.checks import (
     DuplicateOnDemand,
     PublicationDateWentBack,
@@ -19,6 +18,7 @@ from pipelines.pricelist.checks import (
 from pipelines.refresh.checking import Prepared, finish_check
 from pipelines.refresh.kinds import KINDS, pricelist_kind_label
 from pipelines.refresh.state import WarehouseState
+from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo
 from pipelines.sources.file import SourceSpec
 from schemas.gx_runner import frame
 from schemas.pricelist import PriceListBatch, PriceListPrice

@@ -10,7 +10,7 @@ import duckdb
 
 from assets.references import REFERENCE_ASSETS
 from pipelines.orchestration.resources import WarehouseResource
-from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT
+from pipelines.refresh.references import REFERENCE_FILES, REPO_ROOT
 
 
 def materialise(db_path) -> dg.ExecuteInProcessResult:

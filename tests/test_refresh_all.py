@@ -19,11 +19,11 @@ import pytest
 
 import pipelines.refresh.many_sources as refresh_all_module
 from localserver import LocalServer, Reply
-from pipelines.adapters import adapter_kind
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.many_sources import landing_order, refresh_all
 from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.db import connect

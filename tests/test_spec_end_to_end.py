@@ -17,8 +17,8 @@ from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.refresh.references import REFERENCE_FILES, REPO_ROOT, land_reference
 from pipelines.sources.file import SourceSpec, sample_path
-from pipelines.specs.reference import REFERENCE_FILES, REPO_ROOT, land_reference
 
 USED = (
     "neuron_trainium2",

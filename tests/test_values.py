@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from pipelines.adapters.values import (
+from pipelines.reading.values import (
     clean,
     is_empty,
     parse_accelerators,
@@ -295,6 +295,6 @@ def test_parse_money_reads_a_declared_comma_decimal():
     ],
 )
 def test_parse_period(texts, expected):
-    from pipelines.adapters.values import parse_period
+    from pipelines.reading.values import parse_period
 
     assert parse_period(*texts) == expected

@@ -7,7 +7,7 @@ meaning (configuration names, chip counts, memory with its unit), never a reason
 
 from __future__ import annotations
 
-from pipelines.adapters.tables import shape_fingerprint, soup_of
+from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
 from pipelines.specs.configs import configs_of

@@ -23,9 +23,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
-from pipelines.adapters.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
 from pipelines.errors import CellError, ParseError
+from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
+from pipelines.reading.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 

@@ -21,8 +21,8 @@ from decimal import Decimal
 from lxml import etree
 from pydantic import ValidationError
 
-from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
+from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import FxBatch, FxRate
 

@@ -14,9 +14,9 @@ from decimal import Decimal
 
 from pydantic import ValidationError
 
-from pipelines.adapters.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
-from pipelines.adapters.values import clean, parse_decimal, parse_money, parse_period
 from pipelines.errors import CellError
+from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
+from pipelines.reading.values import clean, parse_decimal, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 

@@ -17,9 +17,9 @@ from decimal import Decimal
 from bs4 import BeautifulSoup, Tag
 from pydantic import ValidationError
 
-from pipelines.adapters.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
-from pipelines.adapters.values import clean, parse_memory, parse_money, parse_period
 from pipelines.errors import CellError, ParseError, TableNotFoundError
+from pipelines.reading.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
+from pipelines.reading.values import clean, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-from pipelines.adapters.json_body import load_json
-from pipelines.adapters.read_paths import ReadPaths
 from pipelines.errors import ParseError
+from pipelines.reading.json_body import load_json
+from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 

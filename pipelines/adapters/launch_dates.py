@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import ParseError
+from pipelines.reading.tables import shape_fingerprint
 from pipelines.sources.file import SourceSpec
 from schemas.specs import LaunchDate, SpecBatch
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipelines.adapters.tables import shape_fingerprint, soup_of
 from pipelines.errors import ParseError
+from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs import figures
 from pipelines.specs.sphinx import Cell, doc_version, title, two_column_pairs

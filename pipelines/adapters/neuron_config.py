@@ -8,7 +8,7 @@ rendered HTML: that page is refused, naming the cause, and its last good version
 
 from __future__ import annotations
 
-from pipelines.adapters.tables import shape_fingerprint, soup_of
+from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.configs import configs_of
 from pipelines.specs.sphinx import doc_version

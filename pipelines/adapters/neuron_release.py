@@ -13,8 +13,8 @@ from datetime import UTC, date, datetime
 
 from bs4 import Tag
 
-from pipelines.adapters.tables import shape_fingerprint, soup_of
 from pipelines.errors import ParseError
+from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.figures import normalise
 from pipelines.specs.sphinx import prose, title

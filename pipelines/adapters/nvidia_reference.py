@@ -8,8 +8,8 @@ import json
 
 from pydantic import ValidationError
 
-from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import ParseError
+from pipelines.reading.tables import shape_fingerprint
 from pipelines.sources.file import SourceSpec
 from schemas.gpu_specs import GpuSpec
 from schemas.specs import SpecBatch

@@ -6,8 +6,8 @@ claims are the whole point of the source), so a redesign that hides them is noti
 
 from __future__ import annotations
 
-from pipelines.adapters.tables import shape_fingerprint, soup_of
 from pipelines.errors import ParseError
+from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
 from pipelines.specs.sphinx import title

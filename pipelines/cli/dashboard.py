@@ -9,15 +9,11 @@ import typer
 from rich.console import Console
 
 from pipelines.cli.options import SnapshotReadOption
+from pipelines.dashboard import site_dir_for
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
-from warehouse.target import exists, is_lake, local_dir
+from warehouse.target import exists, is_lake
 
 DEFAULT_SITE_DIR = Path(DEFAULT_DB_PATH).parent / "dashboard"
-
-
-def site_dir_for(db: Path | str) -> Path:
-    """Where the site of a database goes by default: `dashboard/` beside it."""
-    return local_dir(db) / "dashboard"
 
 
 def register(app: typer.Typer, console: Console) -> None:

@@ -118,7 +118,7 @@ def run_refresh(
     # A full refresh also lands the in-repo reference files; not when nothing could be fetched (no network),
     # so that summary stays the plain "no network?" one.
     if len(selected) == len(sources_file.sources) and not no_network(outcomes):
-        from pipelines.specs.reference import land_references
+        from pipelines.refresh.references import land_references
 
         outcomes += land_references(db, archive)
     return RefreshReport(outcomes, seconds, published=publish_snapshot(db))

@@ -5,6 +5,17 @@ with Vega-Lite, both copied from their npm packages into the site (`make vendor`
 with no network.
 """
 
+from __future__ import annotations
+
+from pathlib import Path
+
+from warehouse.target import local_dir
+
 
 class DashboardError(RuntimeError):
     """The site cannot be written or served, for a reason the user can fix (the message says how)."""
+
+
+def site_dir_for(db: Path | str) -> Path:
+    """Where the site of a database goes by default: `dashboard/` beside it."""
+    return local_dir(db) / "dashboard"

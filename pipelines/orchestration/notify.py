@@ -16,29 +16,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import duckdb
-from pydantic import BaseModel, ConfigDict, Field
 
+from pipelines.sources.file import NotifySettings
 from warehouse.queries import one_row, rows_as_dicts
 
 log = logging.getLogger("ratecard.notify")
-ChangeKind = Literal["price", "added", "removed", "stock", "shape"]
 REDACTED = "<webhook URL>"
 TIMEOUT_S = 10.0
-
-
-class NotifySettings(BaseModel):
-    """The `[notify]` table of the sources file."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    # Name of the environment variable holding the webhook URL; empty: no notifications.
-    webhook_url_env: str = Field("", pattern=r"^([A-Z_][A-Z0-9_]*)?$")
-    # A price move is sent when |change %| is at least this; other kinds of change have no size.
-    min_change_pct: Decimal = Field(Decimal(5), ge=0)
-    changes: tuple[ChangeKind, ...] = ("price",)
 
 
 @dataclass

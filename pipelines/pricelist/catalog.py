@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from pipelines.adapters.values import parse_memory
+from pipelines.reading.values import parse_memory
 from schemas.pricelist import CountBasis, MemoryBasis
 
 CATALOG_FILE = Path(__file__).resolve().parent / "catalog.toml"

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import duckdb
 
-from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.catalog import CatalogEntry, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, like_patterns
 from pipelines.pricelist.offer_rows import KeptRow, build_batch
+from pipelines.reading.tables import shape_fingerprint
 from schemas.pricelist import PriceListBatch
 
 PARSER_VERSION = "aws_price_list_csv/1.0"

@@ -16,10 +16,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pipelines.adapters.tables import shape_fingerprint
 from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
+from pipelines.reading.tables import shape_fingerprint
 from pipelines.reference import aws_regions
 from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
 

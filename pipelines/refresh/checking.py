@@ -12,11 +12,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pipelines.adapters import adapter_kind, media_types, parser_for
+from pipelines.adapters import parser_for
 from pipelines.errors import ParseError, RecordInvalid, SourceError, ValidationFailed
 from pipelines.refresh.drift import DriftFindings, evaluate
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
+from pipelines.sources.adapter_registry import adapter_kind, media_types
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import duckdb
 
-from pipelines.adapters import adapter_kind
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
@@ -43,6 +42,7 @@ from pipelines.refresh.parse_turns import ParseTurns
 from pipelines.refresh.pricelist_units import IndexFetch, fetch_index, plan_units, reads_region_index
 from pipelines.refresh.state import WarehouseState
 from pipelines.refresh.threads import StopRequested, as_stop, result_of, settle, start_workers
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect, cursor
 

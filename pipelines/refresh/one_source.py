@@ -18,13 +18,14 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.adapters import adapter_kind, parser_version, reads_files
+from pipelines.adapters import parser_version
 from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
 from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
+from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 from warehouse.db import connect

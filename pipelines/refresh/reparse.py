@@ -11,12 +11,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC
 from pathlib import Path
 
-from pipelines.adapters import adapter_kind, parser_version, reads_files
+from pipelines.adapters import parser_version
 from pipelines.errors import ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.checking import check_body
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
+from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect, transaction
 from warehouse.gpu_landing import GPU_LISTINGS

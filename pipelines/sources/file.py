@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
-from pipelines.orchestration.notify import NotifySettings
 from pipelines.sources import errors as sources_errors
+from pipelines.sources.adapter_registry import adapter_names
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
 
@@ -51,6 +51,21 @@ class FxSettings(BaseModel):
     max_rate_age_days: int = Field(DEFAULT_MAX_FX_RATE_AGE_DAYS, ge=0, le=3660)
 
 
+ChangeKind = Literal["price", "added", "removed", "stock", "shape"]
+
+
+class NotifySettings(BaseModel):
+    """The `[notify]` table of the sources file: which changes the webhook after each publish is sent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Name of the environment variable holding the webhook URL; empty: no notifications.
+    webhook_url_env: str = Field("", pattern=r"^([A-Z_][A-Z0-9_]*)?$")
+    # A price move is sent when |change %| is at least this; other kinds of change have no size.
+    min_change_pct: Decimal = Field(Decimal(5), ge=0)
+    changes: tuple[ChangeKind, ...] = ("price",)
+
+
 class SourceSpec(BaseModel):
     # Inputs stay out of error messages: a URL refused for carrying a credential must not print it.
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
@@ -79,7 +94,6 @@ class SourceSpec(BaseModel):
     @field_validator("adapter")
     @classmethod
     def _known_adapter(cls, value: str) -> str:
-        from pipelines.adapters import adapter_names  # late: adapters import this module
 
         if value not in adapter_names():
             raise ValueError(f"unknown adapter {value!r}; known: {adapter_names()}")

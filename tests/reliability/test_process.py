@@ -38,7 +38,8 @@ VERSIONED = (PRICES, SPECS, GPU_LISTINGS)
 # and they would add ~6 s of start-up to the child.
 LAND_ONE = """
 import sys
-from pipelines.adapters import adapter_kind, parser_for, parser_version
+from pipelines.adapters import parser_for, parser_version
+from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.kinds import KINDS

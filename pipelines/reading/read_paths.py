@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pipelines.adapters.tables import shape_fingerprint
+from pipelines.reading.tables import shape_fingerprint
 
 
 class ReadPaths:

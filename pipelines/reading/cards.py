@@ -24,7 +24,7 @@ from typing import TypeGuard
 from bs4 import BeautifulSoup, Tag
 from bs4.element import CData, NavigableString, PageElement
 
-from pipelines.adapters.values import CURRENCY_MARKS, clean
+from pipelines.reading.values import CURRENCY_MARKS, clean
 from schemas.gpu import BillingPeriod, StockStatus
 
 Node = Tag | NavigableString

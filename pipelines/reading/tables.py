@@ -15,9 +15,9 @@ from typing import TypeVar
 
 from bs4 import BeautifulSoup, Tag
 
-from pipelines.adapters.values import clean
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.fetch.encoding import decode_html
+from pipelines.reading.values import clean
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,128 @@
+"""The import graph points down the layers: no module imports itself back through others, and no room imports a
+room above it (docs/ARCHITECTURE.md draws them). Read with grimp, which counts imports inside functions and under
+TYPE_CHECKING too: a late import is still a dependency."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import grimp
+import pytest
+
+PACKAGES = ("pipelines", "assets", "schemas", "warehouse")
+# Top to bottom. A room may import rooms below it; rooms that share a line are independent of each other.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("pipelines.cli", "pipelines.definitions"),
+    ("assets",),
+    ("pipelines.orchestration",),
+    ("pipelines.refresh",),
+    ("pipelines.adapters",),
+    ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.dashboard"),
+    ("pipelines.reading",),
+    ("pipelines.fetch",),
+    ("pipelines.sources",),
+    ("pipelines.gpu", "pipelines.errors", "pipelines.reference"),
+    ("warehouse",),
+    ("schemas",),
+)
+RANK = {room: rank for rank, rooms in enumerate(LAYERS) for room in rooms}
+
+
+@cache
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph(*PACKAGES)
+
+
+def room_of(module: str) -> str:
+    """A module's room: a subpackage (or top-level module) of pipelines/, else its top-level package."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "pipelines" and len(parts) > 1 else parts[0]
+
+
+def import_edges() -> list[tuple[str, str]]:
+    g = graph()
+    return sorted((m, d) for m in g.modules for d in g.find_modules_directly_imported_by(m))
+
+
+def circles(edges: list[tuple[str, str]]) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan's algorithm, iterative)."""
+    out: dict[str, list[str]] = {}
+    for a, b in edges:
+        out.setdefault(a, []).append(b)
+        out.setdefault(b, [])
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(out):
+        if root in index:
+            continue
+        work = [(root, iter(out[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(out[child])))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_circle_finder_finds_a_circle_and_passes_a_line():
+    assert circles([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]) == [["a", "b", "c"]]
+    assert circles([("a", "b"), ("b", "c"), ("a", "c")]) == []
+
+
+def test_no_module_imports_itself_back():
+    assert circles(import_edges()) == []
+
+
+def test_no_room_imports_a_room_above_it_or_beside_it():
+    rooms = {room_of(m) for m in graph().modules}
+    unplaced = sorted(rooms - set(RANK) - {"pipelines"})
+    assert unplaced == [], f"place these rooms in LAYERS: {unplaced}"
+    wrong = [
+        f"{module} -> {imported}"
+        for module, imported in import_edges()
+        if (a := room_of(module)) != (b := room_of(imported)) and "pipelines" not in (a, b) and RANK[a] >= RANK[b]
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lower", ["warehouse", "schemas"])
+def test_the_storage_layers_import_nothing_of_the_pipeline(lower):
+    g = graph()
+    upward = sorted(
+        f"{m} -> {d}"
+        for m in g.find_children(lower) | g.find_descendants(lower)
+        for d in g.find_modules_directly_imported_by(m)
+        if d.split(".")[0] in ("pipelines", "assets")
+    )
+    assert upward == []
+
+
+def test_pipelines_top_level_stays_a_handful_of_modules():
+    top = sorted(m for m in graph().find_children("pipelines") if not graph().find_children(m))
+    assert len(top) <= 12, top
