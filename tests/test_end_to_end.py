@@ -1,27 +1,37 @@
 """The whole path for real: Dagster materialises every asset, fetching over HTTP from 127.0.0.1, into a
 temporary DuckDB file and into a DuckLake on the machine's PostgreSQL; then the published figures, lineage,
-quarantine and reparse are checked in SQL, the same on both."""
+quarantine and reparse are checked in SQL, the same on both.
+
+Each backend is landed once for the module; tests that refresh again do so on a copy (tests/landed.py). The
+module runs in one xdist worker, so the landing is not repeated by another."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 import dagster as dg
 import pytest
+from landed import copy_of
 
-from localserver import Reply
+from backends import BACKENDS, warehouse_at
+from localserver import LocalServer, Reply
 from pipelines.adapters import aws_product_page
 from pipelines.definitions import build_definitions
 from pipelines.fetch.archive import Archive
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources, sample_path
+from sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.db import SCHEMA_FILES, connect, sql
 from warehouse.lake import view_names
 from warehouse.target import local_dir
 
+pytestmark = pytest.mark.xdist_group("end_to_end")
 FAST_FETCHER = FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5)
 NO_RETRY = dg.RetryPolicy(max_retries=0)
 
@@ -45,9 +55,70 @@ class MergedResult:
         self.all_events = [event for r in results for event in r.all_events]
 
 
+@dataclass
+class Landed:
+    """One refresh of every sample, shared by the tests that only read it (per backend, once per module)."""
+
+    backend: str
+    db_path: Path | str
+    result: MergedResult
+    site: LocalServer
+    sources_file: Path
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def landed_once(request, tmp_path_factory) -> Iterator[Landed]:
+    tmp = tmp_path_factory.mktemp(f"end_to_end_{request.param}")
+    sources = load_sources()
+    with pytest.MonkeyPatch.context() as mp, warehouse_at(request.param, tmp, mp) as location, LocalServer() as site:
+        serve_samples(site, sources)
+        sources_file = write_sources_file(tmp / "sources.toml", sources, site.base_url)
+        result = run_refresh(sources_file, location)
+        assert result.success, failures_by_step(result)
+        yield Landed(request.param, location, result, site, sources_file)
+
+
+def serve_samples(site: LocalServer, sources) -> None:
+    for source in sources:
+        for route, file in sample_routes(source):
+            site.serve_file(route, file, media_type_of(file))
+
+
 @pytest.fixture
-def db_path(backend_db_path):
-    return backend_db_path
+def landed(landed_once) -> MergedResult:
+    return landed_once.result
+
+
+@pytest.fixture
+def db_path(landed_once) -> Path | str:
+    """The shared landed warehouse: read it, never write it (a writing test takes `own_copy`)."""
+    return landed_once.db_path
+
+
+@pytest.fixture
+def site(landed_once, sources) -> Iterator[LocalServer]:
+    """The server the shared warehouse was landed from; a test may change its answers, which are reset after."""
+    yield landed_once.site
+    serve_samples(landed_once.site, sources)
+
+
+@pytest.fixture
+def sources_file(landed_once) -> Path:
+    return landed_once.sources_file
+
+
+@pytest.fixture
+def empty_db_path(landed_once, tmp_path, monkeypatch) -> Iterator[Path | str]:
+    """A new warehouse of its own on the shared one's backend."""
+    with warehouse_at(landed_once.backend, tmp_path, monkeypatch) as location:
+        yield location
+
+
+@pytest.fixture
+def own_copy(landed_once, tmp_path, monkeypatch) -> Iterator[Path | str]:
+    """A private copy of the shared landed warehouse, for a test that refreshes again."""
+    with copy_of(landed_once.db_path, tmp_path / "copy", monkeypatch) as copied:
+        yield copied
 
 
 def query(db_path, sql: str, params=None) -> list[tuple]:
@@ -90,13 +161,6 @@ def check_outcomes(result: MergedResult) -> dict[tuple[str, str], bool]:
         for e in result.all_events
         if e.event_type_value == "ASSET_CHECK_EVALUATION"
     }
-
-
-@pytest.fixture
-def landed(sources_file, db_path):
-    result = run_refresh(sources_file, db_path)
-    assert result.success, failures_by_step(result)
-    return result
 
 
 def test_published_figures_come_out_exactly(landed, db_path):
@@ -175,7 +239,8 @@ def test_ge_results_show_as_asset_checks(landed):
     assert outcomes[("aws_instance_prices", "capacity_block_rate_matches_printed")] is True
 
 
-def test_second_refresh_is_unchanged_and_adds_no_rows(landed, sources_file, db_path):
+def test_second_refresh_is_unchanged_and_adds_no_rows(own_copy, sources_file):
+    db_path = own_copy
     before = query(db_path, "SELECT count(*) FROM aws_instance_price_history")
     result = run_refresh(sources_file, db_path)
     assert result.success
@@ -187,7 +252,8 @@ def test_second_refresh_is_unchanged_and_adds_no_rows(landed, sources_file, db_p
     ) == [("unchanged",)]
 
 
-def test_bad_pages_land_nothing_and_keep_the_last_good_version(landed, sources_file, db_path, site, sources):
+def test_bad_pages_land_nothing_and_keep_the_last_good_version(own_copy, sources_file, site, sources):
+    db_path = own_copy
     good = query(db_path, "SELECT * FROM aws_instance_price_history WHERE source_id IN ('aws_trn1', 'aws_inf2')")
     trn1_page = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_text()
     no_price_column = trn1_page.replace("On-Demand Price/hr", "Hourly")
@@ -230,7 +296,8 @@ def test_bad_pages_land_nothing_and_keep_the_last_good_version(landed, sources_f
     ) == [(3,)]
 
 
-def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, db_path, monkeypatch):
+def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, empty_db_path, monkeypatch):
+    db_path = empty_db_path  # a warehouse of its own, first landed with the parser bug
     real_columns = aws_product_page.columns
 
     def broken_columns(source):  # a parser bug: the on-demand header is no longer recognised

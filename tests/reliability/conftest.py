@@ -1,17 +1,42 @@
 """Fixtures for the fault matrix, and the report `make reliability` prints: one line per scenario, then per
-promise how many scenarios measured it and the total they found, then scenarios tried and passed."""
+promise how many scenarios measured it and the total they found, then scenarios tried and passed.
+
+Scenarios may run in pytest-xdist workers: each scenario travels to the process that prints the report as a
+user property of its teardown report (plain JSON), and is read back there."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 
 from harness import Matrix
 from localserver import LocalServer
-from promises import Scenario, report_lines
+from promises import PROMISES, Scenario, report_lines
 
 _RESULTS: list[tuple[Scenario, bool]] = []
+_SCENARIO_PROPERTY = "reliability_scenario"
+_BY_KEY = {p.key: p for p in PROMISES}
+
+
+def scenario_json(item: Scenario, call_passed: bool) -> str:
+    declared = None if item.declared is None else [p.key for p in item.declared]
+    measured = {p.key: count for p, count in item.measured.items()}
+    return json.dumps([item.name, item.expected, declared, item.observed, measured, item.notes, call_passed])
+
+
+def scenario_from_json(text: str) -> tuple[Scenario, bool]:
+    name, expected, declared, observed, measured, notes, call_passed = json.loads(text)
+    item = Scenario(
+        name=name,
+        expected=expected,
+        declared=None if declared is None else tuple(_BY_KEY[k] for k in declared),
+        observed=observed,
+        measured={_BY_KEY[k]: count for k, count in measured.items()},
+        notes=notes,
+    )
+    return item, call_passed
 
 
 @pytest.fixture
@@ -46,7 +71,7 @@ def scenario(request: pytest.FixtureRequest) -> Iterator[Scenario]:
     yield item
     report = getattr(request.node, "rep_call", None)
     call_passed = bool(report and report.passed)
-    _RESULTS.append((item, call_passed))
+    request.node.user_properties.append((_SCENARIO_PROPERTY, scenario_json(item, call_passed)))
     if call_passed and item.bookkeeping_errors():
         pytest.fail(f"promise bookkeeping: {'; '.join(item.bookkeeping_errors())}", pytrace=False)
 
@@ -66,6 +91,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "promises(*promises): the promises (promises.py) a reliability scenario "
         "measures; none at all for a pass/fail-only scenario",
     )
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collect each scenario where the report is printed (the main process, with or without xdist)."""
+    if report.when == "teardown":
+        _RESULTS.extend(
+            scenario_from_json(value) for name, value in report.user_properties if name == _SCENARIO_PROPERTY
+        )
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
