@@ -7,13 +7,20 @@ user property of its teardown report (plain JSON), and is read back there."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import pytest
+from landed import copy_lake
 
+from backends import BACKENDS, warehouse_at
 from harness import Matrix
 from localserver import LocalServer
 from promises import PROMISES, Scenario, report_lines
+from warehouse.target import LAKE_DATA_ENV
 
 _RESULTS: list[tuple[Scenario, bool]] = []
 _SCENARIO_PROPERTY = "reliability_scenario"
@@ -45,15 +52,63 @@ def server():
         yield running
 
 
-@pytest.fixture
-def matrix(server, tmp_path) -> Matrix:
-    return Matrix(server, tmp_path)
+class MatrixTemplates:
+    """Per backend, a warehouse where the good version of every matrix source was landed, built on first use
+    (once per test process) and copied for each scenario: the good landing is the same in every scenario."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, stack: ExitStack):
+        self.tmp_path_factory = tmp_path_factory
+        self.stack = stack
+        self.built: dict[str, tuple[Path | str, Path, str | None]] = {}  # backend -> (location, folder, data path)
+
+    def template(self, backend: str) -> tuple[Path | str, Path, str | None]:
+        if backend not in self.built:
+            folder = self.tmp_path_factory.mktemp(f"matrix_template_{backend}")
+            with pytest.MonkeyPatch.context() as mp:
+                location = self.stack.enter_context(warehouse_at(backend, folder, mp))
+                with LocalServer() as server:
+                    landed = Matrix(server, folder, db_path=location).refresh()
+                assert all(o.ok for o in landed.values()), {k: str(o.error) for k, o in landed.items() if not o.ok}
+                self.built[backend] = (location, folder, os.environ.get(LAKE_DATA_ENV))
+        return self.built[backend]
+
+    @contextmanager
+    def matrix(self, backend: str, server: LocalServer, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Matrix]:
+        """A matrix on a private copy of the backend's template, its archive included."""
+        location, folder, data_path = self.template(backend)
+        shutil.copytree(folder / "archive", tmp / "archive")
+        if backend == "file":
+            shutil.copyfile(location, tmp / "prices.duckdb")
+            yield Matrix(server, tmp, prelanded=True)
+            return
+        monkeypatch.setenv(LAKE_DATA_ENV, str(data_path))
+        with copy_lake(str(location), tmp / "lake", monkeypatch) as copied:
+            yield Matrix(server, tmp, db_path=copied, prelanded=True)
+
+
+@pytest.fixture(scope="session")
+def matrix_templates(tmp_path_factory) -> Iterator[MatrixTemplates]:
+    with ExitStack() as stack:
+        yield MatrixTemplates(tmp_path_factory, stack)
 
 
 @pytest.fixture
-def matrix_on_each_backend(server, tmp_path, backend_db_path) -> Matrix:
+def matrix(server, tmp_path, matrix_templates, monkeypatch) -> Iterator[Matrix]:
+    with matrix_templates.matrix("file", server, tmp_path, monkeypatch) as copied:
+        yield copied
+
+
+@pytest.fixture(params=BACKENDS)
+def matrix_on_each_backend(request, server, tmp_path, matrix_templates, monkeypatch) -> Iterator[Matrix]:
     """The landing scenarios' matrix, on a DuckDB file and then on a DuckLake (tests/backends.py)."""
-    return Matrix(server, tmp_path, db_path=backend_db_path)
+    with matrix_templates.matrix(request.param, server, tmp_path, monkeypatch) as copied:
+        yield copied
+
+
+@pytest.fixture
+def fresh_matrix(server, tmp_path) -> Matrix:
+    """A matrix on an empty warehouse, for scenarios about the first landing itself."""
+    return Matrix(server, tmp_path)
 
 
 @pytest.fixture

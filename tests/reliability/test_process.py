@@ -189,7 +189,8 @@ def test_sigkill_mid_publish_keeps_previous_snapshot(server, tmp_path, children,
 
 @pytest.mark.expect("unchanged")
 @pytest.mark.promises(ROWS_WRONGLY_LANDED, LAST_GOOD_LOST)
-def test_same_input_twice_is_idempotent(matrix, scenario):
+def test_same_input_twice_is_idempotent(fresh_matrix, scenario):
+    matrix = fresh_matrix
     assert all(o.status == "landed" for o in matrix.refresh().values())
     first, current = dump(matrix.db_path), currents(matrix)
     again = matrix.refresh()
