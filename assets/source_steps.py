@@ -31,9 +31,9 @@ from pipelines.refresh_all import RefreshStopped, fetch_all, refresh_all
 from pipelines.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources import SourceSpec
 from pipelines.threads import signals_stop
-from warehouse.db import label_commits
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh
+from warehouse.transactions import label_commits
 
 Event = dg.AssetCheckResult | dg.MaterializeResult[None] | dg.AssetObservation
 SETTLING_EVENTS = {dg.DagsterEventType.ASSET_MATERIALIZATION, dg.DagsterEventType.ASSET_OBSERVATION}

@@ -18,8 +18,9 @@ from pipelines.definitions import build_definitions
 from pipelines.reparse import reparse_source
 from pipelines.resources import FetcherResource
 from pipelines.sources import load_sources, sample_path
-from warehouse.db import SCHEMA_FILES, connect, sql
+from warehouse.db import connect
 from warehouse.lake import view_names
+from warehouse.sql_files import SCHEMA_FILES, sql
 from warehouse.target import local_dir
 
 FAST_FETCHER = FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5)

@@ -11,10 +11,10 @@ import pyarrow as pa
 
 from pipelines.reference import location_names, region_code_for
 from schemas.records import SourceBatch
-from warehouse.db import in_transaction, on_lake
 from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
 from warehouse.queries import one_row
+from warehouse.transactions import in_transaction, on_lake
 from warehouse.versioning import (
     FactTable,
     LandCounts,
