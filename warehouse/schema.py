@@ -10,7 +10,7 @@ import hashlib
 
 import duckdb
 
-from pipelines.reference import REGIONS_FILE
+from schemas.regions import REGIONS_FILE
 from warehouse.catalog_comments import record_catalog_comments
 from warehouse.lake import lake_statements, view_names
 from warehouse.sql_files import SCHEMA_FILES, sql
@@ -31,7 +31,7 @@ SCHEMA_APPLIED = "SELECT sql_sha256 FROM schema_version"
 RECORD_SCHEMA = "CREATE OR REPLACE TABLE schema_version AS SELECT $sha AS sql_sha256, current_timestamp AS applied_at"
 COMMENT_SCHEMA = """
 COMMENT ON TABLE schema_version IS 'Hash of the warehouse/sql files last applied to this file; opening a file whose hash differs applies them again.';
-COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run, and the AWS region reference (pipelines/reference/aws_regions.json).';
+COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run, and the AWS region reference (schemas/aws_regions.json).';
 COMMENT ON COLUMN schema_version.applied_at IS 'When they were applied (UTC).';
 """  # noqa: E501 - comment texts are SQL literals, kept whole
 
