@@ -31,9 +31,9 @@ from pipelines.refresh.many_sources import RefreshStopped, fetch_all, refresh_al
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.threads import signals_stop
 from pipelines.sources.file import SourceSpec
-from warehouse.db import label_commits
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh
+from warehouse.transactions import label_commits
 
 Event = dg.AssetCheckResult | dg.MaterializeResult[None] | dg.AssetObservation
 SETTLING_EVENTS = {dg.DagsterEventType.ASSET_MATERIALIZATION, dg.DagsterEventType.ASSET_OBSERVATION}

@@ -33,8 +33,9 @@ import pyarrow as pa
 
 from bench import data
 from bench.report import Result, Timing, fmt_ratio, fmt_seconds, measure, progress, ratio
-from warehouse.db import connect, transaction
+from warehouse.db import connect
 from warehouse.landing import PRICES
+from warehouse.transactions import transaction
 from warehouse.versioning import Lineage, land_snapshot, snapshot_table
 
 SCENARIO = "1 type-2 landing"

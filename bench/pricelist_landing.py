@@ -18,7 +18,6 @@ from decimal import Decimal
 from pathlib import Path
 
 from bench.report import Result, fmt_ratio, measure, progress, ratio
-from pipelines.reference import aws_regions
 from schemas.pricelist import (
     CountBasis,
     OfferingClass,
@@ -28,6 +27,7 @@ from schemas.pricelist import (
     PurchaseOption,
 )
 from schemas.pricelist_expectations import validate_pricelist, validate_pricelist_many
+from schemas.regions import aws_regions
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, land_batch
 from warehouse.pricelist_landing import pricelist_snapshots

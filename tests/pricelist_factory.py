@@ -8,7 +8,6 @@ from typing import Any
 
 import duckdb
 
-from pipelines.reference import aws_regions
 from schemas.pricelist import (
     CountBasis,
     MemoryBasis,
@@ -18,6 +17,7 @@ from schemas.pricelist import (
     PriceListPrice,
     PurchaseOption,
 )
+from schemas.regions import aws_regions
 from warehouse.landing import FetchRecord, LandResult, land_batch
 from warehouse.pricelist_landing import pricelist_snapshots
 

@@ -27,8 +27,9 @@ from pipelines.orchestration.resources import FetcherResource
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources, sample_path
 from sourcefiles import media_type_of, sample_routes, write_sources_file
-from warehouse.db import SCHEMA_FILES, connect, sql
+from warehouse.db import connect
 from warehouse.lake import view_names
+from warehouse.sql_files import SCHEMA_FILES, sql
 from warehouse.target import local_dir
 
 pytestmark = pytest.mark.xdist_group("end_to_end")

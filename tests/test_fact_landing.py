@@ -9,9 +9,10 @@ from decimal import Decimal
 
 import pytest
 
-from warehouse.db import connect, transaction
+from warehouse.db import connect
 from warehouse.gpu_landing import FX_RATES
 from warehouse.pricelist_landing import PRICELIST_OFFERS
+from warehouse.transactions import transaction
 from warehouse.versioning import LandCounts, Lineage, land_facts
 
 T0 = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)

@@ -9,10 +9,10 @@ from decimal import Decimal
 import pytest
 from pricelist_factory import PUBLISHED, SOURCE, T0, batch, land, price, us_east_1
 
-from pipelines.reference import aws_regions, region_code_for
 from schemas.pricelist import PriceListKind
 from schemas.pricelist_expectations import validate_pricelist
 from schemas.records import InstancePrice, PriceKind, SourceBatch
+from schemas.regions import aws_regions, region_code_for
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 from warehouse.pricelist_landing import landed_publication

@@ -3,18 +3,25 @@ and bringing listings landed before the stale-rate flag existed up to date."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import duckdb
 import pyarrow as pa
 
-from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate
+from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate, GpuListing
 from warehouse.landing import MONEY, Snapshot
 from warehouse.versioning import FactTable, VersionedTable, rehash
 
-if TYPE_CHECKING:  # the warehouse does not import the pipeline at run time
-    from pipelines.gpu.normalise import NormalisedBatch
+
+class ListingsBatch(Protocol):
+    """What landing needs of a normalised GPU batch (pipelines.gpu.normalise.NormalisedBatch): its listings.
+    Named by shape, because the warehouse imports nothing of the pipeline, not even for types."""
+
+    @property
+    def listings(self) -> Sequence[GpuListing]: ...
+
 
 GPU_LISTINGS = VersionedTable(
     name="gpu_listing_history",
@@ -83,7 +90,7 @@ WHERE gpu_memory_unit IS NULL AND gpu_memory_gib IS NOT NULL
 """
 
 
-def gpu_snapshots(batch: NormalisedBatch) -> list[Snapshot]:
+def gpu_snapshots(batch: ListingsBatch) -> list[Snapshot]:
     rows = []
     for listing in batch.listings:
         row = listing.model_dump(mode="python")

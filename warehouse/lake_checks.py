@@ -14,6 +14,8 @@ from functools import cache
 
 import duckdb
 
+from warehouse.sql_files import SCHEMA_FILES, sql
+
 TABLE = re.compile(r"CREATE TABLE IF NOT EXISTS (\w+)\s*\(", re.IGNORECASE)
 CHECK = re.compile(r"\bCHECK\s*\(", re.IGNORECASE)
 
@@ -44,8 +46,6 @@ def table_checks(texts: Iterable[str]) -> dict[str, list[str]]:
 
 @cache
 def schema_checks() -> dict[str, list[str]]:
-    from warehouse.db import SCHEMA_FILES, sql  # late: warehouse.db imports this module
-
     return table_checks(sql(name) for name in SCHEMA_FILES)
 
 

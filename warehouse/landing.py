@@ -9,12 +9,12 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.reference import location_names, region_code_for
 from schemas.records import SourceBatch
-from warehouse.db import in_transaction, on_lake
+from schemas.regions import location_names, region_code_for
 from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
 from warehouse.queries import one_row
+from warehouse.transactions import in_transaction, on_lake
 from warehouse.versioning import (
     FactTable,
     LandCounts,
@@ -59,7 +59,7 @@ PRICES = VersionedTable(
         pa.field("usd_per_accelerator_hour", pa.decimal128(38, 18)),
         pa.field("usd_per_accelerator_hour_4dp", pa.decimal128(18, 4)),
         pa.field("printed_usd_per_accelerator_hour", MONEY),
-        pa.field("region_code", pa.string()),  # from the printed region by pipelines.reference; NULL if none
+        pa.field("region_code", pa.string()),  # from the printed region by schemas.regions; NULL if none
     ),
 )
 

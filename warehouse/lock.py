@@ -36,7 +36,8 @@ def lock_path(db_path: Path | str) -> Path:
 @contextmanager
 def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float = 0.1) -> Iterator[None]:
     """Hold the warehouse's refresh lock; wait up to `wait_s` for it, then raise RefreshLocked. A DuckLake needs
-    none: its writers commit concurrently, and a conflicting commit is retried (warehouse.db.in_transaction)."""
+    none: its writers commit concurrently, and a conflicting commit is retried
+    (warehouse.transactions.in_transaction)."""
     if is_lake(db_path):
         yield
         return

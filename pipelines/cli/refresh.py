@@ -61,8 +61,8 @@ def run_refresh(
     sources_file: SourcesFile, selected: list[SourceSpec], db: Path, console: Console, *, offline: bool
 ) -> RefreshReport:
     from pipelines.fetch.offline import pointed_at, serve_directory
-    from warehouse.db import label_commits
     from warehouse.publish import publish_snapshot
+    from warehouse.transactions import label_commits
 
     label_commits("ratecard refresh", refresh=f"cli {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ} pid {os.getpid()}")
     archive = Archive(local_dir(db) / "archive")

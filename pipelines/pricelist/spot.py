@@ -2,7 +2,7 @@
 
 Undocumented: one Linux price per region and type, no availability zone, so every row is `indicative`.
 "N/A*" and 0 mean no price. The old feed names regions by legacy names (us-east, apac-sin), mapped to codes;
-a region pipelines/reference does not know is skipped with a warning (a region is never guessed).
+a region schemas/regions.py does not know is skipped with a warning (a region is never guessed).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
 from pipelines.reading.tables import shape_fingerprint
-from pipelines.reference import aws_regions
 from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
+from schemas.regions import aws_regions
 
 PARSER_VERSION = "aws_spot_feed/1.0"
 LEGACY_REGIONS = {
@@ -48,7 +48,7 @@ def _document(body: bytes, source_id: str) -> dict[str, Any]:
 
 
 def region_code(name: str) -> str | None:
-    """The region code of a feed's region name (legacy names mapped), when pipelines/reference knows it."""
+    """The region code of a feed's region name (legacy names mapped), when schemas/regions.py knows it."""
     code = LEGACY_REGIONS.get(name, name)
     return code if code in _known_codes() else None
 
@@ -91,9 +91,7 @@ def parse_spot(
     for region in document["config"]["regions"]:
         code = region_code(str(region.get("region", "")))
         if code is None:
-            warnings.append(
-                f"spot region {region.get('region')!r} is no region in pipelines/reference/aws_regions.json: skipped"
-            )
+            warnings.append(f"spot region {region.get('region')!r} is no region in schemas/aws_regions.json: skipped")
             continue
         for instance_type, printed in _linux_prices(region, source_id):
             amount = _amount(printed)

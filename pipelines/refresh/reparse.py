@@ -19,12 +19,13 @@ from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
-from warehouse.db import connect, transaction
+from warehouse.db import connect
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES
 from warehouse.queries import rows_as_dicts
 from warehouse.spec_landing import SPEC_TABLES
+from warehouse.transactions import transaction
 
 # The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are facts by date without
 # a source_id: the rows this source's fetches appended are removed and replayed (REPLAYED_FX_RATES).

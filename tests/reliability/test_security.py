@@ -319,8 +319,9 @@ ALLOWED_INTERPOLATIONS = {
     "TS.format(col='s.last_attempt_at')",
     "TS.format(col='s.last_good_at')",
     "ISO.format(col='point_at')",
-    # warehouse/lake.py, warehouse/db.py: the lake's constant catalog names, its constant sequence and macro names
-    # and the query built from them, and string literals quoted by literal() (extension paths, the conninfo)
+    # warehouse/lake.py, warehouse/db.py, warehouse/transactions.py: the lake's constant catalog names, its constant
+    # sequence and macro names and the query built from them, and string literals quoted by literal() (extension
+    # paths, the conninfo)
     "LAKE",
     "CATALOG_PG",
     "sequence",

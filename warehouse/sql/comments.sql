@@ -47,7 +47,7 @@ COMMENT ON COLUMN aws_instance_price_history.source_id IS 'Source the price was 
 COMMENT ON COLUMN aws_instance_price_history.instance_type IS 'EC2 instance type, lower case.';
 COMMENT ON COLUMN aws_instance_price_history.price_kind IS 'on_demand, reserved_1y, reserved_3y (effective hourly) or capacity_block; kinds are never substituted for one another.';
 COMMENT ON COLUMN aws_instance_price_history.region IS 'Region as printed (e.g. US East (Ohio)); NULL when the page names no region.';
-COMMENT ON COLUMN aws_instance_price_history.region_code IS 'AWS region code of the printed region (US East (Ohio) -> us-east-2), from the reference pipelines/reference/aws_regions.json; NULL when the page names no region (product pages) or the name is not in the reference.';
+COMMENT ON COLUMN aws_instance_price_history.region_code IS 'AWS region code of the printed region (US East (Ohio) -> us-east-2), from the reference schemas/aws_regions.json; NULL when the page names no region (product pages) or the name is not in the reference.';
 COMMENT ON COLUMN aws_instance_price_history.region_stated IS 'False when the page names no region (region is NULL, not guessed).';
 COMMENT ON COLUMN aws_instance_price_history.usd_per_instance_hour IS 'Printed price in USD per whole instance-hour, excluding taxes and duties.';
 COMMENT ON COLUMN aws_instance_price_history.accelerator_count IS 'Physical accelerators the instance price covers; the divisor of the per-accelerator figure.';
