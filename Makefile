@@ -36,9 +36,10 @@ demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard show --db $(DB)
 	$(BIN)/ratecard dashboard --db $(DB)
 
-## test: the whole suite (the dashboard's browser test needs the vendored libraries and Debian's chromium)
+## test: the whole suite on every core (pytest-xdist; tests that share a landed warehouse stay in one worker through
+## their xdist_group), then its ten slowest tests (the dashboard's browser test needs Debian's chromium)
 test: $(STAMP) $(VENDOR_STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
 
 ## vendor: the dashboard's browser libraries from npm (versions and hashes in pipelines/dashboard/package-lock.json)
 vendor: $(VENDOR_STAMP)
@@ -68,7 +69,7 @@ check: $(STAMP)
 ## reliability: the fault matrix alone, with its report (one line per scenario, then per promise how many
 ## scenarios measured it and what they found)
 reliability: $(STAMP)
-	$(BIN)/python -m pytest tests/reliability -q
+	$(BIN)/python -m pytest tests/reliability -q -n auto --dist loadgroup
 
 ## show: print the current views of $(DB)
 show: $(STAMP)
