@@ -1,5 +1,5 @@
 """`python -m bench [landing|history|offline_refresh|parsing|gate|sources|pricelist|pricelist_landing|
-pricelist_refresh|dagster|...]`: run the scenarios (all by default), print one table.
+pricelist_refresh|dagster|refresh_phases|...]`: run the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -28,6 +28,7 @@ from bench import (
     pricelist_landing,
     pricelist_refresh,
     publish,
+    refresh_phases,
     sources,
 )
 from bench.report import Result, fmt_seconds, render_table
@@ -36,6 +37,7 @@ SCENARIOS = {
     "landing": landing,
     "history": history,
     "offline_refresh": offline_refresh,
+    "refresh_phases": refresh_phases,
     "parsing": parsing,
     "gate": gate,
     "sources": sources,

@@ -16,6 +16,7 @@ exactly.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -231,20 +232,46 @@ class _Gate:
     _batch_definition: Any = None
 
     @classmethod
+    def batch_definition(cls, gx: Any) -> Any:
+        """The whole-DataFrame batch definition, made on first use; call it holding the lock."""
+        if cls._batch_definition is None:
+            source = ephemeral_context(gx).data_sources.add_pandas("ratecard_gate")
+            cls._batch_definition = source.add_dataframe_asset("frames").add_batch_definition_whole_dataframe("all")
+        return cls._batch_definition
+
+    @classmethod
+    def warm_up(cls) -> None:
+        gx, _ = import_gx()
+        with cls._lock:
+            cls.batch_definition(gx)
+
+    @classmethod
     def validate(cls, name: str, expectations: list[Any], frame: pd.DataFrame, result_format: str) -> list[Any]:
         """GE's results for the suite on this frame, in the suite's declared order."""
         gx, _ = import_gx()
         with cls._lock:
-            if cls._batch_definition is None:
-                source = ephemeral_context(gx).data_sources.add_pandas("ratecard_gate")
-                cls._batch_definition = source.add_dataframe_asset("frames").add_batch_definition_whole_dataframe("all")
+            batch_definition = cls.batch_definition(gx)
             # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
             suite = gx.ExpectationSuite(name=name, expectations=expectations)
-            batch = cls._batch_definition.get_batch(batch_parameters={"dataframe": frame})
+            batch = batch_definition.get_batch(batch_parameters={"dataframe": frame})
             result = batch.validate(suite, result_format=result_format)
         # GE groups results by metric, not suite order; restore the declared order for stable reports.
         position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
         return sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+
+
+def warm_up_in_background() -> threading.Thread:
+    """Import Great Expectations and build the gate in a daemon thread, so the seconds that costs pass while a
+    refresh fetches and parses; the first validation then waits only for what is left of it. A failure here is
+    left to that first validation, which meets it again and reports it."""
+
+    def warm_up() -> None:
+        with contextlib.suppress(Exception):
+            _Gate.warm_up()
+
+    thread = threading.Thread(target=warm_up, name="ratecard-ge-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def validate_frame(name: str, expectations: list[Any], frame: pd.DataFrame, result_format: str) -> list[Any]:

@@ -1,5 +1,7 @@
 """The benchmarks still run, at tiny sizes (smoke tests: they assert what each scenario counts, never timings)."""
 
+from pathlib import Path
+
 from bench import gate, history, landing, parsing
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import load_sources
@@ -112,3 +114,12 @@ def test_offline_refresh_bench_times_a_new_and_an_unchanged_refresh():
     assert landed > 20 and failed == 0, new.note
     assert again.note == f"0 landed, {landed + unchanged} unchanged, 0 failed"
     assert new.timing is not None and again.timing is not None and min(new.timing.samples + again.timing.samples) > 0
+
+
+def test_refresh_phases_bench_marks_every_landing_and_the_publish(tmp_path):
+    from bench import refresh_phases
+
+    phases = refresh_phases.refresh_phases(tmp_path / "prices.duckdb", Path(refresh_phases.__file__).parents[1])
+    assert phases.landings > 20  # every bundled source and region, and the reference files
+    assert 0 < phases.to_first_landing < phases.whole
+    assert 0 < phases.last_landing_to_publish < phases.whole

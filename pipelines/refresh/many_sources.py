@@ -44,6 +44,7 @@ from pipelines.refresh.state import WarehouseState
 from pipelines.refresh.threads import StopRequested, as_stop, result_of, settle, start_workers
 from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
+from schemas.gx_runner import warm_up_in_background
 from warehouse.db import connect, cursor
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
@@ -165,6 +166,7 @@ def refresh_all(
     A price-list source is replaced by its regions (pipelines.refresh.pricelist_units): its region index is fetched
     while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
     others are logged "unchanged" without a download."""
+    warm_up_in_background()  # Great Expectations takes seconds to import: it loads while the sources fetch
     refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
     indexes = [s for s in sources if reads_region_index(s)]
     plain = [s for s in sources if not reads_region_index(s)]
