@@ -27,6 +27,7 @@ def test_sources_bench_runs_at_small_n():
     for n in (2, 3):
         assert f"RATIO wall / network bound, N={n}" in names
         assert f"per-source overhead, N={n}" in names
+    assert "RATIO CLI / in-process, N=3" in names  # the largest size also runs through the CLI, as a process
 
 
 def test_dagster_job_bench_runs_at_small_n():
