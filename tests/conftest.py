@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -18,6 +21,9 @@ from backends import BACKENDS, warehouse_at
 from localserver import LocalServer
 from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
+
+if TYPE_CHECKING:
+    from dagster_landed import DagsterLandings
 
 
 @pytest.fixture
@@ -50,6 +56,15 @@ def backend_db_path(request, tmp_path, monkeypatch):
     """db_path on each backend in turn: a DuckDB file, then a DuckLake on the machine's PostgreSQL."""
     with warehouse_at(request.param, tmp_path, monkeypatch) as location:
         yield location
+
+
+@pytest.fixture(scope="session")
+def dagster_landings(tmp_path_factory) -> Iterator[DagsterLandings]:
+    """Every sample landed through the Dagster jobs, once per backend in this process (tests/dagster_landed.py)."""
+    from dagster_landed import DagsterLandings  # imports Dagster: only for the tests that use it
+
+    with ExitStack() as stack:
+        yield DagsterLandings(tmp_path_factory, stack)
 
 
 @pytest.fixture

@@ -2,87 +2,43 @@
 temporary DuckDB file and into a DuckLake on the machine's PostgreSQL; then the published figures, lineage,
 quarantine and reparse are checked in SQL, the same on both.
 
-Each backend is landed once for the module; tests that refresh again do so on a copy (tests/landed.py). The
-module runs in one xdist worker, so the landing is not repeated by another."""
+Each backend is landed once per test process (tests/dagster_landed.py, shared with test_gpu_end_to_end.py); tests
+that refresh again do so on a copy (tests/landed.py). Both modules run in one xdist worker (their xdist_group), so
+no other worker lands the samples again."""
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-import dagster as dg
 import pytest
-from landed import copy_of
 
 from backends import BACKENDS, warehouse_at
+from dagster_landed import Landed, MergedResult, check_outcomes, failures_by_step, run_refresh, serve_samples
+from landed import copy_of
 from localserver import LocalServer, Reply
 from pipelines.adapters import aws_product_page
-from pipelines.definitions import build_definitions
 from pipelines.fetch.archive import Archive
-from pipelines.orchestration.resources import FetcherResource
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources, sample_path
-from sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.db import connect
 from warehouse.lake import view_names
 from warehouse.sql_files import SCHEMA_FILES, sql
-from warehouse.target import local_dir
+from warehouse.target import LAKE_DATA_ENV, local_dir
 
 pytestmark = pytest.mark.xdist_group("end_to_end")
-FAST_FETCHER = FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5)
-NO_RETRY = dg.RetryPolicy(max_retries=0)
-
-
-def run_refresh(sources_file, db_path) -> dg.ExecuteInProcessResult:
-    """The daily jobs in order: FX rates, every price source, then (as the sensor does) views and snapshot."""
-    defs = build_definitions(sources_file, db_path, fetcher=FAST_FETCHER, fetch_retry_policy=NO_RETRY)
-    runs = [
-        defs.resolve_job_def(job).execute_in_process(raise_on_error=False)
-        for job in ("refresh_fx", "refresh_prices", "publish_views")
-    ]
-    return MergedResult(*runs)
-
-
-class MergedResult:
-    """Both runs' events, read like one run's."""
-
-    def __init__(self, *results: dg.ExecuteInProcessResult):
-        self.results = results
-        self.success = all(r.success for r in results)
-        self.all_events = [event for r in results for event in r.all_events]
-
-
-@dataclass
-class Landed:
-    """One refresh of every sample, shared by the tests that only read it (per backend, once per module)."""
-
-    backend: str
-    db_path: Path | str
-    result: MergedResult
-    site: LocalServer
-    sources_file: Path
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def landed_once(request, tmp_path_factory) -> Iterator[Landed]:
-    tmp = tmp_path_factory.mktemp(f"end_to_end_{request.param}")
-    sources = load_sources()
-    with pytest.MonkeyPatch.context() as mp, warehouse_at(request.param, tmp, mp) as location, LocalServer() as site:
-        serve_samples(site, sources)
-        sources_file = write_sources_file(tmp / "sources.toml", sources, site.base_url)
-        result = run_refresh(sources_file, location)
-        assert result.success, failures_by_step(result)
-        yield Landed(request.param, location, result, site, sources_file)
-
-
-def serve_samples(site: LocalServer, sources) -> None:
-    for source in sources:
-        for route, file in sample_routes(source):
-            site.serve_file(route, file, media_type_of(file))
+def landed_once(request, dagster_landings) -> Iterator[Landed]:
+    """The session's landing on this backend, with its lake data folder named while the module reads it."""
+    landed = dagster_landings.get(request.param)
+    with pytest.MonkeyPatch.context() as mp:
+        if landed.lake_data:
+            mp.setenv(LAKE_DATA_ENV, landed.lake_data)
+        yield landed
 
 
 @pytest.fixture
@@ -138,30 +94,6 @@ def current_price(db_path, instance_type: str, kind: str) -> tuple:
     )
     assert len(rows) == 1, rows
     return rows[0]
-
-
-def failures_by_step(result: MergedResult) -> dict[str, str]:
-    """Each failed step's description; a source step's holds one "[source id] ..." entry per failed source, each
-    keyed here as sources__<id>."""
-    failures = {}
-    for e in result.all_events:
-        if e.event_type_value == "STEP_FAILURE":
-            description = e.event_specific_data.user_failure_data.description
-            entries = re.split(r"^(?=\[\w+\] )", description, flags=re.MULTILINE)
-            per_source = {m[1]: entry for entry in entries if (m := re.match(r"\[(\w+)\] ", entry))}
-            failures.update({f"sources__{i}": entry for i, entry in per_source.items()} or {e.step_key: description})
-    return failures
-
-
-def check_outcomes(result: MergedResult) -> dict[tuple[str, str], bool]:
-    return {
-        (
-            e.event_specific_data.asset_key.to_user_string(),
-            e.event_specific_data.check_name,
-        ): e.event_specific_data.passed
-        for e in result.all_events
-        if e.event_type_value == "ASSET_CHECK_EVALUATION"
-    }
 
 
 def test_published_figures_come_out_exactly(landed, db_path):

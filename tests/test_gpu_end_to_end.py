@@ -1,5 +1,8 @@
 """The GPU half for real: every provider and the ECB rates served over HTTP on 127.0.0.1, materialised by
-Dagster into a temporary DuckDB file; the articles' table must come out of gpu_cheapest exactly."""
+Dagster into a temporary DuckDB file; the articles' table must come out of gpu_cheapest exactly.
+
+The tests that read use the session's landing of every sample (tests/dagster_landed.py, shared with
+test_end_to_end.py); those that refresh with other answers land into a warehouse or a copy of their own."""
 
 from __future__ import annotations
 
@@ -7,9 +10,11 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
-from test_end_to_end import check_outcomes, failures_by_step, query, run_refresh
+from test_end_to_end import query
 from test_fx_ecb import envelope
 
+from dagster_landed import check_outcomes, failures_by_step, run_refresh, serve_samples
+from landed import copy_of
 from localserver import Reply
 from pipelines.sources.file import sample_path
 
@@ -30,18 +35,33 @@ def cheapest(db_path) -> list[tuple]:
     )
 
 
+pytestmark = pytest.mark.xdist_group("end_to_end")
+
+
 @pytest.fixture
-def landed(sources_file, db_path):
-    result = run_refresh(sources_file, db_path)
-    assert result.success, failures_by_step(result)
-    return result
+def shared(dagster_landings):
+    return dagster_landings.get("file")
 
 
-def test_the_articles_gpu_table_comes_out_exactly(landed, db_path):
+@pytest.fixture
+def landed(shared):
+    """The Dagster runs' events of the shared landing."""
+    return shared.result
+
+
+@pytest.fixture
+def landed_db(shared):
+    """The shared landed warehouse: read it, never write it."""
+    return shared.db_path
+
+
+def test_the_articles_gpu_table_comes_out_exactly(landed_db):
+    db_path = landed_db
     assert cheapest(db_path) == ARTICLE_TABLE
 
 
-def test_eur_prices_convert_at_the_ecb_rate_and_keep_the_original(landed, db_path):
+def test_eur_prices_convert_at_the_ecb_rate_and_keep_the_original(landed_db):
+    db_path = landed_db
     row = query(
         db_path,
         """SELECT original_amount, original_currency, original_unit, usd_per_currency_unit,
@@ -59,7 +79,8 @@ def test_eur_prices_convert_at_the_ecb_rate_and_keep_the_original(landed, db_pat
     assert h100 == [(Decimal("0.29") * Decimal("1.1840") * 60 / 8,)]  # per minute x 60, per node / 8 GPUs
 
 
-def test_price_kinds_and_stock_are_kept_apart(landed, db_path):
+def test_price_kinds_and_stock_are_kept_apart(landed_db):
+    db_path = landed_db
     # Cheaper H100 prices exist, but as spot, community, reserved or sold out: none is the cheapest on-demand.
     cheaper = query(
         db_path,
@@ -75,7 +96,8 @@ def test_price_kinds_and_stock_are_kept_apart(landed, db_path):
     assert sold_out == [("Lambda", Decimal("5.99")), ("QuantaCloud", Decimal("5.49"))]
 
 
-def test_unknown_names_are_kept_and_flagged(landed, db_path):
+def test_unknown_names_are_kept_and_flagged(landed, landed_db):
+    db_path = landed_db
     unknown = query(
         db_path,
         """SELECT provider, gpu_name FROM gpu_listings
@@ -94,7 +116,8 @@ def check_metadata(result, check_name: str) -> dict:
     return {name: value.value for name, value in event.event_specific_data.metadata.items()}
 
 
-def test_the_demo_converts_with_the_samples_old_ecb_rate_and_says_so(landed, db_path):
+def test_the_demo_converts_with_the_samples_old_ecb_rate_and_says_so(landed, landed_db):
+    db_path = landed_db
     # The bundled ECB file is dated 28 September 2026: today's LeaderGPU prices convert with it, flagged.
     assert check_outcomes(landed)[("gpu_cheapest", "gpu_fx_rates_fresh")] is False  # a WARN check
     metadata = check_metadata(landed, "gpu_fx_rates_fresh")
@@ -120,7 +143,8 @@ def test_todays_ecb_rates_pass_the_fx_age_check(sources_file, db_path, site):
     ) == [(date.fromisoformat(today), False)]
 
 
-def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed, db_path):
+def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed_db):
+    db_path = landed_db
     rows = query(
         db_path,
         """SELECT vendor, accelerator_model, billed_unit, usd_per_accelerator_hour
@@ -137,14 +161,19 @@ def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed, db_path):
     ]
 
 
-def test_a_stock_change_is_a_new_version(landed, sources_file, db_path, site, sources):
+def test_a_stock_change_is_a_new_version(shared, sources, tmp_path, monkeypatch):
+    site, sources_file = shared.site, shared.sources_file
     page = sample_path(next(s for s in sources if s.id == "gpu_hyperstack")).read_text()
     h100_row = page[page.index("NVIDIA H100 SXM") :]
     sold_out = page.replace(h100_row, h100_row.replace("Deploy now", "Sold out", 1), 1)
     assert sold_out != page
     site.set("/gpu/hyperstack.html", Reply(body=sold_out.encode()))
 
-    assert run_refresh(sources_file, db_path).success
+    try:
+        with copy_of(shared.db_path, tmp_path / "copy", monkeypatch) as db_path:
+            assert run_refresh(sources_file, db_path).success
+    finally:
+        serve_samples(site, sources)  # the shared server answers with the samples again
     versions = query(
         db_path,
         """SELECT stock_status, valid_to IS NULL FROM gpu_listing_history

@@ -14,10 +14,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
-from landed import copy_lake
 
 from backends import BACKENDS, warehouse_at
 from harness import Matrix
+from landed import copy_lake
 from localserver import LocalServer
 from promises import PROMISES, Scenario, report_lines
 from warehouse.target import LAKE_DATA_ENV
