@@ -76,3 +76,24 @@ def children():
         if child.poll() is None:
             child.kill()
         child.wait(timeout=10)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` keeps an xdist_group in one worker by suffixing its test ids with `@<group>`. xdist 3.8
+    writes that suffix where pytest 8 kept the id; pytest 9 keeps it elsewhere, so xdist's suffix is lost and the
+    group's tests are spread over workers (each then lands the shared warehouse again). Write it where pytest 9
+    reads it, in the worker that collected the tests."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id  # pytest 9's own id type: the one place the suffix takes effect
+
+    for item in items:
+        groups = sorted(
+            {
+                str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                for mark in item.iter_markers("xdist_group")
+            }
+        )
+        if groups and "@" not in item.nodeid:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(groups)}")

@@ -219,7 +219,9 @@ def test_offline_samples_answer_at_the_paths_the_region_index_names():
     assert answer.status_code == 200 and answer.content == sample("us-east-2").read_bytes()
 
 
-def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pricelist):
+def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pricelist, tmp_path, monkeypatch):
+    # A temp folder of this test's own: another test process may be streaming the same region at the same time.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     region = region_unit(
         pricelist.source(), RegionOffer("us-east-1", pricelist.server.url(offer_path("us-east-1")), "")
     )
@@ -233,7 +235,8 @@ def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pr
         small = SourceSpec.model_validate(region.model_dump() | {"max_bytes": 1000})
         with pytest.raises(FetchError, match="exceeds 1000 bytes"):
             fetch_source(small, fetcher)
-    assert not list(Path(tempfile.gettempdir()).glob("ratecard-aws_pricelist_us_east_1-*.body"))
+    assert result.body_file.parent == tmp_path
+    assert not list(tmp_path.glob("ratecard-aws_pricelist_us_east_1-*.body"))
 
 
 def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_one(pricelist, tmp_path):
