@@ -36,10 +36,11 @@ demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard show --db $(DB)
 	$(BIN)/ratecard dashboard --db $(DB)
 
-## test: the whole suite on every core (pytest-xdist; tests that share a landed warehouse stay in one worker through
-## their xdist_group), then its ten slowest tests (the dashboard's browser test needs Debian's chromium)
+## test: the whole suite in three pytest-xdist workers (on two cores a third overlaps the others' waits on
+## subprocesses, PostgreSQL and timeouts; tests that share a landed warehouse stay in one worker through their
+## xdist_group), then its ten slowest tests (the dashboard's browser test needs Debian's chromium)
 test: $(STAMP) $(VENDOR_STAMP) browser
-	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10
+	$(BIN)/python -m pytest -n 3 --dist loadgroup --durations=10
 
 ## vendor: the dashboard's browser libraries from npm (versions and hashes in pipelines/dashboard/package-lock.json)
 vendor: $(VENDOR_STAMP)

@@ -101,7 +101,7 @@ def test_engines_bench_compares_two_interpreters(capsys):
 
     from bench import engines
 
-    assert engines.main([sys.executable, "--small", "pricelist_landing"]) == 0
+    assert engines.main([sys.executable, "--small", "--rounds", "1", "pricelist_landing"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if line.rstrip().endswith("×")]
     assert len(lines) == 4 and all("price-list landing" in line for line in lines)
 
