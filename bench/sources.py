@@ -24,6 +24,7 @@ from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from bench.offline_refresh import CLI
 from bench.report import Result, Timing, fmt_ratio, progress
 from pipelines.adapters import parser_for
 from pipelines.fetch.archive import Archive
@@ -39,7 +40,6 @@ PER_HOST = 2
 MAX_SOURCES = 64
 SIZES = (20, 200)
 TEMPLATE = "gpu_quantacloud"  # a declarative HTML table: the kind of source most providers are
-CLI = "import sys; sys.argv[0] = 'ratecard'; from pipelines.cli.app import app; app()"
 
 
 @contextmanager

@@ -20,7 +20,7 @@ os.environ.pop("DAGSTER_HOME", None)
 from backends import BACKENDS, warehouse_at
 from localserver import LocalServer
 from pipelines.sources.file import SourceSpec, load_sources
-from sourcefiles import media_type_of, sample_routes, write_sources_file
+from sourcefiles import serve_samples, write_sources_file
 
 if TYPE_CHECKING:
     from dagster_landed import DagsterLandings
@@ -35,9 +35,7 @@ def sources() -> list[SourceSpec]:
 def site(sources):
     """A LocalServer serving every bundled sample at its sample path."""
     with LocalServer() as server:
-        for source in sources:
-            for route, file in sample_routes(source):
-                server.serve_file(route, file, media_type_of(file))
+        serve_samples(server, sources)
         yield server
 
 

@@ -16,8 +16,8 @@ from backends import warehouse_at
 from localserver import LocalServer
 from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
-from pipelines.sources.file import SourceSpec, load_sources
-from sourcefiles import media_type_of, sample_routes, write_sources_file
+from pipelines.sources.file import load_sources
+from sourcefiles import serve_samples, write_sources_file
 from warehouse.target import LAKE_DATA_ENV
 
 FAST_FETCHER = FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5)
@@ -65,12 +65,6 @@ def check_outcomes(result: MergedResult) -> dict[tuple[str, str], bool]:
         for e in result.all_events
         if e.event_type_value == "ASSET_CHECK_EVALUATION"
     }
-
-
-def serve_samples(site: LocalServer, sources: list[SourceSpec]) -> None:
-    for source in sources:
-        for route, file in sample_routes(source):
-            site.serve_file(route, file, media_type_of(file))
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from localserver import LocalServer
 from pipelines.fetch.offline import pointed_at
 from pipelines.refresh.pricelist_units import reads_region_index
 from pipelines.sources.file import SourceSpec, sample_path
@@ -40,3 +41,10 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
             offer = entry["currentVersionUrl"].removesuffix(".json") + ".csv"
             routes.append((offer, sample_path(source).parent / f"{code}.csv"))
     return routes
+
+
+def serve_samples(server: LocalServer, sources: list[SourceSpec]) -> None:
+    """Every source's sample (and a price list's offer files) on `server`, as the real hosts lay them out."""
+    for source in sources:
+        for route, file in sample_routes(source):
+            server.serve_file(route, file, media_type_of(file))

@@ -25,7 +25,7 @@ from pipelines.cli.app import app
 from pipelines.dashboard.build import build_dashboard
 from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import load_sources, sample_path
-from sourcefiles import media_type_of, sample_routes, write_sources_file
+from sourcefiles import serve_samples, write_sources_file
 
 runner = CliRunner()
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -44,9 +44,7 @@ def warehouse(tmp_path_factory) -> Path:
     db = tmp / "prices.duckdb"
     sources = load_sources()
     with LocalServer() as server:
-        for source in sources:  # each sample, and the price list's regional offer files where its index names them
-            for route, file in sample_routes(source):
-                server.serve_file(route, file, media_type_of(file))
+        serve_samples(server, sources)  # each sample, and the price list's regional offer files
         sources_file = write_sources_file(tmp / "sources.toml", sources, server.base_url)
         refresh("--sources", str(sources_file), "--db", str(db))
         trn1 = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_bytes()

@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 
 from backends import BACKENDS, warehouse_at
-from dagster_landed import Landed, MergedResult, check_outcomes, failures_by_step, run_refresh, serve_samples
+from dagster_landed import Landed, MergedResult, check_outcomes, failures_by_step, run_refresh
 from landed import copy_of
 from localserver import LocalServer, Reply
 from pipelines.adapters import aws_product_page
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources, sample_path
+from sourcefiles import serve_samples
 from warehouse.db import connect
 from warehouse.lake import view_names
 from warehouse.sql_files import SCHEMA_FILES, sql

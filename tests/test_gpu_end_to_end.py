@@ -13,10 +13,11 @@ import pytest
 from test_end_to_end import query
 from test_fx_ecb import envelope
 
-from dagster_landed import check_outcomes, failures_by_step, run_refresh, serve_samples
+from dagster_landed import check_outcomes, failures_by_step, run_refresh
 from landed import copy_of
 from localserver import Reply
 from pipelines.sources.file import sample_path
+from sourcefiles import serve_samples
 
 ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
     ("A10", Decimal("0.37"), "LeaderGPU", 2),
