@@ -30,6 +30,8 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
+from schemas.deferred_import import deferred
+
 _SHOWN_VALUES = 5  # offending values quoted by describe()
 _EXPECTED_KWARGS = ("value_set", "min_value", "max_value")  # quoted when a table-level expectation fails
 MICRO_PLACES = 6  # money reaches GE in micro-units (millionths of a dollar, of a euro, ...)
@@ -141,8 +143,9 @@ def _quiet_lossy_decimal_notices() -> None:
 
 def import_gx() -> tuple[Any, Any]:
     os.environ["GX_ANALYTICS_ENABLED"] = "False"  # must be set before the first import
-    import great_expectations as gx
-    import great_expectations.expectations as gxe
+    with deferred("scipy.stats"):  # a third of GE's import time, for expectations ratecard never runs
+        import great_expectations as gx
+        import great_expectations.expectations as gxe
 
     _quiet_lossy_decimal_notices()
     return gx, gxe
@@ -260,15 +263,16 @@ class _Gate:
         return sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
 
 
+def warm_up() -> None:
+    """Import Great Expectations and build the gate now; a failure is left to the first validation, which meets
+    it again and reports it."""
+    with contextlib.suppress(Exception):
+        _Gate.warm_up()
+
+
 def warm_up_in_background() -> threading.Thread:
     """Import Great Expectations and build the gate in a daemon thread, so the seconds that costs pass while a
-    refresh fetches and parses; the first validation then waits only for what is left of it. A failure here is
-    left to that first validation, which meets it again and reports it."""
-
-    def warm_up() -> None:
-        with contextlib.suppress(Exception):
-            _Gate.warm_up()
-
+    refresh fetches and parses; the first validation then waits only for what is left of it."""
     thread = threading.Thread(target=warm_up, name="ratecard-ge-warm-up", daemon=True)
     thread.start()
     return thread

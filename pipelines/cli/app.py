@@ -20,6 +20,7 @@ from pipelines.cli import dashboard as cli_dashboard
 from pipelines.cli import export as cli_export
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli.options import SnapshotReadOption, WriteOption
+from pipelines.cli.process import skip_the_exit_collection, warm_up_gate_in_background
 from pipelines.cli.terminal import quiet_libraries, wide_console
 from pipelines.dashboard import DashboardError
 from pipelines.errors import SourcesFileError
@@ -132,6 +133,7 @@ WAIT_HELP = "Seconds to wait for a refresh already running, or a program holding
 @app.callback()
 def main(debug: Annotated[bool, typer.Option("--debug", help="Show the traceback of any error.")] = False) -> None:
     """AWS accelerator and GPU prices, validated and versioned in DuckDB."""
+    skip_the_exit_collection()
 
 
 @app.command()
@@ -155,6 +157,7 @@ def refresh(
     selected = selected_sources(declared.sources, source)
     # All before the seconds of importing Great Expectations: a refused refresh says so at once.
     writable_location(db)
+    warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
         from pipelines.cli.refresh import print_summary, run_refresh, write_log
@@ -223,6 +226,7 @@ def reparse(
 
     archive = Archive(local_dir(db) / "archive")
     writable_location(db)
+    warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
         for spec in replayed_units(selected, db):
