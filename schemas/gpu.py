@@ -11,7 +11,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 FULL_PRECISION = Decimal("1e-18")
 FOUR_DP = Decimal("0.0001")
@@ -24,6 +24,11 @@ class GpuPriceKind(StrEnum):
     COMMUNITY = "community"
     SPOT = "spot"  # spot / interruptible
     RESERVED = "reserved"
+    SERVERLESS = "serverless"  # billed per second of a worker's life, scaling to zero (RunPod "flex")
+    SERVERLESS_ACTIVE = "serverless_active"  # always-warm serverless workers, billed while they exist
+
+
+SERVERLESS_KINDS = frozenset({GpuPriceKind.SERVERLESS, GpuPriceKind.SERVERLESS_ACTIVE})
 
 
 class PricePer(StrEnum):
@@ -32,6 +37,7 @@ class PricePer(StrEnum):
 
 
 class BillingPeriod(StrEnum):
+    SECOND = "second"
     MINUTE = "minute"
     HOUR = "hour"
     DAY = "day"
@@ -39,9 +45,10 @@ class BillingPeriod(StrEnum):
     MONTH = "month"
 
 
-# Per-period price -> per-hour price as (multiply by, divide by), kept exact: per minute x 60, per day / 24,
-# per week / 168, per month / 730 (8,760 hours / 12, the convention cloud price lists use).
+# Per-period price -> per-hour price as (multiply by, divide by), kept exact: per second x 3,600, per minute x 60,
+# per day / 24, per week / 168, per month / 730 (8,760 hours / 12, the convention cloud price lists use).
 PER_HOUR = {
+    BillingPeriod.SECOND: (Decimal(3600), Decimal(1)),
     BillingPeriod.MINUTE: (Decimal(60), Decimal(1)),
     BillingPeriod.HOUR: (Decimal(1), Decimal(1)),
     BillingPeriod.DAY: (Decimal(1), Decimal(24)),
@@ -58,6 +65,16 @@ class StockStatus(StrEnum):
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+
+class ServerlessBilling(_Record):
+    """How a serverless provider bills a worker's life, as it states it. None: the provider does not say."""
+
+    increment_seconds: int = Field(ge=1)  # the minimum billed increment: each billed span rounds up to it
+    idle_timeout_seconds: int | None = Field(default=None, ge=0)  # idle time billed before a worker scales down
+    cold_start_billed: bool | None = None  # whether starting a worker (image, model load) is billed
+    terms: str = Field(min_length=1)  # the sentences these were read from, as printed (or the sources file's note)
+    terms_url: str = Field(min_length=1)  # where they are stated: the price page itself, or the doc page named
 
 
 class GpuOffer(_Record):
@@ -78,6 +95,18 @@ class GpuOffer(_Record):
         default="GB", pattern=r"^(GB|GiB)$"
     )  # as printed: providers mostly print NVIDIA's decimal GB
     offer_count: int = Field(default=1, ge=1)  # marketplace offers folded into this listing
+    serverless: ServerlessBilling | None = None  # required for the serverless price kinds, refused for the others
+
+    @model_validator(mode="after")
+    def _serverless_terms_match_kind(self) -> GpuOffer:
+        if self.price_kind in SERVERLESS_KINDS:
+            if self.serverless is None:
+                raise ValueError(f"a {self.price_kind.value} price needs its billing terms (increment, idle timeout)")
+            if self.period != BillingPeriod.SECOND:
+                raise ValueError(f"a {self.price_kind.value} price is per second, not per {self.period.value}")
+        elif self.serverless is not None:
+            raise ValueError(f"serverless billing terms on a {self.price_kind.value} price")
+        return self
 
     @property
     def original_unit(self) -> str:
@@ -134,6 +163,21 @@ class GpuListing(_Record):
     stock_status: StockStatus
     region: str | None
     offer_count: int = Field(ge=1)
+    billing_increment_seconds: int | None = None  # serverless only, from ServerlessBilling
+    idle_timeout_seconds: int | None = None
+    cold_start_billed: bool | None = None
+    billing_terms: str | None = None
+    billing_terms_url: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def usd_per_gpu_second(self) -> Decimal | None:
+        """Exact, for a price billed per second; None for any other period (its per-second figure bills nothing)."""
+        if self.period != BillingPeriod.SECOND:
+            return None
+        usd = self.original_amount * self.usd_per_currency_unit
+        divide = Decimal(self.gpu_count) if self.price_per == PricePer.INSTANCE else Decimal(1)
+        return (usd / divide).quantize(FULL_PRECISION, rounding=ROUND_HALF_UP)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

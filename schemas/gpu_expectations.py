@@ -20,7 +20,14 @@ FX_SUITE = "fx_rates"
 REGION_NOT_STATED = "<not stated>"
 LISTING_COLUMNS = [*GpuListing.model_fields, *GpuListing.model_computed_fields, "business_key"]
 # Columns GE compares, handed to it as exact Decimal objects (money in micro-units; see gx_runner).
-LISTING_NUMBERS = ["gpu_count", "usd_per_currency_unit", "offer_count", "gpu_memory_gib"]
+LISTING_NUMBERS = [
+    "gpu_count",
+    "usd_per_currency_unit",
+    "offer_count",
+    "gpu_memory_gib",
+    "billing_increment_seconds",
+    "idle_timeout_seconds",
+]
 LISTING_MONEY = ["original_amount", "usd_per_gpu_hour", "usd_per_gpu_hour_4dp"]
 FX_COLUMNS = [*FxRate.model_fields, "business_key"]
 FX_NUMBERS = ["units_per_eur"]
@@ -64,6 +71,10 @@ def _listing_columns(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list[Any]:
         ),
         gxe.ExpectColumnValuesToBeBetween(column="original_amount", min_value=0, strict_min=True),
         gxe.ExpectColumnValuesToBeBetween(column="gpu_count", min_value=1, max_value=1024),
+        # Serverless terms (NULL on other kinds, which GE skips): a billed increment over an hour, or an idle
+        # timeout over a day, is a misread unit.
+        gxe.ExpectColumnValuesToBeBetween(column="billing_increment_seconds", min_value=1, max_value=3600),
+        gxe.ExpectColumnValuesToBeBetween(column="idle_timeout_seconds", min_value=0, max_value=86400),
         gxe.ExpectColumnValuesToBeInSet(column="price_kind", value_set=[k.value for k in GpuPriceKind]),
         gxe.ExpectColumnValuesToBeInSet(column="stock_status", value_set=[s.value for s in StockStatus]),
         gxe.ExpectColumnValuesToMatchRegex(column="original_currency", regex=r"^[A-Z]{3}$"),

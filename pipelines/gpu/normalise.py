@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -132,7 +133,21 @@ def listing(
         stock_status=offer.stock_status,
         region=offer.region,
         offer_count=offer.offer_count,
+        **serverless_columns(offer),
     )
+
+
+def serverless_columns(offer: GpuOffer) -> dict[str, Any]:
+    terms = offer.serverless
+    if terms is None:
+        return {}
+    return {
+        "billing_increment_seconds": terms.increment_seconds,
+        "idle_timeout_seconds": terms.idle_timeout_seconds,
+        "cold_start_billed": terms.cold_start_billed,
+        "billing_terms": terms.terms,
+        "billing_terms_url": terms.terms_url,
+    }
 
 
 def stale_rates(listings: list[GpuListing], on: date) -> list[StaleRate]:

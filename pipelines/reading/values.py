@@ -82,6 +82,7 @@ def parse_money(text: str | None, currency: str, *, decimal_separator: str = "."
 
 # Billing-period words; in a cell that names several, the one printed first wins.
 _PERIODS = (
+    (r"\b(sec|second)s?\b|/\s*s\b", "second"),
     (r"\bmin(ute)?s?\b", "minute"),
     (r"\b(hr|hour)s?\b|/\s*h\b", "hour"),
     (r"\bdays?\b", "day"),

@@ -9,12 +9,13 @@ CREATE TABLE IF NOT EXISTS gpu_listing_history (
     gpu_variant             VARCHAR,
     gpu_memory_gib          DECIMAL(18, 6),
     gpu_count               INTEGER NOT NULL CHECK (gpu_count >= 1),
-    price_kind              VARCHAR NOT NULL CHECK (price_kind IN ('on_demand', 'community', 'spot', 'reserved')),
+    price_kind              VARCHAR NOT NULL CHECK (price_kind IN ('on_demand', 'community', 'spot', 'reserved',
+                                                                   'serverless', 'serverless_active')),
     original_amount         DECIMAL(18, 6) NOT NULL CHECK (original_amount > 0),
     original_currency       VARCHAR NOT NULL,
     original_unit           VARCHAR NOT NULL,
     price_per               VARCHAR NOT NULL CHECK (price_per IN ('gpu', 'instance')),
-    period                  VARCHAR NOT NULL CHECK (period IN ('minute', 'hour', 'day', 'week', 'month')),
+    period                  VARCHAR NOT NULL CHECK (period IN ('second', 'minute', 'hour', 'day', 'week', 'month')),
     usd_per_currency_unit   DECIMAL(20, 10) NOT NULL CHECK (usd_per_currency_unit > 0),
     fx_rate_date            DATE,
     fx_rate_stale           BOOLEAN,
@@ -55,3 +56,13 @@ ALTER TABLE fx_rates ADD COLUMN IF NOT EXISTS valid_to TIMESTAMPTZ;
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_printed DECIMAL(18, 6);
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_unit VARCHAR;
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_from_catalog BOOLEAN;
+
+-- Serverless GPUs (billed per second, scaling to zero): the exact per-second price and the billing terms the
+-- provider states. NULL on every other price kind. Files whose CHECKs predate the serverless kinds and the
+-- per-second period are rebuilt once by warehouse.gpu_landing.upgrade_gpu_history.
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS usd_per_gpu_second DECIMAL(38, 18);
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS billing_increment_seconds INTEGER;
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS idle_timeout_seconds INTEGER;
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS cold_start_billed BOOLEAN;
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS billing_terms VARCHAR;
+ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS billing_terms_url VARCHAR;

@@ -8,7 +8,9 @@ SELECT provider, listing, gpu_name, gpu_model, gpu_variant, gpu_memory_gib, gpu_
        stock_status, region, offer_count,
        gpu_model IS NOT NULL AS gpu_name_recognised,
        source_id, source_url, fetched_at, sha256, parser_version, fetch_id, valid_from, valid_to,
-       gpu_memory_printed, gpu_memory_unit, gpu_memory_from_catalog
+       gpu_memory_printed, gpu_memory_unit, gpu_memory_from_catalog,
+       usd_per_gpu_second, billing_increment_seconds, idle_timeout_seconds, cold_start_billed,
+       billing_terms, billing_terms_url
 FROM gpu_listing_history
 WHERE valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ));
@@ -30,6 +32,25 @@ ranked AS (
 )
 SELECT gpu_model, usd_per_gpu_hour, usd_per_gpu_hour_4dp, provider, providers_in_stock,
        listing, gpu_variant, original_amount, original_currency, original_unit, source_url, fetched_at
+FROM ranked
+WHERE price_rank = 1;
+
+-- Per canonical model and price kind: the cheapest listing not sold out. Kinds never compete with each other: a
+-- serverless GPU-second and an on-demand GPU-hour are different purchases (gpu_cheapest above stays on-demand).
+CREATE OR REPLACE VIEW gpu_cheapest_by_kind AS
+WITH offered AS (
+    SELECT * FROM gpu_listings WHERE gpu_model IS NOT NULL AND stock_status <> 'sold_out'
+),
+ranked AS (
+    SELECT *,
+           row_number() OVER (PARTITION BY gpu_model, price_kind
+                              ORDER BY usd_per_gpu_hour, provider, listing) AS price_rank,
+           count(DISTINCT provider) OVER (PARTITION BY gpu_model, price_kind) AS providers
+    FROM offered
+)
+SELECT gpu_model, price_kind, usd_per_gpu_hour, usd_per_gpu_hour_4dp, usd_per_gpu_second, provider, providers,
+       listing, gpu_variant, stock_status, original_amount, original_currency, original_unit,
+       billing_increment_seconds, idle_timeout_seconds, cold_start_billed, source_url, fetched_at
 FROM ranked
 WHERE price_rank = 1;
 
