@@ -206,3 +206,75 @@ def test_a_running_refresh_holds_the_pilot_back(db):
         done = add_trn1_pilot(db, "tokens", "5", "--wait", "0")
     assert done.returncode == 3, done.stdout + done.stderr
     assert pilot_rows(db) == 0
+
+
+MILLION = '"1,000,000"'  # quoted, as a spreadsheet writes a number with thousands separators
+TRN1 = "w,,trn1.2xlarge,,on_demand,tokens,1500000,yes,2026-09-23,"
+H100 = "w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,2400000,yes,2026-09-20,"
+INF2 = "w,,inf2.xlarge,,on_demand,tokens,1000000,yes,2026-09-22,"
+
+
+def conditions(target: str, p95: str, inputs: str, outputs: str, concurrency: str, billed: str = "",
+               busy: str = "", accepted: str = "") -> str:  # fmt: skip
+    return ",".join((target, p95, inputs, outputs, concurrency, billed, busy, accepted))
+
+
+def test_cost_per_accepted_output_pays_for_idle_hours_and_a_missed_latency_target_is_not_priced(db, tmp_path):
+    pilots = tmp_path / "conditions.csv"
+    pilots.write_text(
+        f"{HEADER}\n"
+        f"{H100},{conditions('500', '420.5', '1000', '200', '8', '100', '25', MILLION)}\n"
+        f"{TRN1},{conditions('500', '610', '1000', '200', '8', '100', '25', '900000')}\n"
+        f"{INF2},{conditions('500', '480', '1000', '200', '8', '100', '30', '0')}\n"
+    )
+    done = ratecard("pilot", "import", pilots, "--db", db)
+    assert done.returncode == 0, done.stdout + done.stderr
+    priced = rows(db, "SELECT offering, usd_per_million_accepted, pilot_utilisation, conditions FROM cost_per_work "
+                      "ORDER BY offering")  # fmt: skip
+    assert priced == [
+        # 100 billed hours x $2.50 / 1,000,000 accepted x 10^6: the 75 idle hours are paid for
+        ("NVIDIA H100 SXM", Decimal("250.000000"), Decimal("0.250000"),
+         "latency target 500.000 ms, input 1000, output 200, concurrency 8"),
+        ("inf2.xlarge", None, Decimal("0.300000"), "latency target 500.000 ms, input 1000, output 200, concurrency 8"),
+    ]  # fmt: skip
+    standing = rows(db, "SELECT offering, priced, not_priced_because FROM pilot_standing ORDER BY offering")
+    assert standing == [
+        ("NVIDIA H100 SXM", True, None),
+        ("inf2.xlarge", True, None),
+        ("trn1.2xlarge", False, "p95 latency 610.000 ms is above its target of 500.000 ms"),
+    ]
+
+
+def test_pilots_under_different_conditions_are_not_compared(db, tmp_path):
+    pilots = tmp_path / "mismatch.csv"
+    pilots.write_text(
+        f"{HEADER}\n{H100},{conditions('500', '400', '1000', '200', '8')}\n"
+        f"{INF2},{conditions('500', '450', '1000', '200', '16')}\n"
+    )
+    assert ratecard("pilot", "import", pilots, "--db", db).returncode == 0
+    plan(db, "w", "1000", "0", "100000", "6")
+    (found,) = rows(db, "SELECT candidate_offering, comparable, months_to_payback, verdict FROM migration_payback")
+    assert found[:3] == ("inf2.xlarge", False, None)
+    assert found[3] == (
+        "not comparable: the baseline ran at latency target 500.000 ms, input 1000, output 200, concurrency 8; "
+        "the candidate at latency target 500.000 ms, input 1000, output 200, concurrency 16"
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        (conditions("", "400", "", "", ""), "give latency_target_ms and p95_latency_ms together"),
+        (conditions("", "", "", "", "", "10", "11", "5"), "busy_hours needs billed_hours, and cannot exceed them"),
+        (conditions("", "", "", "", "", "10", "", ""), "give billed_hours and accepted_outputs together"),
+        (conditions("", "", "0", "", ""), "row 1, input_units"),
+        (conditions("", "", "", "", "", "10", "", "1,000"), "row 1: 1 more cell(s) than the header"),
+    ],
+)
+def test_conditions_that_do_not_hold_together_are_refused_with_the_row(fields, said, tmp_path):
+    from pipelines.pilots.errors import PilotInputError
+    from pipelines.pilots.records import read_pilot_csv
+
+    with pytest.raises(PilotInputError) as refused:
+        read_pilot_csv("pilots.csv", f"{HEADER}\n{H100},{fields}\n")
+    assert any(said in problem and problem.startswith("row 1") for problem in refused.value.problems), refused.value

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import duckdb
 
 from pipelines.pilots.errors import PilotInputError
-from pipelines.pilots.records import MigrationPlan, Offering, PilotResult
+from pipelines.pilots.records import CONDITION_COLUMNS, MigrationPlan, Offering, PilotResult
 
 KNOWN_OFFERING = """
 SELECT count(*) FROM offering_prices
@@ -26,9 +26,12 @@ INSERT_INPUT = """
 INSERT INTO pilot_inputs VALUES ($id, current_timestamp, $by, $origin, $sha, $kind, $rows)
 """
 INSERT_PILOT = """
-INSERT INTO pilot_result_history VALUES
-    ($id, $row, $workload, $source, $provider, $offering, $region, $price_kind, $work_unit, $units_per_hour,
-     $quality_passed, $measured_on, $note)
+INSERT INTO pilot_result_history (input_id, row_number, workload, offering_source, provider, offering, region,
+    price_kind, work_unit, units_per_hour, quality_passed, measured_on, note, latency_target_ms, p95_latency_ms,
+    input_units, output_units, concurrency, billed_hours, busy_hours, accepted_outputs)
+VALUES ($id, $row, $workload, $source, $provider, $offering, $region, $price_kind, $work_unit, $units_per_hour,
+    $quality_passed, $measured_on, $note, $latency_target_ms, $p95_latency_ms, $input_units, $output_units,
+    $concurrency, $billed_hours, $busy_hours, $accepted_outputs)
 """
 INSERT_PLAN = """
 INSERT INTO migration_plan_history VALUES
@@ -108,6 +111,7 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
                 "quality_passed": r.quality_passed,
                 "measured_on": r.measured_on,
                 "note": r.note,
+                **{name: getattr(r, name) for name in CONDITION_COLUMNS},
             }
             con.execute(INSERT_PILOT, params)
     return Landed(input_id, len(records))

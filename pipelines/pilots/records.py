@@ -12,11 +12,35 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipelines.pilots.errors import PilotInputError
 
 WorkUnit = Literal["tokens", "steps", "requests"]
+# Optional: the conditions a pilot ran under and what its window billed (the guide: same latency target,
+# representative lengths and concurrency; idle time recorded as well as busy time).
+CONDITION_COLUMNS = (
+    "latency_target_ms",
+    "p95_latency_ms",
+    "input_units",
+    "output_units",
+    "concurrency",
+    "billed_hours",
+    "busy_hours",
+    "accepted_outputs",
+)
+# Read from their text: commas and underscores as thousands separators, never through float.
+EXACT_NUMBERS = (
+    "units_per_hour",
+    "latency_target_ms",
+    "p95_latency_ms",
+    "billed_hours",
+    "busy_hours",
+    "input_units",
+    "output_units",
+    "concurrency",
+    "accepted_outputs",
+)
 PILOT_COLUMNS = (
     "workload",
     "provider",
@@ -28,6 +52,7 @@ PILOT_COLUMNS = (
     "quality_passed",
     "measured_on",
     "note",
+    *CONDITION_COLUMNS,
 )
 REQUIRED_COLUMNS = {
     "workload",
@@ -75,14 +100,36 @@ class PilotResult(Offering):
     quality_passed: bool
     measured_on: date
     note: str | None = None
+    latency_target_ms: Decimal | None = Field(default=None, gt=0, max_digits=12, decimal_places=3)
+    p95_latency_ms: Decimal | None = Field(default=None, gt=0, max_digits=12, decimal_places=3)  # at that target
+    input_units: int | None = Field(default=None, gt=0)  # per request, in work units (e.g. prompt tokens)
+    output_units: int | None = Field(default=None, gt=0)  # per request (e.g. generated tokens)
+    concurrency: int | None = Field(default=None, ge=1, le=1_000_000)  # requests in flight
+    billed_hours: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=6)  # over the window
+    busy_hours: Decimal | None = Field(default=None, ge=0, max_digits=18, decimal_places=6)
+    accepted_outputs: int | None = Field(default=None, ge=0)  # outputs that passed the quality bar
 
     _note_blank = field_validator("note", mode="before")(_blank_to_none)
 
-    @field_validator("units_per_hour", mode="before")
+    @model_validator(mode="after")
+    def _conditions_hold_together(self) -> PilotResult:
+        if (self.latency_target_ms is None) != (self.p95_latency_ms is None):
+            raise ValueError("give latency_target_ms and p95_latency_ms together: a p95 means something at a target")
+        if (self.billed_hours is None) != (self.accepted_outputs is None):
+            raise ValueError("give billed_hours and accepted_outputs together: cost per accepted output needs both")
+        if self.busy_hours is not None and (self.billed_hours is None or self.busy_hours > self.billed_hours):
+            raise ValueError("busy_hours needs billed_hours, and cannot exceed them (busy time is billed time)")
+        return self
+
+    @property
+    def misses_latency_target(self) -> bool:
+        return self.p95_latency_ms is not None and self.p95_latency_ms > (self.latency_target_ms or 0)
+
+    @field_validator(*EXACT_NUMBERS, mode="before")
     @classmethod
     def _exact_number(cls, value: Any) -> Any:
         if isinstance(value, float):  # a float already lost digits: refuse instead of guessing
-            raise ValueError("give the throughput as text or Decimal, not a float")
+            raise ValueError("give the figure as text or Decimal, not a float")
         return value.replace(",", "").replace("_", "") if isinstance(value, str) else value
 
     @field_validator("quality_passed", mode="before")
@@ -148,6 +195,9 @@ def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
         raise PilotInputError(origin, [f"header: unknown column(s) {', '.join(unknown)}; known: {list(PILOT_COLUMNS)}"])
     records, problems = [], []
     for number, row in enumerate(reader, start=1):
+        if None in row:  # csv puts cells beyond the header under None: an unquoted "1,000" would shift silently
+            problems.append(f"row {number}: {len(row[None])} more cell(s) than the header (quote numbers with commas)")
+            continue
         fields = {(key or "").strip(): value for key, value in row.items()}
         try:
             records.append(pilot_from_fields(f"row {number}", fields))

@@ -23,6 +23,14 @@ COMMENT ON COLUMN pilot_result_history.units_per_hour IS 'Measured completed wor
 COMMENT ON COLUMN pilot_result_history.quality_passed IS 'Whether the run met the workload''s quality target; only passed pilots are priced in cost_per_work.';
 COMMENT ON COLUMN pilot_result_history.measured_on IS 'Date the pilot was measured.';
 COMMENT ON COLUMN pilot_result_history.note IS 'Free text from the user (setup, batch size, ...); NULL when none.';
+COMMENT ON COLUMN pilot_result_history.latency_target_ms IS 'The latency target the pilot ran to, in milliseconds; NULL when not stated. Pilots of one workload compare only at the same target.';
+COMMENT ON COLUMN pilot_result_history.p95_latency_ms IS 'Measured 95th-percentile latency at that target, ms. A row whose p95 is above its own target is never priced as a candidate.';
+COMMENT ON COLUMN pilot_result_history.input_units IS 'Input length per request, in work units (e.g. prompt tokens); NULL when not stated.';
+COMMENT ON COLUMN pilot_result_history.output_units IS 'Output length per request, in work units (e.g. generated tokens); NULL when not stated.';
+COMMENT ON COLUMN pilot_result_history.concurrency IS 'Requests in flight during the pilot; NULL when not stated.';
+COMMENT ON COLUMN pilot_result_history.billed_hours IS 'Hours billed over the pilot window, idle time included; with accepted_outputs it gives cost per accepted output.';
+COMMENT ON COLUMN pilot_result_history.busy_hours IS 'Hours of the window spent serving requests (at most billed_hours).';
+COMMENT ON COLUMN pilot_result_history.accepted_outputs IS 'Outputs over the window that passed the quality bar.';
 
 COMMENT ON TABLE migration_plan_history IS 'Every migration plan landed by `ratecard pilot plan`: the port''s costs, the baseline, the workload''s volume and lifetime. Append-only; the latest per workload is current.';
 COMMENT ON COLUMN migration_plan_history.input_id IS 'The pilot_inputs row it came with.';
@@ -37,6 +45,8 @@ COMMENT ON COLUMN migration_plan_history.monthly_maintenance_usd IS 'Monthly cos
 COMMENT ON COLUMN migration_plan_history.monthly_volume IS 'Work units the workload completes per month, in the pilots'' work unit.';
 COMMENT ON COLUMN migration_plan_history.lifetime_months IS 'Expected remaining lifetime of the workload, in months.';
 COMMENT ON COLUMN migration_plan_history.note IS 'Free text from the user; NULL when none.';
+
+COMMENT ON MACRO pilot_conditions IS 'A pilot''s conditions in words (latency target, input and output length per request, concurrency; "not stated" for each one missing): pilots of one workload compare only when these are equal.';
 
 COMMENT ON MACRO exact_quotient IS 'n / d for whole numbers (HUGEINT), rounded half-up to 6 decimal places as DECIMAL(38,6): DuckDB divides DECIMALs in DOUBLE, so money quotients go through this. Taxes: none are added; the figures divided exclude tax.';
 
@@ -65,6 +75,14 @@ COMMENT ON COLUMN pilot_results.units_per_hour IS 'Measured completed work units
 COMMENT ON COLUMN pilot_results.quality_passed IS 'Whether the run met the quality target.';
 COMMENT ON COLUMN pilot_results.measured_on IS 'Date measured.';
 COMMENT ON COLUMN pilot_results.note IS 'The user''s note; NULL when none.';
+COMMENT ON COLUMN pilot_results.latency_target_ms IS 'The latency target the pilot ran to, ms; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.p95_latency_ms IS 'Measured p95 latency at that target, ms; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.input_units IS 'Input length per request, in work units; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.output_units IS 'Output length per request, in work units; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.concurrency IS 'Requests in flight during the pilot; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.billed_hours IS 'Hours billed over the pilot window, idle included; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.busy_hours IS 'Hours of the window spent serving; NULL when not stated.';
+COMMENT ON COLUMN pilot_results.accepted_outputs IS 'Outputs over the window that passed the quality bar; NULL when not stated.';
 COMMENT ON COLUMN pilot_results.recorded_at IS 'When the input landed (UTC).';
 COMMENT ON COLUMN pilot_results.recorded_by IS 'Operating-system user who landed it.';
 COMMENT ON COLUMN pilot_results.origin IS 'Imported file path, or the command.';
@@ -91,6 +109,38 @@ COMMENT ON COLUMN cost_per_work.origin IS 'Imported file path, or the command.';
 COMMENT ON COLUMN cost_per_work.recorded_by IS 'Operating-system user who landed the pilot.';
 COMMENT ON COLUMN cost_per_work.recorded_at IS 'When the pilot landed (UTC).';
 COMMENT ON COLUMN cost_per_work.content_sha256 IS 'SHA-256 of the imported file or of the command''s options.';
+COMMENT ON COLUMN cost_per_work.latency_target_ms IS 'The latency target the pilot ran to, ms; NULL when not stated. A pilot whose p95 missed it is not in this view.';
+COMMENT ON COLUMN cost_per_work.p95_latency_ms IS 'Measured p95 latency at that target, ms (at most the target here).';
+COMMENT ON COLUMN cost_per_work.input_units IS 'Input length per request, in work units; NULL when not stated.';
+COMMENT ON COLUMN cost_per_work.output_units IS 'Output length per request, in work units; NULL when not stated.';
+COMMENT ON COLUMN cost_per_work.concurrency IS 'Requests in flight during the pilot; NULL when not stated.';
+COMMENT ON COLUMN cost_per_work.conditions IS 'The conditions in words (pilot_conditions): pilots compare only when these are equal.';
+COMMENT ON COLUMN cost_per_work.billed_hours IS 'Hours billed over the pilot window, idle included.';
+COMMENT ON COLUMN cost_per_work.busy_hours IS 'Hours of the window spent serving.';
+COMMENT ON COLUMN cost_per_work.accepted_outputs IS 'Outputs over the window that passed the quality bar.';
+COMMENT ON COLUMN cost_per_work.pilot_utilisation IS 'busy_hours / billed_hours over the pilot window (6 decimals, half-up); NULL when busy hours are not stated.';
+COMMENT ON COLUMN cost_per_work.usd_per_million_accepted IS 'USD excluding tax per million accepted outputs: billed_hours x usd_per_offering_hour / accepted_outputs x 10^6, so the window''s idle hours are paid for (6 decimals, half-up); NULL without billed hours, or with no accepted output.';
+
+COMMENT ON VIEW pilot_standing IS 'Every current pilot and whether it is priced as a candidate (cost_per_work, migration_payback, deployment_costs), and if not, why: the quality target missed, a p95 latency above its own target, or no current price for its offering.';
+COMMENT ON COLUMN pilot_standing.workload IS 'The workload measured.';
+COMMENT ON COLUMN pilot_standing.offering_source IS 'aws_instance or gpu_listing.';
+COMMENT ON COLUMN pilot_standing.provider IS 'GPU provider; NULL for an AWS instance.';
+COMMENT ON COLUMN pilot_standing.offering IS 'Instance type or listing name.';
+COMMENT ON COLUMN pilot_standing.region IS 'Region; NULL where none is stated.';
+COMMENT ON COLUMN pilot_standing.price_kind IS 'Price kind of the offering.';
+COMMENT ON COLUMN pilot_standing.work_unit IS 'tokens, steps or requests.';
+COMMENT ON COLUMN pilot_standing.units_per_hour IS 'Measured work units per hour of the whole offering.';
+COMMENT ON COLUMN pilot_standing.quality_passed IS 'Whether the run met the workload''s quality target.';
+COMMENT ON COLUMN pilot_standing.latency_target_ms IS 'The latency target, ms; NULL when not stated.';
+COMMENT ON COLUMN pilot_standing.p95_latency_ms IS 'Measured p95 latency, ms; NULL when not stated.';
+COMMENT ON COLUMN pilot_standing.latency_met IS 'p95 at or below the target; true when no latency was stated.';
+COMMENT ON COLUMN pilot_standing.conditions IS 'The conditions in words (pilot_conditions).';
+COMMENT ON COLUMN pilot_standing.priced IS 'True when the pilot is priced as a candidate.';
+COMMENT ON COLUMN pilot_standing.not_priced_because IS 'Why it is not priced; NULL when it is.';
+COMMENT ON COLUMN pilot_standing.measured_on IS 'Date the pilot was measured.';
+COMMENT ON COLUMN pilot_standing.input_id IS 'The pilot_inputs row it came with.';
+COMMENT ON COLUMN pilot_standing.origin IS 'The imported file or the command.';
+COMMENT ON COLUMN pilot_standing.recorded_at IS 'When the pilot landed (UTC).';
 
 COMMENT ON VIEW migration_payback IS 'Per current migration plan and each other passed pilot of its workload (same work unit as the baseline): the monthly saving against the baseline and the months for it to repay the port, against the workload''s lifetime. USD excluding tax.';
 COMMENT ON COLUMN migration_payback.workload IS 'The workload.';
@@ -122,3 +172,6 @@ COMMENT ON COLUMN migration_payback.plan_recorded_at IS 'When the plan landed (U
 COMMENT ON COLUMN migration_payback.plan_recorded_by IS 'Operating-system user who landed the plan.';
 COMMENT ON COLUMN migration_payback.plan_origin IS 'The command that landed the plan.';
 COMMENT ON COLUMN migration_payback.plan_note IS 'The plan''s note; NULL when none.';
+COMMENT ON COLUMN migration_payback.baseline_conditions IS 'The baseline pilot''s conditions in words (pilot_conditions).';
+COMMENT ON COLUMN migration_payback.candidate_conditions IS 'The candidate pilot''s conditions in words.';
+COMMENT ON COLUMN migration_payback.comparable IS 'True when both pilots ran under the same conditions (latency target, lengths, concurrency); otherwise the verdict says not comparable and why, and months_to_payback is NULL.';

@@ -28,6 +28,16 @@ CREATE TABLE IF NOT EXISTS pilot_result_history (
     PRIMARY KEY (input_id, row_number)
 );
 
+-- The conditions a pilot ran under and what its window billed (all optional; older rows have NULL).
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS latency_target_ms DECIMAL(12, 3);
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS p95_latency_ms DECIMAL(12, 3);
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS input_units BIGINT;
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS output_units BIGINT;
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS concurrency INTEGER;
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS billed_hours DECIMAL(18, 6);
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS busy_hours DECIMAL(18, 6);
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS accepted_outputs BIGINT;
+
 CREATE TABLE IF NOT EXISTS migration_plan_history (
     input_id                BIGINT NOT NULL PRIMARY KEY,
     workload                VARCHAR NOT NULL,
