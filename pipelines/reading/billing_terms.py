@@ -32,7 +32,8 @@ _IDLE = (
 )
 _START = r"(?:cold[- ]starts?|start-?up|spin-?up|boot(?:ing)?|model load(?:ing)?|setup|worker start)"
 _START_NOT_BILLED = re.compile(
-    rf"{_START}[^.]*\b(?:is|are) not (?:billed|charged)|(?:not billed|not charged|free)[^.]*{_START}", re.IGNORECASE
+    rf"{_START}[^.]*\b(?:is|are) (?:not (?:billed|charged)|free)\b|(?:not billed|not charged|free)[^.]*{_START}",
+    re.IGNORECASE,
 )
 _START_BILLED = re.compile(rf"{_START}[^.]*\b(?:billed|charged)\b|\b(?:billed|charged)\b[^.]*{_START}", re.IGNORECASE)
 
