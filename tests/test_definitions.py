@@ -17,7 +17,9 @@ GPU_SOURCE_IDS = [
     "gpu_leadergpu",
     "gpu_nebius",
     "gpu_quantacloud",
+    "gpu_replicate",
     "gpu_runpod",
+    "gpu_runpod_serverless",
     "gpu_vastai",
 ]
 SPEC_SOURCE_IDS = [
@@ -98,9 +100,9 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    assert (
-        dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == 32
-    )  # 5 AWS + 9 GPU + 14 spec (aws_trn3 is a spec page) + the price list and the spot feed + 2 reference files
+    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + the price list and the spot feed + 2 references
+    expected = len(SOURCE_IDS) + len(GPU_SOURCE_IDS) + len(SPEC_SOURCE_IDS) + len(PRICELIST_IDS) + len(REFERENCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 23 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 

@@ -20,7 +20,7 @@ from pipelines.pilots.records import PILOT_COLUMNS
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
 EXAMPLE = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots" / "example.csv"
-SOURCES = ["aws_trn1", "aws_inf1", "aws_inf2", "gpu_hyperstack"]  # every offering the example names
+SOURCES = ["aws_trn1", "aws_inf1", "aws_inf2", "gpu_hyperstack", "gpu_replicate", "gpu_runpod_serverless"]
 SIX = Decimal("0.000001")
 HEADER = ",".join(PILOT_COLUMNS)
 GOOD_ROW = "w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,2400000,yes,2026-09-20,"
@@ -278,3 +278,104 @@ def test_conditions_that_do_not_hold_together_are_refused_with_the_row(fields, s
     with pytest.raises(PilotInputError) as refused:
         read_pilot_csv("pilots.csv", f"{HEADER}\n{H100},{fields}\n")
     assert any(said in problem and problem.startswith("row 1") for problem in refused.value.problems), refused.value
+
+
+def D6(text: str) -> Decimal:  # reads as the DECIMAL(38, 6) it stands for
+    return Decimal(text).quantize(SIX)
+
+
+def D18(text: str) -> Decimal:
+    return Decimal(text).quantize(Decimal("1e-18"))
+
+
+RUNPOD_H100 = "serverless pool 80 GB (H100 PRO): H100 PRO"
+DEPLOYMENT_PILOTS = (
+    f"{HEADER}\n"
+    f"{H100}\n"
+    "w,Replicate,gpu-h100,,serverless,tokens,2000000,yes,2026-09-20,\n"
+    f"w,RunPod,{RUNPOD_H100},,serverless,tokens,2000000,yes,2026-09-20,\n"
+)
+
+
+def traffic(db: Path, monthly: str, hours: str, peak: str, *more: str) -> None:
+    done = ratecard(
+        "pilot", "traffic", "--workload", "w", "--monthly-units", monthly, "--active-hours-per-day", hours,
+        "--peak-units-per-hour", peak, *more, "--db", db,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def deployment(db: Path) -> dict[str, tuple]:
+    found = rows(db, "SELECT offering, billing, instances, billed_hours_per_month, busy_hours_per_month, utilisation, "
+                     "usd_per_billed_hour, monthly_usd, rank FROM deployment_costs")  # fmt: skip
+    return {offering: tuple(rest) for offering, *rest in found}
+
+
+def test_intermittent_traffic_goes_serverless_and_steady_traffic_always_on(db, tmp_path):
+    pilots = tmp_path / "deployment.csv"
+    pilots.write_text(DEPLOYMENT_PILOTS)
+    assert ratecard("pilot", "import", pilots, "--db", db).returncode == 0
+    traffic(db, "20,000,000", "2", "1000000", "--cold-start-seconds", "30")
+    costs = deployment(db)
+    # Always on: one instance for the peak, 730 hours at $2.50.
+    assert costs["NVIDIA H100 SXM"] == ("always_on", 1, D6("730"), D6("8.333333"), D6("0.011416"), D18("2.5"),
+                                        D6("1825"), 3)  # fmt: skip
+    # RunPod bills the 30 s cold start and its 5 s idle timeout: 30 days x (1,200 + 35) s = 10.291667 h x $4.176.
+    assert costs[RUNPOD_H100] == ("serverless", 1, D6("10.291667"), D6("10"), D6("0.971660"), D18("4.176"),
+                                  D6("42.978001"), 1)  # fmt: skip
+    # Replicate bills neither for a public model: busy time only, 10 h x $5.49.
+    assert costs["gpu-h100"] == ("serverless", 1, D6("10"), D6("10"), D6("1"), D18("5.49"), D6("54.9"), 2)
+    (break_even,) = rows(db, "SELECT accelerator_model, break_even_utilisation FROM deployment_break_even")
+    assert break_even == ("H100", D6("0.498883"))  # (2.50 / 2.4) / (4.176 / 2.0): below 50 % use, serverless
+
+    traffic(db, "1,500,000,000", "24", "2400000")  # steady: the later profile supersedes
+    steady = deployment(db)
+    assert steady["NVIDIA H100 SXM"][-1] == 1 and steady["NVIDIA H100 SXM"][6] == D6("1825")
+    assert steady["gpu-h100"][:3] == ("serverless", 2, D6("750")) and steady["gpu-h100"][6] == D6("4117.5")
+    check_invariants(db)
+
+
+def check_invariants(db: Path) -> None:
+    for billing, instances, billed, _busy, utilisation, price, monthly in rows(
+        db, "SELECT billing, instances, billed_hours_per_month, busy_hours_per_month, utilisation, "
+            "usd_per_billed_hour, monthly_usd FROM deployment_costs"
+    ):  # fmt: skip
+        assert monthly == half_up(billed * price)
+        assert utilisation is None or utilisation <= 1
+        assert billing == "serverless" or billed == instances * 730
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"),
+    [
+        # No traffic: nothing to size for, nothing billed, utilisation undefined.
+        (("0", "0", "0"), {"NVIDIA H100 SXM": (0, D6("0"), None, D6("0")), "gpu-h100": (0, D6("0"), None, D6("0"))}),
+        # A peak above one instance: ceil(5,000,000 / 2,400,000) = 3 instances, each billed 730 h.
+        (("100,000,000", "24", "5000000"), {"NVIDIA H100 SXM": (3, D6("2190"), D6("0.019026"), D6("5475"))}),
+        # One token a day: 0.0018 s of work rounds up to Replicate's 1 s increment, 30 times a month.
+        (("30", "1", "1"), {"gpu-h100": (1, D6("0.008333"), D6("0.001800"), D6("0.045748"))}),
+    ],
+    ids=["zero_traffic", "peak_above_one_instance", "increment_larger_than_a_request"],
+)
+def test_the_cost_models_edges(db, tmp_path, profile, expected):
+    pilots = tmp_path / "deployment.csv"
+    pilots.write_text(DEPLOYMENT_PILOTS)
+    assert ratecard("pilot", "import", pilots, "--db", db).returncode == 0
+    traffic(db, *profile)
+    costs = deployment(db)
+    for offering, (instances, billed, utilisation, monthly) in expected.items():
+        found = costs[offering]
+        assert (found[1], found[2], found[4], found[6]) == (instances, billed, utilisation, monthly), offering
+    check_invariants(db)
+
+
+def test_a_traffic_profile_that_cannot_hold_is_refused_with_the_field(db, tmp_path):
+    done = ratecard("pilot", "traffic", "--workload", "w", "--monthly-units", "1000", "--active-hours-per-day", "2",
+                    "--peak-units-per-hour", "10", "--db", db)  # fmt: skip
+    assert done.returncode == 8 and "monthly_units 1000 exceed what the peak can carry" in done.stderr
+    bad = tmp_path / "traffic.csv"
+    bad.write_text("workload,monthly_units,active_hours_per_day,peak_units_per_hour\nw,100,25,10\nw,100,2,100\n")
+    done = ratecard("pilot", "traffic", "--csv", bad, "--db", db)
+    assert done.returncode == 8 and "row 1, active_hours_per_day" in done.stderr
+    assert "row 2: workload 'w' already given in row 1" not in done.stderr  # row 1 was refused: nothing to repeat
+    assert rows(db, "SELECT count(*) FROM traffic_profile_history") == [(0,)]

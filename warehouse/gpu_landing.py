@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate, GpuListing
 from warehouse.landing import MONEY, Snapshot
-from warehouse.sql_files import sql
+from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.versioning import FactTable, VersionedTable, rehash
 
 
@@ -110,33 +110,13 @@ def fx_snapshots(batch: FxBatch) -> list[Snapshot]:
     return [Snapshot(FX_RATES, [r.model_dump(mode="python") for r in batch.rates])]
 
 
-# A file made before the serverless price kinds: its CHECKs refuse them (DuckDB cannot alter a CHECK).
-CHECKS_PREDATE_SERVERLESS = """
-SELECT count(*) FROM duckdb_constraints()
-WHERE table_name = 'gpu_listing_history' AND constraint_type = 'CHECK'
-  AND expression LIKE '%price_kind%' AND expression NOT LIKE '%serverless%'
-"""
-KEEP_ROWS = "CREATE TEMP TABLE gpu_listing_rows AS SELECT * FROM gpu_listing_history"
-RESTORE_ROWS = "INSERT INTO gpu_listing_history BY NAME SELECT * FROM gpu_listing_rows; DROP TABLE gpu_listing_rows"
-
-
-def rebuild_with_current_checks(con: duckdb.DuckDBPyConnection) -> None:
-    """Once per older file: copy the rows aside, recreate the table from today's schema file (its CHECKs admit the
-    serverless kinds and per-second prices), put every row back, and comment the new table again."""
-    (older,) = con.execute(CHECKS_PREDATE_SERVERLESS).fetchone() or (0,)
-    if not older:
-        return
-    con.execute(KEEP_ROWS)
-    con.execute("DROP TABLE gpu_listing_history")
-    con.execute(sql("schema_gpu.sql"))
-    con.execute(RESTORE_ROWS)
-    con.execute(sql("comments_gpu.sql"))
-
-
 def upgrade_gpu_history(con: duckdb.DuckDBPyConnection) -> None:
     """After the schema files ran: admit the serverless kinds, fill fx_rate_stale on older rows, then rehash them,
     so an upgraded file's next refresh finds its unchanged listings unchanged."""
-    rebuild_with_current_checks(con)
+    # A file made before the serverless kinds: its CHECKs refuse them (and per-second prices).
+    rebuild_if_check_refuses(
+        con, "gpu_listing_history", "price_kind", "serverless", "schema_gpu.sql", "comments_gpu.sql"
+    )
     con.execute(BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
     con.execute(UPGRADE_GPU_MEMORY)
     rehash(con, GPU_LISTINGS)

@@ -13,6 +13,7 @@ import duckdb
 from schemas.regions import REGIONS_FILE
 from warehouse.catalog_comments import record_catalog_comments
 from warehouse.lake import lake_statements, view_names
+from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.sql_files import SCHEMA_FILES, sql
 from warehouse.transactions import in_transaction
 
@@ -60,6 +61,8 @@ def upgrade_history(con: duckdb.DuckDBPyConnection) -> None:
 
     upgrade_gpu_history(con)
     upgrade_aws_history(con)
+    # Files made before traffic profiles: pilot_inputs' CHECK refuses their input kind.
+    rebuild_if_check_refuses(con, "pilot_inputs", "input_kind", "traffic", "schema_pilots.sql", "comments_pilots.sql")
 
 
 def apply_schema(con: duckdb.DuckDBPyConnection, wanted: str, lake: bool) -> None:

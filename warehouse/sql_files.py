@@ -32,6 +32,8 @@ SCHEMA_FILES = (
     "schema_pilots.sql",
     "views_pilots.sql",
     "comments_pilots.sql",
+    "views_deployment.sql",
+    "comments_deployment.sql",
     "schema_nvidia.sql",
     "views_value.sql",
     "comments_value.sql",

@@ -123,6 +123,53 @@ def register(app: typer.Typer, console: Console) -> None:
         landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(content), records))
         console.print(f"{landed.rows} pilot results landed from {file} (input {landed.input_id})")
 
+    @pilot_app.command("traffic")
+    def traffic(
+        workload: Annotated[str | None, typer.Option("--workload", help="Workload, as its pilots name it.")] = None,
+        monthly_units: Annotated[str | None, typer.Option("--monthly-units", help="Work units per month.")] = None,
+        active_hours: Annotated[
+            str | None, typer.Option("--active-hours-per-day", help="Hours a day during which requests arrive.")
+        ] = None,
+        peak: Annotated[
+            str | None, typer.Option("--peak-units-per-hour", help="Work units in the busiest hour.")
+        ] = None,
+        days: Annotated[str, typer.Option("--days-per-month", help="Days a month with traffic.")] = "30",
+        cold_start: Annotated[
+            str, typer.Option("--cold-start-seconds", help="A serverless worker's start-up (model load), seconds.")
+        ] = "0",
+        csv_file: Annotated[Path | None, typer.Option("--csv", help="Profiles from a CSV instead of options.")] = None,
+        note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
+        db: DbOption = DEFAULT_DB_PATH,
+        wait: WaitOption = 30.0,
+    ) -> None:
+        """Record a workload's traffic profile (or many, from --csv): monthly volume, active hours, peak."""
+        from pipelines.pilots.landing import sha256_of
+        from pipelines.pilots.traffic import land_traffic, read_traffic_csv, traffic_from_fields
+
+        if csv_file is not None:
+            origin = str(csv_file)
+            content = _read_bytes(origin, csv_file)
+            try:
+                profiles = read_traffic_csv(origin, content.decode("utf-8-sig"))
+            except UnicodeDecodeError as exc:
+                raise PilotInputError(origin, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from None
+        else:
+            origin = "ratecard pilot traffic"
+            fields = {
+                "workload": workload,
+                "monthly_units": monthly_units,
+                "active_hours_per_day": active_hours,
+                "peak_units_per_hour": peak,
+                "days_per_month": days,
+                "cold_start_seconds": cold_start,
+                "note": note,
+            }
+            profiles = [traffic_from_fields("options", fields, origin)]
+            content = _canonical(fields)
+        landed = _land(db, wait, lambda con: land_traffic(con, origin, sha256_of(content), profiles))
+        names = ", ".join(p.workload for p in profiles)
+        console.print(f"{landed.rows} traffic profile(s) landed (input {landed.input_id}): {names}")
+
     @pilot_app.command("plan")
     def plan(
         workload: Annotated[str, typer.Option("--workload", help="Workload, as its pilots name it.")],
@@ -160,6 +207,13 @@ def register(app: typer.Typer, console: Console) -> None:
             raise PilotInputError(origin, field_problems("options", exc)) from None
         landed = _land(db, wait, lambda con: land_plan(con, origin, sha256_of(_canonical(fields)), record))
         console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
+
+
+def _read_bytes(origin: str, file: Path) -> bytes:
+    try:
+        return file.read_bytes()
+    except OSError as exc:
+        raise PilotInputError(origin, [f"cannot be read: {exc}"]) from None
 
 
 def _decimal_text(text: str) -> Decimal | str:

@@ -74,7 +74,7 @@ def unknown_offerings(con: duckdb.DuckDBPyConnection, labelled: list[tuple[str, 
 
 
 @contextmanager
-def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """One transaction: the input's provenance row and its rows land together or not at all."""
     con.execute("BEGIN TRANSACTION")
     try:
@@ -85,7 +85,7 @@ def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     con.execute("COMMIT")
 
 
-def _record_input(con: duckdb.DuckDBPyConnection, origin: str, sha: str, kind: str, rows: int) -> int:
+def record_input(con: duckdb.DuckDBPyConnection, origin: str, sha: str, kind: str, rows: int) -> int:
     (input_id,) = con.execute(NEXT_INPUT_ID).fetchone() or (1,)
     con.execute(
         INSERT_INPUT,
@@ -98,8 +98,8 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
     problems = unknown_offerings(con, [(f"row {n}", r) for n, r in enumerate(records, start=1)])
     if problems:
         raise PilotInputError(origin, problems)
-    with _transaction(con):
-        input_id = _record_input(con, origin, sha, "pilot", len(records))
+    with transaction(con):
+        input_id = record_input(con, origin, sha, "pilot", len(records))
         for number, r in enumerate(records, start=1):
             params = {
                 **_offering_params(r),
@@ -121,8 +121,8 @@ def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: Migra
     problems = unknown_offerings(con, [("baseline", plan.baseline)])
     if problems:
         raise PilotInputError(origin, problems)
-    with _transaction(con):
-        input_id = _record_input(con, origin, sha, "plan", 1)
+    with transaction(con):
+        input_id = record_input(con, origin, sha, "plan", 1)
         params = {
             **_offering_params(plan.baseline),
             "id": input_id,

@@ -6,7 +6,7 @@ COMMENT ON COLUMN pilot_inputs.recorded_at IS 'When the input landed (UTC).';
 COMMENT ON COLUMN pilot_inputs.recorded_by IS 'The operating-system user who ran the command.';
 COMMENT ON COLUMN pilot_inputs.origin IS 'Where the rows came from: the imported file''s path, or the command (`ratecard pilot add`, `ratecard pilot plan`).';
 COMMENT ON COLUMN pilot_inputs.content_sha256 IS 'SHA-256 of the imported file''s bytes, or of the command''s options as canonical JSON.';
-COMMENT ON COLUMN pilot_inputs.input_kind IS 'pilot (measurements) or plan (migration inputs).';
+COMMENT ON COLUMN pilot_inputs.input_kind IS 'pilot (measurements), plan (migration inputs) or traffic (a workload''s traffic profile).';
 COMMENT ON COLUMN pilot_inputs.row_count IS 'Rows the input landed.';
 
 COMMENT ON TABLE pilot_result_history IS 'Every pilot measurement ever landed (user input, validated by pydantic and Great Expectations, its offering checked against the current prices). Append-only; pilot_results shows the current one per key.';
@@ -31,6 +31,17 @@ COMMENT ON COLUMN pilot_result_history.concurrency IS 'Requests in flight during
 COMMENT ON COLUMN pilot_result_history.billed_hours IS 'Hours billed over the pilot window, idle time included; with accepted_outputs it gives cost per accepted output.';
 COMMENT ON COLUMN pilot_result_history.busy_hours IS 'Hours of the window spent serving requests (at most billed_hours).';
 COMMENT ON COLUMN pilot_result_history.accepted_outputs IS 'Outputs over the window that passed the quality bar.';
+
+COMMENT ON TABLE traffic_profile_history IS 'Every traffic profile landed by `ratecard pilot traffic` (options or CSV): a workload''s monthly volume and its shape in the day. The latest per workload is current (traffic_profiles); deployment_costs bills always-on and serverless candidates for it.';
+COMMENT ON COLUMN traffic_profile_history.input_id IS 'The pilot_inputs row it came with.';
+COMMENT ON COLUMN traffic_profile_history.row_number IS 'Its data row in the CSV (1 = first under the header); 1 for options.';
+COMMENT ON COLUMN traffic_profile_history.workload IS 'The workload, as its pilots name it.';
+COMMENT ON COLUMN traffic_profile_history.monthly_units IS 'Work units the workload must deliver per month (accepted work, in the pilots'' work unit); 0 is a workload with no traffic.';
+COMMENT ON COLUMN traffic_profile_history.active_hours_per_day IS 'Hours per day during which requests arrive (0 to 24): a few for intermittent traffic, 24 for steady.';
+COMMENT ON COLUMN traffic_profile_history.peak_units_per_hour IS 'Work units per hour at the busiest hour: always-on deployments are sized for it.';
+COMMENT ON COLUMN traffic_profile_history.days_per_month IS 'Days per month with traffic (default 30): each is one active period, hence one cold start and one idle tail per serverless worker.';
+COMMENT ON COLUMN traffic_profile_history.cold_start_seconds IS 'Seconds a serverless worker takes to start (image, model load), billed where the provider bills cold starts; 0 when not given.';
+COMMENT ON COLUMN traffic_profile_history.note IS 'Free text from the user; NULL when none.';
 
 COMMENT ON TABLE migration_plan_history IS 'Every migration plan landed by `ratecard pilot plan`: the port''s costs, the baseline, the workload''s volume and lifetime. Append-only; the latest per workload is current.';
 COMMENT ON COLUMN migration_plan_history.input_id IS 'The pilot_inputs row it came with.';

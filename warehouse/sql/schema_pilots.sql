@@ -7,7 +7,7 @@ CREATE TABLE IF NOT EXISTS pilot_inputs (
     recorded_by     VARCHAR NOT NULL,
     origin          VARCHAR NOT NULL,
     content_sha256  VARCHAR NOT NULL,
-    input_kind      VARCHAR NOT NULL CHECK (input_kind IN ('pilot', 'plan')),
+    input_kind      VARCHAR NOT NULL CHECK (input_kind IN ('pilot', 'plan', 'traffic')),
     row_count       INTEGER NOT NULL
 );
 
@@ -51,4 +51,19 @@ CREATE TABLE IF NOT EXISTS migration_plan_history (
     monthly_volume          DECIMAL(24, 0) NOT NULL CHECK (monthly_volume > 0),
     lifetime_months         INTEGER NOT NULL CHECK (lifetime_months > 0),
     note                    VARCHAR
+);
+
+-- A workload's traffic shape (ratecard pilot traffic): what deployment_costs bills always-on and serverless
+-- candidates for. Append-only like the pilots; the latest profile per workload is current.
+CREATE TABLE IF NOT EXISTS traffic_profile_history (
+    input_id              BIGINT NOT NULL,
+    row_number            INTEGER NOT NULL,
+    workload              VARCHAR NOT NULL,
+    monthly_units         DECIMAL(24, 0) NOT NULL CHECK (monthly_units >= 0),
+    active_hours_per_day  DECIMAL(6, 3) NOT NULL CHECK (active_hours_per_day >= 0 AND active_hours_per_day <= 24),
+    peak_units_per_hour   DECIMAL(24, 3) NOT NULL CHECK (peak_units_per_hour >= 0),
+    days_per_month        DECIMAL(5, 2) NOT NULL CHECK (days_per_month > 0 AND days_per_month <= 31),
+    cold_start_seconds    INTEGER NOT NULL CHECK (cold_start_seconds >= 0),
+    note                  VARCHAR,
+    PRIMARY KEY (input_id, row_number)
 );

@@ -1,0 +1,33 @@
+"""Rebuilding a table whose CHECK constraints are older than its schema file: DuckDB cannot alter a CHECK, so a
+file made before a CHECK admitted a new value keeps refusing it until the table is made again."""
+
+from __future__ import annotations
+
+import duckdb
+
+from warehouse.sql_files import sql
+
+OLDER_CHECK = """
+SELECT count(*) FROM duckdb_constraints()
+WHERE table_name = $table AND constraint_type = 'CHECK'
+  AND expression LIKE '%' || $column || '%' AND expression NOT LIKE '%''' || $admitted || '''%'
+"""
+
+
+def rebuild_if_check_refuses(
+    con: duckdb.DuckDBPyConnection, table: str, column: str, admitted: str, schema_file: str, comments_file: str
+) -> bool:
+    """If `table`'s CHECK on `column` does not admit `admitted`: copy the rows aside, recreate the table from
+    `schema_file` (every statement there is idempotent), put every row back by name and comment it again.
+    Returns whether it rebuilt. On a lake there are no CHECKs (warehouse.lake_checks enforces the file's text)."""
+    (older,) = con.execute(OLDER_CHECK, {"table": table, "column": column, "admitted": admitted}).fetchone() or (0,)
+    if not older:
+        return False
+    kept = f"{table}__rows"
+    con.execute(f"CREATE TEMP TABLE {kept} AS SELECT * FROM {table}")
+    con.execute(f"DROP TABLE {table}")
+    con.execute(sql(schema_file))
+    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {kept}")
+    con.execute(f"DROP TABLE {kept}")
+    con.execute(sql(comments_file))
+    return True
