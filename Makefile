@@ -8,6 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 DB     ?= warehouse/prices.duckdb
 DASHBOARD    := pipelines/dashboard
 PILOT_EXAMPLE := pipelines/samples/pilots/example.csv
+TRAFFIC_EXAMPLE := pipelines/samples/pilots/traffic_example.csv
 VENDOR_STAMP := $(DASHBOARD)/vendor/.stamp
 # What ruff lints and format-checks; mypy's packages are set in pyproject.toml.
 LINT_PATHS := pipelines assets schemas warehouse tests bench
@@ -24,7 +25,8 @@ $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(BIN)/uv pip install --python $(BIN)/python --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-## demo: refresh every source offline from the bundled samples into $(DB), print the headline tables, write the dashboard
+## demo: refresh every source offline from the bundled samples into $(DB), land the example pilots, plans and traffic
+## profiles, print both workloads' deployment decisions and the headline tables, write the dashboard
 demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard refresh --offline --db $(DB)
 	$(BIN)/ratecard pilot import $(PILOT_EXAMPLE) --db $(DB)
@@ -33,6 +35,9 @@ demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard pilot plan --workload summarise-batch --provider Hyperstack --baseline 'NVIDIA H100 SXM' \
 	  --one-time-cost 60000 --monthly-maintenance 1000 --monthly-volume 50000000000 --lifetime-months 24 \
 	  --note 'EXAMPLE ONLY' --db $(DB)
+	$(BIN)/ratecard pilot traffic --csv $(TRAFFIC_EXAMPLE) --db $(DB)
+	$(BIN)/ratecard pilot costs --workload chat-8b --db $(DB)
+	$(BIN)/ratecard pilot costs --workload summarise-batch --db $(DB)
 	$(BIN)/ratecard show --db $(DB)
 	$(BIN)/ratecard dashboard --db $(DB)
 

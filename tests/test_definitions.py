@@ -10,6 +10,7 @@ from pipelines.definitions import defs
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2"]
 PRICELIST_IDS = ["aws_pricelist", "aws_spot"]  # the region index is one asset; its regions land inside it
 GPU_SOURCE_IDS = [
+    "gpu_beam",
     "gpu_coreweave",
     "gpu_crusoe",
     "gpu_hyperstack",

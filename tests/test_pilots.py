@@ -79,21 +79,24 @@ def half_up(value: Decimal) -> Decimal:
 def test_example_import_prices_each_passed_pilot_and_decides_payback(db):
     done = ratecard("pilot", "import", EXAMPLE, "--db", db)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "6 pilot results landed" in done.stdout
+    assert "10 pilot results landed" in done.stdout
     plan(db, "chat-8b", "40000", "500", "2000000000", "12")
     plan(db, "summarise-batch", "60,000", "1000", "50000000000", "24")
 
     costs = dict(
         rows(db, "SELECT offering, usd_per_million_units FROM cost_per_work WHERE workload = 'chat-8b'")  # type: ignore[arg-type]
     )
-    # Exact: 2.50 / 2.4 tokens per microhour, 1.34 / 1.5, 0.76 / 1.0; inf1's failed pilot is never priced.
+    # Exact: 2.50 / 2.4 tokens per microhour, 1.34 / 1.5, 0.76 / 1.0, 4.176 / 2.0, 5.49 / 2.0; inf1's failed pilot
+    # and the L4 pilot whose p95 missed its target are never priced.
     assert costs == {
         "NVIDIA H100 SXM": Decimal("1.041667"),
         "trn1.2xlarge": Decimal("0.893333"),
         "inf2.xlarge": Decimal("0.760000"),
+        RUNPOD_H100: Decimal("2.088000"),
+        "gpu-h100": Decimal("2.745000"),
     }
-    kinds = rows(db, "SELECT DISTINCT price_kind, typeof(usd_per_million_units) FROM cost_per_work")
-    assert kinds == [("on_demand", "DECIMAL(38,6)")]
+    kinds = rows(db, "SELECT DISTINCT price_kind, typeof(usd_per_million_units) FROM cost_per_work ORDER BY 1")
+    assert kinds == [("on_demand", "DECIMAL(38,6)"), ("serverless", "DECIMAL(38,6)")]
 
     payback = {
         (w, c): (saving, months, verdict)
@@ -138,7 +141,7 @@ def test_provenance_and_a_later_import_supersedes(db, tmp_path):
     current = rows(db, "SELECT units_per_hour, origin, content_sha256 FROM pilot_results "
                        "WHERE workload = 'chat-8b' AND offering = 'inf2.xlarge'")  # fmt: skip
     assert current == [(Decimal("1200000.500"), str(newer), hashlib.sha256(newer.read_bytes()).hexdigest())]
-    assert pilot_rows(db) == 7  # the superseded measurement stays in the history
+    assert pilot_rows(db) == 11  # the superseded measurement stays in the history
     sha = rows(db, "SELECT content_sha256 FROM pilot_inputs WHERE input_id = 1")[0][0]
     assert sha == hashlib.sha256(EXAMPLE.read_bytes()).hexdigest()
 
@@ -379,3 +382,23 @@ def test_a_traffic_profile_that_cannot_hold_is_refused_with_the_field(db, tmp_pa
     assert done.returncode == 8 and "row 1, active_hours_per_day" in done.stderr
     assert "row 2: workload 'w' already given in row 1" not in done.stderr  # row 1 was refused: nothing to repeat
     assert rows(db, "SELECT count(*) FROM traffic_profile_history") == [(0,)]
+
+
+TRAFFIC_EXAMPLE = EXAMPLE.with_name("traffic_example.csv")
+
+
+def test_the_examples_two_profiles_decide_differently(db):
+    """make demo's decisions: intermittent chat-8b goes serverless, steady summarise-batch stays always-on."""
+    assert ratecard("pilot", "import", EXAMPLE, "--db", db).returncode == 0
+    assert ratecard("pilot", "traffic", "--csv", TRAFFIC_EXAMPLE, "--db", db).returncode == 0
+    best = dict(rows(db, "SELECT workload, billing FROM deployment_costs WHERE rank = 1"))
+    assert best == {"chat-8b": "serverless", "summarise-batch": "always_on"}
+    billings = rows(db, "SELECT workload, count(DISTINCT billing) FROM deployment_costs GROUP BY ALL ORDER BY 1")
+    assert billings == [("chat-8b", 2), ("summarise-batch", 2)]
+    check_invariants(db)
+    shown = ratecard("pilot", "costs", "--workload", "chat-8b", "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    assert "p95 latency 1350.000 ms is above its target of 800.000 ms" in shown.stdout  # the L4 pilot, not ranked
+    assert "break-even" in shown.stdout and "4194.79" in shown.stdout
+    missing = ratecard("pilot", "costs", "--workload", "nosuch", "--db", db)
+    assert missing.returncode == 1 and "no traffic profile for workload 'nosuch'" in missing.stdout

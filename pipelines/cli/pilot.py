@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from pipelines.cli.options import WriteOption
+from pipelines.cli.options import SnapshotReadOption, WriteOption
 from pipelines.cli.terminal import quiet_libraries
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
@@ -169,6 +169,21 @@ def register(app: typer.Typer, console: Console) -> None:
         landed = _land(db, wait, lambda con: land_traffic(con, origin, sha256_of(content), profiles))
         names = ", ".join(p.workload for p in profiles)
         console.print(f"{landed.rows} traffic profile(s) landed (input {landed.input_id}): {names}")
+
+    @pilot_app.command("costs")
+    def costs(
+        workload: Annotated[str, typer.Option("--workload", help="Workload, as its pilots and profile name it.")],
+        db: SnapshotReadOption = DEFAULT_DB_PATH,
+        wait: WaitOption = 30.0,
+    ) -> None:
+        """Rank every priced candidate by a month of the workload's traffic, always-on against serverless."""
+        from pipelines.cli.show import reading
+        from pipelines.pilots.costs import print_costs, workload_costs
+
+        with reading(db, wait) as con:
+            found = workload_costs(con, workload)
+        if not print_costs(console, workload, found):
+            raise typer.Exit(code=1)
 
     @pilot_app.command("plan")
     def plan(

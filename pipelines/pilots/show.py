@@ -1,4 +1,5 @@
-"""The pilot tables `ratecard show` prints: cost per million work units and each plan's payback verdict."""
+"""The pilot tables `ratecard show` prints: cost per million work units, each plan's payback verdict, and each
+workload's cheapest deployment for its traffic profile."""
 
 from __future__ import annotations
 
@@ -24,6 +25,26 @@ SELECT workload, coalesce(baseline_provider || ' ', '') || baseline_offering AS 
 FROM migration_payback ORDER BY workload, months_to_payback NULLS LAST, candidate
 """
 
+DECISIONS = """
+SELECT workload, coalesce(provider || ' ', '') || offering AS offering, price_kind, billing, instances,
+       utilisation, monthly_usd, usd_per_million_accepted,
+       count(*) OVER (PARTITION BY workload) AS candidates
+FROM deployment_costs
+QUALIFY rank = 1 AND row_number() OVER (PARTITION BY workload ORDER BY monthly_usd, offering) = 1
+ORDER BY workload
+"""
+DECISION_COLUMNS = {
+    "workload": ("workload", None),
+    "offering": ("cheapest option", None),
+    "price_kind": ("price kind", None),
+    "billing": ("billing", None),
+    "instances": ("instances / workers", 0),
+    "utilisation": ("utilisation", 4),
+    "monthly_usd": ("USD per month", 2),
+    "usd_per_million_accepted": ("USD per million units", 6),
+    "candidates": ("candidates", 0),
+}
+
 
 def _text(value: Any, places: int | None = None) -> str:
     if value is None:
@@ -43,14 +64,26 @@ def _table(title: str, rows: list[dict[str, Any]], columns: dict[str, tuple[str,
     return table
 
 
-def pilot_rows(con: duckdb.DuckDBPyConnection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rows of both tables: cost per work, then payback."""
-    return rows_as_dicts(con, COST_PER_WORK), rows_as_dicts(con, PAYBACK)
+PilotRows = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
 
 
-def print_pilots(console: Console, rows: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> None:
-    """Both tables, or nothing when no pilot has landed (an empty table would only be noise)."""
-    costs, payback = rows
+def pilot_rows(con: duckdb.DuckDBPyConnection) -> PilotRows:
+    """The rows of the three tables: cost per work, payback, then the deployment decision per workload."""
+    return rows_as_dicts(con, COST_PER_WORK), rows_as_dicts(con, PAYBACK), rows_as_dicts(con, DECISIONS)
+
+
+def decision_table(rows: list[dict[str, Any]]) -> Table:
+    return _table(
+        "Cheapest deployment per workload for its traffic profile (deployment_costs: always-on billed 730 h per "
+        "instance, serverless its busy time plus cold starts and idle tails), USD excluding tax",
+        rows,
+        DECISION_COLUMNS,
+    )
+
+
+def print_pilots(console: Console, rows: PilotRows) -> None:
+    """The tables, or nothing when no pilot has landed (an empty table would only be noise)."""
+    costs, payback, decisions = rows
     if not costs:
         return
     console.print(
@@ -86,3 +119,5 @@ def print_pilots(console: Console, rows: tuple[list[dict[str, Any]], list[dict[s
             },
         )
     )
+    if decisions:
+        console.print(decision_table(decisions))

@@ -30,7 +30,7 @@ _IDLE = (
     re.compile(r"keep[- ]warm[^.]*?\b(\d+)\s*" + _UNIT, re.IGNORECASE),
     re.compile(r"scales? (?:down|to zero) after (\d+)\s*" + _UNIT, re.IGNORECASE),
 )
-_START = r"(?:cold[- ]starts?|start-?up|spin-?up|boot(?:ing)?|model load(?:ing)?|setup|worker start)"
+_START = r"(?:cold[- ]starts?|start-?up|spin-?up|boot(?:ing)?|model load(?:ing)?|setup|worker start|on_start)"
 _START_NOT_BILLED = re.compile(
     rf"{_START}[^.]*\b(?:is|are) (?:not (?:billed|charged)|free)\b|(?:not billed|not charged|free)[^.]*{_START}",
     re.IGNORECASE,

@@ -36,6 +36,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_vastai": AdapterInfo("pipelines.adapters.gpu_vastai", "gpu", JSON),
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "gpu_runpod_serverless": AdapterInfo("pipelines.adapters.gpu_runpod_serverless", "gpu", HTML, reads_html=True),
+    "gpu_beam": AdapterInfo("pipelines.adapters.gpu_beam", "gpu", HTML, reads_html=True),
     "gpu_replicate": AdapterInfo("pipelines.adapters.gpu_replicate", "gpu", HTML, reads_html=True),
     "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),

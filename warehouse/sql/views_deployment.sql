@@ -110,3 +110,75 @@ SELECT a.workload, a.accelerator_model,
 FROM cheapest AS a
 JOIN cheapest AS s ON s.workload = a.workload AND s.accelerator_model = a.accelerator_model
 WHERE a.billing = 'always_on' AND s.billing = 'serverless';
+
+-- Migration payback (issue 10 point 7), after deployment_costs: its monthly costs come from there when the
+-- workload has a traffic profile.
+CREATE OR REPLACE VIEW migration_payback AS
+WITH plans AS (
+    SELECT m.*, i.recorded_at, i.recorded_by, i.origin
+    FROM migration_plan_history AS m JOIN pilot_inputs AS i USING (input_id)
+    QUALIFY row_number() OVER (PARTITION BY m.workload ORDER BY m.input_id DESC) = 1
+),
+-- What a month costs on each passed pilot's offering: with a traffic profile, deployment_costs' monthly_usd (idle
+-- hours, cold starts and tails billed as sold); without one, the hours the volume needs x the hourly price.
+monthly AS (
+    SELECT m.input_id AS plan_id, c.*,
+           coalesce(d.monthly_usd,
+                    exact_quotient(CAST(c.usd_per_offering_hour * 1000000000000 AS HUGEINT)
+                                   * CAST(m.monthly_volume AS HUGEINT),
+                                   CAST(c.units_per_hour * 1000 AS HUGEINT) * 1000000000)) AS monthly_cost_usd,
+           CASE WHEN d.monthly_usd IS NOT NULL THEN 'deployment_costs: the traffic profile, idle time billed'
+                ELSE 'busy hours only: no traffic profile for the workload' END AS monthly_cost_basis
+    FROM plans AS m JOIN cost_per_work AS c USING (workload)
+    LEFT JOIN deployment_costs AS d
+      ON d.workload = c.workload AND d.offering_source = c.offering_source AND d.offering = c.offering
+     AND d.price_kind = c.price_kind AND d.provider IS NOT DISTINCT FROM c.provider
+     AND d.region IS NOT DISTINCT FROM c.region
+),
+paired AS (
+    SELECT m.*, b.offering AS found_baseline, b.work_unit, b.usd_per_million_units AS baseline_usd_per_million,
+           b.monthly_cost_usd AS baseline_monthly_usd,
+           c.offering_source AS candidate_source, c.provider AS candidate_provider, c.offering AS candidate_offering,
+           c.region AS candidate_region, c.price_kind AS candidate_price_kind,
+           c.usd_per_million_units AS candidate_usd_per_million, c.monthly_cost_usd AS candidate_monthly_usd,
+           b.conditions AS baseline_conditions, c.conditions AS candidate_conditions,
+           c.monthly_cost_basis,
+           b.monthly_cost_usd - c.monthly_cost_usd - m.monthly_maintenance_usd AS net_saving
+    FROM plans AS m
+    LEFT JOIN monthly AS b
+      ON b.plan_id = m.input_id AND b.offering_source = m.baseline_source AND b.offering = m.baseline_offering
+     AND b.price_kind = m.baseline_price_kind AND b.provider IS NOT DISTINCT FROM m.baseline_provider
+     AND b.region IS NOT DISTINCT FROM m.baseline_region
+    LEFT JOIN monthly AS c
+      ON c.plan_id = m.input_id AND c.work_unit = b.work_unit
+     AND NOT (c.offering_source = b.offering_source AND c.offering = b.offering AND c.price_kind = b.price_kind
+              AND c.provider IS NOT DISTINCT FROM b.provider AND c.region IS NOT DISTINCT FROM b.region)
+)
+SELECT workload, baseline_source, baseline_provider, baseline_offering, baseline_region, baseline_price_kind,
+       candidate_source, candidate_provider, candidate_offering, candidate_region, candidate_price_kind,
+       work_unit, monthly_volume, baseline_usd_per_million, candidate_usd_per_million,
+       baseline_monthly_usd, candidate_monthly_usd,
+       baseline_monthly_usd - candidate_monthly_usd AS monthly_operating_saving_usd,
+       monthly_maintenance_usd,
+       net_saving AS monthly_saving_usd,
+       one_time_cost_usd,
+       CASE WHEN net_saving > 0 AND baseline_conditions IS NOT DISTINCT FROM candidate_conditions
+            THEN exact_quotient(CAST(one_time_cost_usd * 1000000 AS HUGEINT),
+                                                    CAST(net_saving * 1000000 AS HUGEINT)) END AS months_to_payback,
+       lifetime_months,
+       CASE WHEN found_baseline IS NULL THEN 'no passed pilot of the baseline at a current price'
+            WHEN candidate_offering IS NULL THEN 'no passed pilot of another offering'
+            WHEN baseline_conditions IS DISTINCT FROM candidate_conditions
+                THEN 'not comparable: the baseline ran at ' || baseline_conditions || '; the candidate at '
+                     || candidate_conditions
+            WHEN net_saving <= 0 THEN 'keep the GPU deployment'
+            WHEN exact_quotient(CAST(one_time_cost_usd * 1000000 AS HUGEINT),
+                                CAST(net_saving * 1000000 AS HUGEINT)) > lifetime_months
+                THEN 'keep the GPU deployment'
+            ELSE 'migrate' END AS verdict,
+       input_id AS plan_input_id, recorded_at AS plan_recorded_at, recorded_by AS plan_recorded_by,
+       origin AS plan_origin, note AS plan_note,
+       baseline_conditions, candidate_conditions,
+       baseline_conditions IS NOT DISTINCT FROM candidate_conditions AS comparable,
+       monthly_cost_basis
+FROM paired;
