@@ -20,13 +20,12 @@ endpoints (180 s) is the idle timeout, as ratecard models serving endpoints. All
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
-from bs4 import BeautifulSoup
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
-from pipelines.reading.billing_terms import serverless_billing
+from pipelines.reading.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money
 from pipelines.sources.file import SourceSpec
@@ -52,7 +51,7 @@ _MEMORY_IN_NAME = re.compile(r"^(?P<model>.*?[A-Z]+\d+[A-Z]*)-(?P<gb>\d{2,3})(?=
 def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
     soup = soup_of(body, charset)
     table = locate(soup, COLUMNS, source.id)
-    terms = serverless_billing(_page_text(soup), source)
+    terms = serverless_billing(page_prose(soup), source)
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
     for row in table.rows("resource"):
@@ -80,14 +79,6 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     )
 
 
-def _page_text(soup: BeautifulSoup) -> str:
-    """The page's whole text, without what is not text (scripts, styles, templates)."""
-    body = soup.body or soup
-    for tag in body.find_all(["script", "style", "noscript", "template"]):
-        tag.decompose()
-    return body.get_text(" ")
-
-
 def _amount(text: str | None, shape: re.Pattern[str], period: str) -> Decimal:
     """A dollar figure alone in its cell (optionally `/s`, `per GPU`), exactly as printed; anything else refused."""
     cell = clean(text)
@@ -104,15 +95,8 @@ def _check_hourly(row: Row, table: HeaderTable, source: SourceSpec, per_second: 
     if is_empty(row.get("per_hour")):
         return
     hourly = read_cell(row, table, "per_hour", source.id, lambda text: _amount(text, _HOUR, "hour"))
-    places = Decimal(1).scaleb(min(int(hourly.as_tuple().exponent), 0))
-    exact = per_second * 3600
-    if exact.quantize(places, rounding=ROUND_HALF_UP) != hourly:
-        raise CellError(
-            source.id,
-            row.label,
-            table.header_of("per_hour"),
-            f"hourly {hourly} disagrees with {per_second}/sec x 3600 = {exact}",
-        )
+    if (disagreement := hourly_disagreement(per_second, hourly)) is not None:
+        raise CellError(source.id, row.label, table.header_of("per_hour"), disagreement)
 
 
 def gpu_name_and_memory(listing: str) -> tuple[str, Decimal | None]:

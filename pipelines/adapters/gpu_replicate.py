@@ -17,13 +17,12 @@ for public models setup and idle time are not billed; no idle timeout is stated.
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
-from bs4 import BeautifulSoup
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
-from pipelines.reading.billing_terms import serverless_billing
+from pipelines.reading.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
@@ -53,7 +52,7 @@ _FILLER = re.compile(r"^[\s()\[\],;|·]*$")
 def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
     soup = soup_of(body, charset)
     table = locate(soup, COLUMNS, source.id)
-    terms = serverless_billing(_page_text(soup), source)
+    terms = serverless_billing(page_prose(soup), source)
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
     for row in table.rows("hardware"):
@@ -77,14 +76,6 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
         offers=offers,
         unpriced=unpriced,
     )
-
-
-def _page_text(soup: BeautifulSoup) -> str:
-    """The page's words: its body without scripts and site chrome (title, navigation, footer)."""
-    body = soup.body or soup
-    for tag in body.find_all(["script", "style", "noscript", "template", "nav", "header", "footer"]):
-        tag.decompose()
-    return body.get_text(" ")
 
 
 def _hardware(row: Row, table: HeaderTable, source: SourceSpec) -> tuple[str, str]:
@@ -149,11 +140,8 @@ def _per_second(text: str | None) -> Decimal:
     per_second = seconds[0]
     if per_second <= 0:
         raise ValueError(f"price {per_second} is not positive")
-    if hours:
-        places = Decimal(1).scaleb(min(int(hours[0].as_tuple().exponent), 0))
-        expected = (per_second * 3600).quantize(places, rounding=ROUND_HALF_UP)
-        if expected != hours[0]:
-            raise ValueError(f"hourly {hours[0]} disagrees with {per_second}/sec x 3600 = {per_second * 3600}")
+    if hours and (disagreement := hourly_disagreement(per_second, hours[0])) is not None:
+        raise ValueError(disagreement)
     return per_second
 
 

@@ -10,7 +10,10 @@ default is data with an address, a guess is not. An increment stated nowhere ref
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
+
+from bs4 import BeautifulSoup
 
 from pipelines.errors import ParseError
 from pipelines.reading.values import clean
@@ -100,3 +103,22 @@ def serverless_billing(page_text: str, source: SourceSpec) -> ServerlessBilling:
         quoted.append(f"{declared.get('terms', 'Stated at')} {declared['terms_url']}: {said}")
         urls.append(str(declared["terms_url"]))
     return ServerlessBilling(**terms, terms=" ".join(quoted), terms_url=" ; ".join(urls))
+
+
+def page_prose(soup: BeautifulSoup) -> str:
+    """The words a page says: its body without scripts and site chrome (navigation, header, footer), whose
+    titles would otherwise run into the quoted terms. Changes the soup: call it after reading the tables."""
+    body = soup.body or soup
+    for tag in body.find_all(["script", "style", "noscript", "template", "nav", "header", "footer"]):
+        tag.decompose()
+    return body.get_text(" ")
+
+
+def hourly_disagreement(per_second: Decimal, hourly: Decimal) -> str | None:
+    """Why a printed hourly display figure disagrees with the per-second price (per-second x 3,600 rounded to the
+    decimals it prints), or None when it agrees: a page that disagrees with itself is refused, not averaged."""
+    places = Decimal(1).scaleb(min(int(hourly.as_tuple().exponent), 0))
+    exact = per_second * 3600
+    if exact.quantize(places, rounding=ROUND_HALF_UP) == hourly:
+        return None
+    return f"hourly {hourly} disagrees with {per_second}/sec x 3600 = {exact}"
