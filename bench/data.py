@@ -207,6 +207,13 @@ def gpu_listing_attributes(price_micro: np.ndarray, fx_rate_date: Any) -> dict[s
         "gpu_memory_printed": decimal_array(np.full(n, 80_000_000), 18, 6),  # 80 GB as printed
         "gpu_memory_unit": pa.array(["GB"] * n),
         "gpu_memory_from_catalog": pa.array([False] * n, pa.bool_()),
+        # Hourly listings: the serverless columns are NULL.
+        "usd_per_gpu_second": pa.nulls(n, pa.decimal128(38, 18)),
+        "billing_increment_seconds": pa.nulls(n, pa.int32()),
+        "idle_timeout_seconds": pa.nulls(n, pa.int32()),
+        "cold_start_billed": pa.nulls(n, pa.bool_()),
+        "billing_terms": pa.nulls(n, pa.string()),
+        "billing_terms_url": pa.nulls(n, pa.string()),
     }
 
 

@@ -97,6 +97,34 @@ def test_price_kinds_and_stock_are_kept_apart(landed_db):
     assert sold_out == [("Lambda", Decimal("5.99")), ("QuantaCloud", Decimal("5.49"))]
 
 
+def test_serverless_listings_land_with_their_per_second_price_and_terms(landed_db):
+    providers = query(
+        landed_db,
+        """SELECT provider, count(*), min(billing_increment_seconds), max(billing_increment_seconds),
+                  bool_and(usd_per_gpu_second * 3600 = usd_per_gpu_hour AND period = 'second'),
+                  bool_and(billing_terms_url IS NOT NULL AND billing_terms <> '')
+           FROM gpu_listings WHERE price_kind IN ('serverless', 'serverless_active') GROUP BY ALL ORDER BY 1""",
+    )
+    assert [p[0] for p in providers] == ["Beam", "Replicate", "RunPod"]
+    assert all(p[1] > 0 and p[2:] == (1, 1, True, True) for p in providers), providers
+    terms = query(
+        landed_db,
+        """SELECT DISTINCT provider, idle_timeout_seconds, cold_start_billed FROM gpu_listings
+           WHERE price_kind = 'serverless' ORDER BY 1""",
+    )
+    assert terms == [("Beam", 180, True), ("Replicate", None, False), ("RunPod", 5, True)]  # None: not stated
+    by_kind = query(
+        landed_db,
+        """SELECT price_kind, provider, usd_per_gpu_second FROM gpu_cheapest_by_kind
+           WHERE gpu_model = 'H100' AND price_kind LIKE 'serverless%' ORDER BY 1""",
+    )
+    assert by_kind == [
+        ("serverless", "RunPod", Decimal("0.00116")),
+        ("serverless_active", "RunPod", Decimal("0.00093")),
+    ]
+    assert query(landed_db, "SELECT count(*) FROM gpu_cheapest WHERE original_unit LIKE '%second%'") == [(0,)]
+
+
 def test_unknown_names_are_kept_and_flagged(landed, landed_db):
     db_path = landed_db
     unknown = query(
@@ -198,4 +226,5 @@ def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path,
     assert "no ECB rate for USD" in failures["sources__gpu_leadergpu"]
     assert query(db_path, "SELECT count(*) FROM gpu_listing_history WHERE provider = 'LeaderGPU'") == [(0,)]
     # USD-priced providers never needed a rate and still landed.
-    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(8,)]
+    # 8 of the 9 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
+    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(10,)]

@@ -57,8 +57,10 @@ GPU_LISTINGS = VersionedTable(
         pa.field("idle_timeout_seconds", pa.int32()),
         pa.field("cold_start_billed", pa.bool_()),
         pa.field("billing_terms", pa.string()),
-        pa.field("billing_terms_url", pa.string()),
     ),
+    # Where the terms are stated: the page's own URL for most, which an offline or test refresh serves from a port
+    # of the moment. Kept with each version, never a change by itself.
+    carried_fields=(pa.field("billing_terms_url", pa.string()),),
 )
 
 # An ECB correction of a landed rate closes the old row and adds the new one (FactTable).

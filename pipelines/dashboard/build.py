@@ -30,6 +30,7 @@ PAGES = {
     "gpus.html": "Cheapest GPU per model",
     "regions.html": "AWS prices by region",
     "history.html": "Price history",
+    "deployment.html": "Always-on or serverless",
     "sources.html": "Sources and quarantine",
     "dictionary.html": "Data dictionary",
 }
@@ -66,9 +67,31 @@ def chart_spec(chart: Chart, y_title: str) -> Markup:
     return Markup(json.dumps(spec).replace("</", "<\\/"))
 
 
+def cost_curve_spec(chart: Chart) -> Markup:
+    """The Vega-Lite spec of one workload's monthly cost against utilisation: one line per option."""
+    spec = {
+        "width": 420,
+        "height": 200,
+        "data": {"values": chart.points},
+        "transform": [
+            {"calculate": "toNumber(datum.usd)", "as": "value"},
+            {"calculate": "toNumber(datum.utilisation_pct)", "as": "pct"},
+        ],
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": "pct", "type": "quantitative", "title": "utilisation of an always-on instance (%)"},
+            "y": {"field": "value", "type": "quantitative", "title": "USD per month"},
+            "color": {"field": "series", "type": "nominal", "legend": {"orient": "right", "labelLimit": 360}},
+            "tooltip": [{"field": "series"}, {"field": "utilisation_pct", "title": "%"}, {"field": "usd"}],
+        },
+    }
+    return Markup(json.dumps(spec).replace("</", "<\\/"))
+
+
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     env.globals["spec"] = chart_spec
+    env.globals["cost_spec"] = cost_curve_spec
     env.globals["pages"] = list(PAGES.items())
     env.globals["numeric"] = NUMERIC
     return env

@@ -53,6 +53,9 @@ class SiteData:
     freshness: Table
     quarantine: Table
     dictionary: list[DictionaryEntry]
+    deployment: Table | None = None  # deployment_costs, once pilots and a traffic profile have landed
+    break_even: Table | None = None
+    deployment_charts: list[Chart] = field(default_factory=list)
 
     @property
     def featured(self) -> Chart | None:
@@ -108,4 +111,16 @@ def read_site_data(snapshot: Path | str) -> SiteData:
             freshness=table(con, "freshness", queries.FRESHNESS),
             quarantine=table(con, "quarantine", queries.QUARANTINE),
             dictionary=dictionary(con),
+            **deployment(con),
         )
+
+
+def deployment(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The deployment page's tables and cost curves; none from a snapshot made before the deployment views."""
+    if not view_exists(con, "deployment_costs"):
+        return {}
+    return {
+        "deployment": table(con, "deployment", queries.DEPLOYMENT),
+        "break_even": table(con, "break-even", queries.BREAK_EVEN),
+        "deployment_charts": charts(con, "deployment-curve", queries.DEPLOYMENT_CURVES),
+    }

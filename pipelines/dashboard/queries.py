@@ -87,3 +87,45 @@ LEFT JOIN catalog_comments k ON k.object_kind = 'column' AND k.object_name = c.t
                              AND k.column_name = c.column_name
 ORDER BY o.kind DESC, o.name, c.column_index
 """
+
+# Per workload: one line per comparable candidate, its monthly cost for the work an always-on instance of the
+# workload's cheapest always-on option does at each utilisation (5 % steps). Always-on: the instances that work
+# needs at full use, billed 730 h; serverless: that work's busy hours at its hourly price (tails aside, as in
+# deployment_break_even). The serverless lines cross the always-on one at the break-even utilisation.
+DEPLOYMENT_CURVES = """
+WITH reference AS (
+    SELECT workload, units_per_hour AS reference_units_per_hour
+    FROM deployment_costs WHERE billing = 'always_on' AND comparable
+    QUALIFY row_number() OVER (PARTITION BY workload ORDER BY monthly_usd, offering) = 1
+),
+options AS (
+    SELECT d.workload, coalesce(d.provider || ' ', '') || d.offering || ' (' || d.billing || ')' AS series,
+           d.billing, d.units_per_hour, d.usd_per_billed_hour, r.reference_units_per_hour
+    FROM deployment_costs AS d JOIN reference AS r USING (workload)
+    WHERE d.comparable
+)
+SELECT workload, series, CAST(step * 5 AS VARCHAR) AS utilisation_pct,
+       CAST(CASE WHEN billing = 'always_on'
+                 THEN ceil_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step,
+                                    CAST(units_per_hour * 1000 AS HUGEINT) * 20) * 730 * usd_per_billed_hour
+                 ELSE exact_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step * 730
+                                     * CAST(usd_per_billed_hour * 1000000000000 AS HUGEINT),
+                                     CAST(units_per_hour * 1000 AS HUGEINT) * 20 * 1000000000000) END
+            AS DECIMAL(38, 2)) AS usd
+FROM options, range(1, 21) AS steps(step)
+ORDER BY workload, series, step
+"""
+
+DEPLOYMENT = """
+SELECT workload, CAST(rank AS VARCHAR) AS rank, coalesce(provider || ' ', '') || offering AS offering, price_kind,
+       billing, CAST(instances AS VARCHAR) AS instances, CAST(billed_hours_per_month AS VARCHAR) AS billed_hours,
+       CAST(utilisation AS VARCHAR) AS utilisation, CAST(monthly_usd AS VARCHAR) AS monthly_usd,
+       coalesce(not_comparable_because, '') AS not_ranked_because
+FROM deployment_costs
+ORDER BY workload, rank NULLS LAST, monthly_usd
+"""
+
+BREAK_EVEN = """
+SELECT workload, accelerator_model, CAST(break_even_utilisation AS VARCHAR) AS break_even_utilisation, reading
+FROM deployment_break_even ORDER BY workload, accelerator_model
+"""

@@ -282,7 +282,7 @@ def test_sql_in_a_cell_is_data(fresh_matrix, scenario):
 # table constants, column lists and join conditions built from their key columns, fixed aliases.
 ALLOWED_INTERPOLATIONS = {
     "table.name",  # VersionedTable / AppendOnlyTable constants (warehouse/landing.py, gpu_landing.py)
-    "table",  # pipelines/refresh/reparse.py: iterating HISTORY_TABLES, a constant
+    "table",  # pipelines/refresh/reparse.py: iterating HISTORY_TABLES; warehouse/rebuild.py: one of REBUILDABLE
     "same_version",
     "match",
     "_key_match('s', 'h', key)",  # joins over key_columns constants

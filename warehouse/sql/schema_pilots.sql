@@ -25,6 +25,14 @@ CREATE TABLE IF NOT EXISTS pilot_result_history (
     quality_passed  BOOLEAN NOT NULL,
     measured_on     DATE NOT NULL,
     note            VARCHAR,
+    latency_target_ms DECIMAL(12, 3),
+    p95_latency_ms  DECIMAL(12, 3),
+    input_units     BIGINT,
+    output_units    BIGINT,
+    concurrency     INTEGER,
+    billed_hours    DECIMAL(18, 6),
+    busy_hours      DECIMAL(18, 6),
+    accepted_outputs BIGINT,
     PRIMARY KEY (input_id, row_number)
 );
 
