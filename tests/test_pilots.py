@@ -262,6 +262,14 @@ def test_pilots_under_different_conditions_are_not_compared(db, tmp_path):
         "not comparable: the baseline ran at latency target 500.000 ms, input 1000, output 200, concurrency 8; "
         "the candidate at latency target 500.000 ms, input 1000, output 200, concurrency 16"
     )
+    traffic(db, "1,000,000", "2", "1000000")
+    ranked = rows(db, "SELECT offering, comparable, rank FROM deployment_costs ORDER BY offering")
+    # Two conditions, one pilot each: the mode is the first in order (concurrency 16 sorts before 8 as text).
+    assert [(offering, comparable) for offering, comparable, _ in ranked] == [
+        ("NVIDIA H100 SXM", False),
+        ("inf2.xlarge", True),
+    ]
+    assert [rank for _, comparable, rank in ranked if not comparable] == [None]
 
 
 @pytest.mark.parametrize(
