@@ -293,7 +293,8 @@ def test_the_dagster_asset_regenerates_the_site_beside_the_warehouse(warehouse):
 
 def test_deployment_page_charts_each_option_and_equals_the_view(site, snapshot, browser):
     expected = snapshot.execute(
-        """SELECT workload, coalesce(provider || ' ', '') || offering, billing, CAST(monthly_usd AS VARCHAR)
+        """SELECT workload, coalesce(provider || ' ', '') || offering, billing,
+                  CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR)
            FROM deployment_costs ORDER BY workload, rank NULLS LAST, monthly_usd"""
     ).fetchall()
     options = dict(

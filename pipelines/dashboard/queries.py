@@ -119,7 +119,7 @@ ORDER BY workload, series, step
 DEPLOYMENT = """
 SELECT workload, CAST(rank AS VARCHAR) AS rank, coalesce(provider || ' ', '') || offering AS offering, price_kind,
        billing, CAST(instances AS VARCHAR) AS instances, CAST(billed_hours_per_month AS VARCHAR) AS billed_hours,
-       CAST(utilisation AS VARCHAR) AS utilisation, CAST(monthly_usd AS VARCHAR) AS monthly_usd,
+       CAST(utilisation AS VARCHAR) AS utilisation, CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR) AS monthly_usd,
        coalesce(not_comparable_because, '') AS not_ranked_because
 FROM deployment_costs
 ORDER BY workload, rank NULLS LAST, monthly_usd

@@ -31,7 +31,7 @@ COMMENT ON COLUMN deployment_costs.billed_hours_per_month IS 'Hours billed per m
 COMMENT ON COLUMN deployment_costs.busy_hours_per_month IS 'Hours of serving the month''s work: monthly_units / units_per_hour (6 decimals, half-up).';
 COMMENT ON COLUMN deployment_costs.utilisation IS 'busy_hours_per_month / billed_hours_per_month, never above 1; NULL when nothing is billed (no traffic).';
 COMMENT ON COLUMN deployment_costs.usd_per_billed_hour IS 'USD per hour of the whole offering, excluding tax (a serverless listing: its per-second price x 3600 x its GPUs).';
-COMMENT ON COLUMN deployment_costs.monthly_usd IS 'billed_hours_per_month x usd_per_billed_hour, USD excluding tax, rounded half-up to 6 decimals.';
+COMMENT ON COLUMN deployment_costs.monthly_usd IS 'billed_hours_per_month x usd_per_billed_hour exactly (DECIMAL(38, 24), no rounding), USD excluding tax.';
 COMMENT ON COLUMN deployment_costs.usd_per_million_accepted IS 'monthly_usd per million work units the profile delivers (accepted work: only passed pilots are candidates), idle time included; NULL with no traffic.';
 COMMENT ON COLUMN deployment_costs.comparable IS 'True when the candidate was piloted under the conditions most of the workload''s candidates share (latency target, lengths, concurrency).';
 COMMENT ON COLUMN deployment_costs.not_comparable_because IS 'Why the row is not ranked; NULL when it is comparable.';

@@ -58,9 +58,8 @@ billed AS (
 ),
 priced AS (
     SELECT *,
-           exact_quotient(CAST(billed_hours_per_month * 1000000 AS HUGEINT)
-                          * CAST(usd_per_offering_hour * 1000000000000000 AS HUGEINT),
-                          CAST(1000000000000000000000 AS HUGEINT)) AS monthly_usd,
+           -- Exact: DECIMAL(38, 6) x DECIMAL(38, 18) multiplies in DECIMAL(38, 24) without rounding.
+           billed_hours_per_month * usd_per_offering_hour AS monthly_usd,
            mode(conditions) OVER (PARTITION BY workload ORDER BY conditions
                                   ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS workload_conditions
     FROM billed
@@ -72,7 +71,7 @@ SELECT workload, offering_source, provider, offering, region, price_kind, accele
                                 CAST(billed_hours_per_month * 1000000 AS HUGEINT)) END AS utilisation,
        usd_per_offering_hour AS usd_per_billed_hour, monthly_usd,
        CASE WHEN monthly_units > 0
-            THEN exact_quotient(CAST(monthly_usd * 1000000 AS HUGEINT) * 1000000,
+            THEN exact_quotient(CAST(CAST(monthly_usd AS DECIMAL(38, 6)) * 1000000 AS HUGEINT) * 1000000,
                                 CAST(monthly_units AS HUGEINT) * 1000000) END AS usd_per_million_accepted,
        conditions IS NOT DISTINCT FROM workload_conditions AS comparable,
        CASE WHEN conditions IS DISTINCT FROM workload_conditions
@@ -123,7 +122,7 @@ WITH plans AS (
 -- hours, cold starts and tails billed as sold); without one, the hours the volume needs x the hourly price.
 monthly AS (
     SELECT m.input_id AS plan_id, c.*,
-           coalesce(d.monthly_usd,
+           coalesce(CAST(d.monthly_usd AS DECIMAL(38, 6)),
                     exact_quotient(CAST(c.usd_per_offering_hour * 1000000000000 AS HUGEINT)
                                    * CAST(m.monthly_volume AS HUGEINT),
                                    CAST(c.units_per_hour * 1000 AS HUGEINT) * 1000000000)) AS monthly_cost_usd,
