@@ -113,11 +113,7 @@ def register(app: typer.Typer, console: Console) -> None:
         from pipelines.pilots.records import read_pilot_csv
 
         origin = str(file)
-        try:
-            content = file.read_bytes()
-            text = content.decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PilotInputError(origin, [f"cannot be read: {exc}"]) from None
+        content, text = _read_csv_file(origin, file)
         records = read_pilot_csv(origin, text)
         _validated(origin, records)
         landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(content), records))
@@ -148,11 +144,8 @@ def register(app: typer.Typer, console: Console) -> None:
 
         if csv_file is not None:
             origin = str(csv_file)
-            content = _read_bytes(origin, csv_file)
-            try:
-                profiles = read_traffic_csv(origin, content.decode("utf-8-sig"))
-            except UnicodeDecodeError as exc:
-                raise PilotInputError(origin, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from None
+            content, text = _read_csv_file(origin, csv_file)
+            profiles = read_traffic_csv(origin, text)
         else:
             origin = "ratecard pilot traffic"
             fields = {
@@ -224,10 +217,12 @@ def register(app: typer.Typer, console: Console) -> None:
         console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
 
 
-def _read_bytes(origin: str, file: Path) -> bytes:
+def _read_csv_file(origin: str, file: Path) -> tuple[bytes, str]:
+    """The file's bytes (hashed for provenance) and its text; unreadable or not UTF-8 is the user's input error."""
     try:
-        return file.read_bytes()
-    except OSError as exc:
+        content = file.read_bytes()
+        return content, content.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
         raise PilotInputError(origin, [f"cannot be read: {exc}"]) from None
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
-from pipelines.pilots.show import _table
+from pipelines.pilots.show import titled_table
 from warehouse.queries import rows_as_dicts
 
 RANKING = """
@@ -80,8 +80,8 @@ def print_costs(console: Console, workload: str, found: dict[str, list[dict[str,
     if not found["ranking"]:
         console.print(f"[red]no priced candidate for {workload!r}[/]: import pilots with `ratecard pilot import`")
         return False
-    console.print(_table("Monthly cost for this traffic, USD excluding tax", found["ranking"], RANKING_COLUMNS))
+    console.print(titled_table("Monthly cost for this traffic, USD excluding tax", found["ranking"], RANKING_COLUMNS))
     if found["break_even"]:
-        console.print(_table("Always-on against serverless: the break-even utilisation", found["break_even"],
+        console.print(titled_table("Always-on against serverless: the break-even utilisation", found["break_even"],
                              BREAK_EVEN_COLUMNS))  # fmt: skip
     return True

@@ -10,12 +10,13 @@ import csv
 import io
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipelines.pilots.errors import PilotInputError
 
+M = TypeVar("M", bound=BaseModel)
 WorkUnit = Literal["tokens", "steps", "requests"]
 # Optional: the conditions a pilot ran under and what its window billed (the guide: same latency target,
 # representative lengths and concurrency; idle time recorded as well as busy time).
@@ -69,6 +70,14 @@ NO = {"no", "n", "false", "0", "failed", "fail"}
 
 def _blank_to_none(value: Any) -> Any:
     return None if isinstance(value, str) and not value.strip() else value
+
+
+def exact_number(value: Any) -> Any:
+    """A figure as text for pydantic to read exactly (thousands separators dropped); a float already lost digits,
+    so it is refused instead of guessed."""
+    if isinstance(value, float):
+        raise ValueError("give the figure as text or Decimal, not a float")
+    return value.replace(",", "").replace("_", "").strip() if isinstance(value, str) else value
 
 
 class Offering(BaseModel):
@@ -128,9 +137,7 @@ class PilotResult(Offering):
     @field_validator(*EXACT_NUMBERS, mode="before")
     @classmethod
     def _exact_number(cls, value: Any) -> Any:
-        if isinstance(value, float):  # a float already lost digits: refuse instead of guessing
-            raise ValueError("give the figure as text or Decimal, not a float")
-        return value.replace(",", "").replace("_", "") if isinstance(value, str) else value
+        return exact_number(value)
 
     @field_validator("quality_passed", mode="before")
     @classmethod
@@ -174,25 +181,32 @@ def field_problems(where: str, exc: ValidationError) -> list[str]:
     return problems
 
 
-def pilot_from_fields(where: str, fields: dict[str, Any], origin: str | None = None) -> PilotResult:
-    """One pilot from named fields (a CSV row, or the command's options); blank fields count as missing."""
+def model_from_fields(model: type[M], where: str, fields: dict[str, Any], origin: str | None = None) -> M:
+    """One record from named fields (a CSV row, or a command's options); blank fields count as missing."""
     cleaned = {key: value for key, value in fields.items() if _blank_to_none(value) is not None}
     try:
-        return PilotResult.model_validate(cleaned)
+        return model.model_validate(cleaned)
     except ValidationError as exc:
         raise PilotInputError(origin or where, field_problems(where, exc)) from None
 
 
-def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
-    """Every row as a PilotResult; any bad row (or a missing column) refuses the whole file, all problems named."""
+def pilot_from_fields(where: str, fields: dict[str, Any], origin: str | None = None) -> PilotResult:
+    return model_from_fields(PilotResult, where, fields, origin)
+
+
+def read_csv_records(
+    model: type[M], origin: str, text: str, required: set[str], known: tuple[str, ...]
+) -> tuple[list[M], list[str]]:
+    """Every data row as a `model`, and the problems of those that are not (each naming its row and field). A
+    missing or unknown column refuses the file at once."""
     reader = csv.DictReader(io.StringIO(text))
     header = [name.strip() for name in reader.fieldnames or []]
-    missing = sorted(REQUIRED_COLUMNS - set(header))
+    missing = sorted(required - set(header))
     if missing:
         raise PilotInputError(origin, [f"header: required column(s) {', '.join(missing)} missing"])
-    unknown = sorted(set(header) - set(PILOT_COLUMNS))
+    unknown = sorted(set(header) - set(known))
     if unknown:
-        raise PilotInputError(origin, [f"header: unknown column(s) {', '.join(unknown)}; known: {list(PILOT_COLUMNS)}"])
+        raise PilotInputError(origin, [f"header: unknown column(s) {', '.join(unknown)}; known: {list(known)}"])
     records, problems = [], []
     for number, row in enumerate(reader, start=1):
         if None in row:  # csv puts cells beyond the header under None: an unquoted "1,000" would shift silently
@@ -200,9 +214,15 @@ def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
             continue
         fields = {(key or "").strip(): value for key, value in row.items()}
         try:
-            records.append(pilot_from_fields(f"row {number}", fields))
+            records.append(model_from_fields(model, f"row {number}", fields))
         except PilotInputError as exc:
             problems += exc.problems
+    return records, problems
+
+
+def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
+    """Every row as a PilotResult; any bad row (or a missing column) refuses the whole file, all problems named."""
+    records, problems = read_csv_records(PilotResult, origin, text, REQUIRED_COLUMNS, PILOT_COLUMNS)
     if problems:
         raise PilotInputError(origin, problems)
     if not records:

@@ -55,7 +55,7 @@ def _text(value: Any, places: int | None = None) -> str:
     return str(value)
 
 
-def _table(title: str, rows: list[dict[str, Any]], columns: dict[str, tuple[str, int | None]]) -> Table:
+def titled_table(title: str, rows: list[dict[str, Any]], columns: dict[str, tuple[str, int | None]]) -> Table:
     table = Table(title=title, title_justify="left")
     for header, places in columns.values():
         table.add_column(header, justify="right" if places is not None else "left")
@@ -73,7 +73,7 @@ def pilot_rows(con: duckdb.DuckDBPyConnection) -> PilotRows:
 
 
 def decision_table(rows: list[dict[str, Any]]) -> Table:
-    return _table(
+    return titled_table(
         "Cheapest deployment per workload for its traffic profile (deployment_costs: always-on billed 730 h per "
         "instance, serverless its busy time plus cold starts and idle tails), USD excluding tax",
         rows,
@@ -87,7 +87,7 @@ def print_pilots(console: Console, rows: PilotRows) -> None:
     if not costs:
         return
     console.print(
-        _table(
+        titled_table(
             "Cost per completed work, USD excluding tax, at each offering's current price (passed pilots only)",
             costs,
             {
@@ -104,7 +104,7 @@ def print_pilots(console: Console, rows: PilotRows) -> None:
         )
     )
     console.print(
-        _table(
+        titled_table(
             "Migration payback: one-time cost / (monthly saving against the baseline - maintenance)",
             payback,
             {

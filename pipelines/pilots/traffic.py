@@ -7,17 +7,15 @@ a serverless one is billed for its busy time plus a cold start and an idle tail 
 
 from __future__ import annotations
 
-import csv
-import io
 from decimal import Decimal
 from typing import Any
 
 import duckdb
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pipelines.pilots.errors import PilotInputError
 from pipelines.pilots.landing import Landed, record_input, transaction
-from pipelines.pilots.records import field_problems
+from pipelines.pilots.records import exact_number, model_from_fields, read_csv_records
 
 TRAFFIC_COLUMNS = (
     "workload",
@@ -54,9 +52,7 @@ class TrafficProfile(BaseModel):
     )  # fmt: skip
     @classmethod
     def _exact_number(cls, value: Any) -> Any:
-        if isinstance(value, float):
-            raise ValueError("give the figure as text or Decimal, not a float")
-        return value.replace(",", "").replace("_", "").strip() if isinstance(value, str) else value
+        return exact_number(value)
 
     @field_validator("note", mode="before")
     @classmethod
@@ -79,34 +75,15 @@ class TrafficProfile(BaseModel):
 
 
 def traffic_from_fields(where: str, fields: dict[str, Any], origin: str | None = None) -> TrafficProfile:
-    cleaned = {k: v for k, v in fields.items() if v is not None and not (isinstance(v, str) and not v.strip())}
-    try:
-        return TrafficProfile.model_validate(cleaned)
-    except ValidationError as exc:
-        raise PilotInputError(origin or where, field_problems(where, exc)) from None
+    return model_from_fields(TrafficProfile, where, fields, origin)
 
 
 def read_traffic_csv(origin: str, text: str) -> list[TrafficProfile]:
     """Every row as a profile; a bad row, a missing column or a workload given twice refuses the whole file."""
-    reader = csv.DictReader(io.StringIO(text))
-    header = [name.strip() for name in reader.fieldnames or []]
-    missing = sorted(REQUIRED_TRAFFIC_COLUMNS - set(header))
-    problems = [f"header: required column(s) {', '.join(missing)} missing"] if missing else []
-    unknown = sorted(set(header) - set(TRAFFIC_COLUMNS))
-    problems += [f"header: unknown column(s) {', '.join(unknown)}; known: {list(TRAFFIC_COLUMNS)}"] if unknown else []
-    if problems:
-        raise PilotInputError(origin, problems)
-    profiles: list[TrafficProfile] = []
-    for number, row in enumerate(reader, start=1):
-        if None in row:
-            problems.append(f"row {number}: {len(row[None])} more cell(s) than the header (quote numbers with commas)")
-            continue
-        try:
-            profiles.append(traffic_from_fields(f"row {number}", {(k or "").strip(): v for k, v in row.items()}))
-        except PilotInputError as exc:
-            problems += exc.problems
+    profiles, problems = read_csv_records(TrafficProfile, origin, text, REQUIRED_TRAFFIC_COLUMNS, TRAFFIC_COLUMNS)
     seen: dict[str, int] = {}
-    for number, profile in enumerate(profiles, start=1):
+    # Only in a file whose every row read: then the n-th profile is data row n.
+    for number, profile in enumerate(profiles if not problems else [], start=1):
         if profile.workload in seen:
             problems.append(
                 f"row {number}: workload {profile.workload!r} already given in row {seen[profile.workload]}"

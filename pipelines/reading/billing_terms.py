@@ -20,8 +20,8 @@ from pipelines.reading.values import clean
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import ServerlessBilling
 
-_UNIT_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60}
-_UNIT_SECONDS |= {"minutes": 60}
+_UNIT_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1}
+_UNIT_SECONDS |= {"min": 60, "mins": 60, "minute": 60, "minutes": 60}
 _UNIT = r"(seconds?|secs?|s|minutes?|mins?)\b"
 _INCREMENT = (
     re.compile(r"rounded up to the (?:nearest|next) (second|minute)", re.IGNORECASE),
