@@ -58,12 +58,30 @@ def sample_batches() -> list[SampleBatch]:
     sources = [unit for source in load_sources() for unit in sample_units(source)]  # price list: its regions
     parsed = {s.id: parser_for(s.adapter)(sample_path(s).read_bytes(), s) for s in sources}
     rates = [rate for s in sources if adapter_kind(s.adapter) == "fx" for rate in parsed[s.id].rates]
-    table, on = FxTable.of(rates), max(rate.rate_date for rate in rates)
+    state = SampleState(FxTable.of(rates), [parsed[s.id] for s in sources if adapter_kind(s.adapter) == "pricelist"])
+    on = max(rate.rate_date for rate in rates)
     batches = []
     for source in sources:
         kind = KINDS[adapter_kind(source.adapter)]
-        batches.append(SampleBatch(source, kind, kind.prepare(parsed[source.id], source, on, lambda: table).batch))
+        batches.append(SampleBatch(source, kind, kind.prepare(parsed[source.id], source, on, state).batch))
     return batches
+
+
+class SampleState:
+    """What prepare reads from the warehouse, taken from the samples themselves: the ECB rates and the price-list
+    regions' type attributes (for the spot feed's quotes)."""
+
+    def __init__(self, rates: FxTable, pricelist_batches: list[Any]):
+        self.rates = rates
+        self.types = {
+            t.instance_type: (t.price_list_gpu, t.price_list_gpu_memory) for b in pricelist_batches for t in b.types
+        }
+
+    def fx(self) -> FxTable:
+        return self.rates
+
+    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]:
+        return self.types
 
 
 def small_gpu_batches(samples: list[SampleBatch]) -> dict[str, list[GpuListing]]:

@@ -28,6 +28,14 @@ ACCELERATOR_TYPES = (
     TypeSpec("g5.xlarge", D("1.006"), gpu="1", gpu_memory="24 GB", vcpu="4"),
     TypeSpec("g6.xlarge", D("0.8048"), gpu="1", gpu_memory="22 GB", vcpu="4"),
     TypeSpec("g6f.large", D("0.2012"), gpu="0.125", gpu_memory="3 GB", vcpu="2"),
+    # Types the curated catalog never listed: their figures come from the price list's own attributes.
+    TypeSpec("g4dn.xlarge", D("0.526"), gpu="1", gpu_memory="16 GB", vcpu="4"),
+    TypeSpec("g4dn.12xlarge", D("3.912"), gpu="4", gpu_memory="64 GB", vcpu="48"),
+    TypeSpec("g5.12xlarge", D("5.672"), gpu="4", gpu_memory="96 GB", vcpu="48"),
+    TypeSpec("g6e.xlarge", D("1.861"), gpu="1", gpu_memory="48 GB", vcpu="4"),
+    TypeSpec("gr6.4xlarge", D("1.5392"), gpu="1", gpu_memory="22 GB", vcpu="16"),
+    # A Neuron type whose GPU attribute AWS prints as 0: the curated device count (6) is the divisor.
+    TypeSpec("inf2.24xlarge", D("6.49"), gpu="0", gpu_memory="192 GB", vcpu="96"),
 )
 NO_ACCELERATOR = (TypeSpec("m5.large", D("0.096"), vcpu="2"), TypeSpec("c5.xlarge", D("0.17"), vcpu="4"))
 REGIONS = {

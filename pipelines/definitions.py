@@ -25,7 +25,7 @@ from pipelines.orchestration.schedules import (
     publish_job,
     refresh_job,
 )
-from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
 from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
@@ -38,6 +38,7 @@ DB_ENV = "RATECARD_DB"
 OFFLINE_ENV = "RATECARD_OFFLINE_BASE_URL"
 FX_STEP = "fx_sources"
 PRICES_STEP = "price_sources"
+AFTER_PRICE_LIST_STEP = "spot_sources"
 
 
 def build_definitions(
@@ -56,7 +57,9 @@ def build_definitions(
     by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in kinds}
     # A price-list region index is its own asset (its regions land one by one); the spot feed joins the step.
     region_indexes = [s for s in by_kind["pricelist"] if reads_region_index(s)]
-    by_kind["pricelist"] = [s for s in by_kind["pricelist"] if not reads_region_index(s)]
+    # The spot feed prices its quotes with the price list's type attributes: a step after the region indexes.
+    after_indexes = [s for s in by_kind["pricelist"] if prices_with_type_attributes(s)] if region_indexes else []
+    by_kind["pricelist"] = [s for s in by_kind["pricelist"] if not reads_region_index(s) and s not in after_indexes]
     # One step per group, each fetching its sources at once; GPU prices convert with the FX rates landed first.
     fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
     steps: dict[str, list[tuple[SourceSpec, list[dg.AssetKey]]]] = {
@@ -64,6 +67,7 @@ def build_definitions(
         PRICES_STEP: [
             (s, fx_keys if kind == "gpu" else []) for kind in ("aws", "gpu", "spec", "pricelist") for s in by_kind[kind]
         ],
+        AFTER_PRICE_LIST_STEP: [(s, [source_asset_key(i.id) for i in region_indexes]) for s in after_indexes],
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
     source_assets += [build_pricelist_asset(s, fetch_retry_policy) for s in region_indexes]

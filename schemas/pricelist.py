@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from schemas.records import FULL_PRECISION, half_up_4dp, per_accelerator, to_gib
+from schemas.records import FULL_PRECISION, family_of, gib_of, half_up_4dp, per_accelerator
 
 HOURS_PER_YEAR = 8760  # 365 x 24: AWS's own convention for amortising an upfront fee
 
@@ -69,8 +69,11 @@ class PriceListPrice(_Record):
     upfront_usd: Decimal | None = Field(default=None, ge=0, max_digits=24, decimal_places=10)
     accelerator: str | None = None  # chip or GPU model, from the catalog
     accelerator_count: int = Field(ge=1, le=1024)
+    # A fractional GPU (g6f): the instance's share of its one GPU; per-accelerator figures divide by it, so they
+    # price a whole GPU-hour at this rate.
+    accelerator_share: Decimal | None = Field(default=None, gt=0, lt=1, max_digits=7, decimal_places=6)
     accelerator_count_basis: CountBasis
-    price_list_gpu: str | None = None  # the `gpu` attribute as printed ("16", "0.125"), a cross-check only
+    price_list_gpu: str | None = None  # the `GPU` attribute as printed ("16", "0.125")
     accelerator_memory_printed: str | None = None  # `gpuMemory` as printed ("1128 GB HBM3")
     accelerator_memory_value: Decimal | None = Field(default=None, gt=0)
     accelerator_memory_unit: str | None = None
@@ -84,7 +87,7 @@ class PriceListPrice(_Record):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def family(self) -> str:
-        return self.instance_type.split(".", 1)[0]
+        return family_of(self.instance_type)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -98,6 +101,9 @@ class PriceListPrice(_Record):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def usd_per_accelerator_hour(self) -> Decimal:
+        if self.accelerator_share is not None:
+            share = self.effective_usd_per_instance_hour / self.accelerator_share
+            return share.quantize(FULL_PRECISION, rounding=ROUND_HALF_UP)
         return per_accelerator(self.effective_usd_per_instance_hour, self.accelerator_count)
 
     @computed_field  # type: ignore[prop-decorator]
@@ -108,9 +114,7 @@ class PriceListPrice(_Record):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def accelerator_memory_gib(self) -> Decimal | None:
-        if self.accelerator_memory_value is None or self.accelerator_memory_unit is None:
-            return None
-        return to_gib(self.accelerator_memory_value, self.accelerator_memory_unit)
+        return gib_of(self.accelerator_memory_value, self.accelerator_memory_unit)
 
     @model_validator(mode="after")
     def _terms_fit_the_kind(self) -> PriceListPrice:
@@ -124,7 +128,46 @@ class PriceListPrice(_Record):
             raise ValueError("a price of 0 means not offered: it is no row")
         if (self.accelerator_memory_value is None) != (self.accelerator_memory_unit is None):
             raise ValueError("accelerator memory needs both a value and a unit")
+        if self.accelerator_share is not None and self.accelerator_count != 1:
+            raise ValueError("a share of one GPU goes with an accelerator count of 1")
         return self
+
+
+class InstanceTypeAttributes(_Record):
+    """What one regional offer file says of one accelerator instance type, and the figures ratecard derives from
+    it (the same rules as its prices): the type catalog that comes from the data."""
+
+    region_code: str = Field(pattern=REGION_CODE)
+    instance_type: str = Field(pattern=INSTANCE_TYPE)
+    price_list_gpu: str | None = None  # `GPU` as printed
+    price_list_gpu_memory: str | None = None  # `GPU Memory` as printed
+    accelerator: str | None = None
+    accelerator_count: int = Field(ge=1, le=1024)
+    accelerator_share: Decimal | None = Field(default=None, gt=0, lt=1, max_digits=7, decimal_places=6)
+    accelerator_count_basis: CountBasis
+    accelerator_memory_value: Decimal | None = Field(default=None, gt=0)
+    accelerator_memory_unit: str | None = None
+    accelerator_memory_basis: MemoryBasis | None = None
+    curated_why: str | None = None  # why the catalog corrects this type, when it does
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def family(self) -> str:
+        return family_of(self.instance_type)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def accelerator_memory_gib(self) -> Decimal | None:
+        return gib_of(self.accelerator_memory_value, self.accelerator_memory_unit)
+
+
+class SpotQuote(_Record):
+    """A spot price whose type the catalog does not settle: priced once the price list's attributes of the same
+    type are known (pipelines.refresh.kinds), or the source fails naming it."""
+
+    region_code: str = Field(pattern=REGION_CODE)
+    instance_type: str = Field(pattern=INSTANCE_TYPE)
+    hourly_usd: Decimal = Field(gt=0, max_digits=24, decimal_places=10)
 
 
 class PriceListBatch(BaseModel):
@@ -136,6 +179,12 @@ class PriceListBatch(BaseModel):
     offer_version: str | None = None
     publication_date: datetime | None = None
     prices: list[PriceListPrice]
+    # Accelerator types as the offer file describes them (regional files only).
+    types: list[InstanceTypeAttributes] = Field(default_factory=list)
+    # Spot prices waiting for their type's price-list attributes (the spot feed only).
+    pending: list[SpotQuote] = Field(default_factory=list)
+    # Accelerator types that cannot be priced ("type: why"): the source fails naming them.
+    unpriced: list[str] = Field(default_factory=list)
     # Disagreements worth a look that do not stop landing, e.g. the price list's `gpu` count beside the catalog's.
     warnings: list[str] = Field(default_factory=list)
     shape: str | None = None  # fingerprint of the header names read, for the shape-drift rule

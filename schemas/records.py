@@ -41,6 +41,16 @@ def to_gib(value: Decimal, unit: str) -> Decimal:
     return (value * BYTES_PER_UNIT[unit] / GIB).quantize(GIB_PRECISION, rounding=ROUND_HALF_UP)
 
 
+def gib_of(value: Decimal | None, unit: str | None) -> Decimal | None:
+    """A printed memory figure in GiB, or None when the figure or its unit is missing."""
+    return None if value is None or unit is None else to_gib(value, unit)
+
+
+def family_of(instance_type: str) -> str:
+    """The instance family: the part of the type before the dot (p5, trn1n, g6e)."""
+    return instance_type.split(".", 1)[0]
+
+
 def per_accelerator(usd_per_instance_hour: Decimal, accelerator_count: int) -> Decimal:
     return (usd_per_instance_hour / accelerator_count).quantize(FULL_PRECISION, rounding=ROUND_HALF_UP)
 
@@ -70,14 +80,12 @@ class InstanceSpec(_Record):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def family(self) -> str:
-        return self.instance_type.split(".", 1)[0]
+        return family_of(self.instance_type)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def accelerator_memory_gib(self) -> Decimal | None:
-        if self.accelerator_memory_value is None or self.accelerator_memory_unit is None:
-            return None
-        return to_gib(self.accelerator_memory_value, self.accelerator_memory_unit)
+        return gib_of(self.accelerator_memory_value, self.accelerator_memory_unit)
 
     @model_validator(mode="after")
     def _memory_is_whole(self) -> InstanceSpec:

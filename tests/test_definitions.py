@@ -139,13 +139,20 @@ def test_sources_refresh_in_one_subsettable_step_per_group():
     fx = defs.resolve_assets_def(dg.AssetKey(["sources", "fx_ecb"]))
     prices = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
     assert (fx.op.name, prices.op.name) == ("fx_sources", "price_sources")
-    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + ["aws_spot"])
+    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
     assert {k.path[-1] for k in prices.keys} == in_step
     assert fx.can_subset and prices.can_subset
     assert not any(out.is_required for out in [*fx.op.outs.values(), *prices.op.outs.values()])
     assert {k.asset_key.path[-1] for k in prices.check_keys} == in_step
     # The price list's region index is an asset of its own: its regions land one by one inside it.
     assert defs.resolve_assets_def(dg.AssetKey(["sources", "aws_pricelist"])).op.name == "sources__aws_pricelist"
+
+
+def test_the_spot_feed_refreshes_after_the_price_list_whose_type_attributes_it_uses():
+    spot = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_spot"]))
+    assert spot.op.name == "spot_sources"
+    parents = defs.resolve_asset_graph().get(dg.AssetKey(["sources", "aws_spot"])).parent_keys
+    assert parents == {dg.AssetKey(["sources", "aws_pricelist"])}
 
 
 def test_views_depend_on_every_source():

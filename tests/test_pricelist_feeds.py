@@ -12,9 +12,10 @@ from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
 from pipelines.pricelist.spot import parse_spot
+from pipelines.pricelist.spot import spot_prices as price_spot
 from schemas.pricelist import PriceListKind
 from tests.localserver import LocalServer, Reply
-from tests.pricelist_files import PRICELIST, SPOT
+from tests.pricelist_files import PRICELIST, SPOT, sample
 
 INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
 STAMP = "20260928184207"
@@ -54,7 +55,7 @@ def test_region_index_leads_to_every_regional_csv_over_http(served):
         body = fetcher.fetch("aws_price_list", offer.csv_url).body
         batch = parse_offer_csv(body, f"aws_price_list_{offer.region_code}", region_code=offer.region_code)
         counts[offer.region_code] = sum(p.price_kind is PriceListKind.ON_DEMAND for p in batch.prices)
-    assert counts == {"eu-south-2": 0, "us-east-1": 9, "us-east-2": 3}
+    assert counts == {"eu-south-2": 0, "us-east-1": 16, "us-east-2": 3}
 
 
 def test_region_index_tolerates_extra_keys_and_limits_regions():
@@ -116,8 +117,17 @@ def test_unknown_region_asked_for_is_named():
         parse_region_index(index_body(), "idx", "https://pricing.example/", only={"ap-south-9", "us-east-1"})
 
 
+def sample_type_attributes() -> dict[str, tuple[str | None, str | None]]:
+    """What the sample regions' offer files say of each type, as the warehouse would hand it to the spot feed."""
+    batches = [parse_offer_csv(sample(r), f"aws_price_list_{r}", region_code=r) for r in ("us-east-1", "us-east-2")]
+    return {t.instance_type: (t.price_list_gpu, t.price_list_gpu_memory) for b in batches for t in b.types}
+
+
 def spot_prices(body: bytes) -> dict[tuple[str, str], Decimal]:
-    batch = parse_spot(body, "aws_spot")
+    parsed = parse_spot(body, "aws_spot")
+    assert parsed.prices == [] and parsed.pending  # the feed has no accelerator figures of its own
+    batch = price_spot(parsed, sample_type_attributes())
+    assert batch.pending == [] and batch.unpriced == []
     assert all(p.indicative and p.price_kind is PriceListKind.SPOT and p.location is None for p in batch.prices)
     return {(p.region_code, p.instance_type): p.hourly_usd for p in batch.prices}
 
@@ -150,7 +160,7 @@ def test_spot_jsonp_with_legacy_region_names():
     document["config"]["regions"][2]["region"] = "xx-north-9"  # shaped like a code, but no region AWS has
     body = b"callback(" + json.dumps(document).encode() + b");"
     batch = parse_spot(body, "aws_spot")
-    assert {p.region_code for p in batch.prices} == {"us-east-1"}
+    assert {q.region_code for q in batch.pending} == {"us-east-1"}
     assert any("somewhere-new" in w for w in batch.warnings) and any("xx-north-9" in w for w in batch.warnings)
 
 
@@ -164,3 +174,24 @@ def test_spot_feed_in_another_shape_is_a_parse_error():
 @pytest.mark.parametrize("path", [*sorted(PRICELIST.glob("*.csv")), PRICELIST / "region_index.json", SPOT], ids=str)
 def test_every_price_list_sample_says_it_is_a_sample(path):
     assert b"ratecard sample" in path.read_bytes()[:4096].lower()
+
+
+def test_a_size_listed_twice_at_one_price_is_kept_once_and_at_two_prices_is_refused():
+    # The live feed lists g6.* and gr6.* twice in us-east-2 at identical prices (alexei-led/spotinfo's spot.json).
+    document = json.loads(SPOT.read_bytes())
+    sizes = document["config"]["regions"][0]["instanceTypes"][-1]["sizes"]
+    twin = next(s for s in sizes if s["size"] == "g5.xlarge")
+    sizes.append(json.loads(json.dumps(twin)))
+    batch = parse_spot(json.dumps(document).encode(), "aws_spot")
+    assert [q.instance_type for q in batch.pending].count("g5.xlarge") == 1
+    sizes[-1]["valueColumns"][0]["prices"]["USD"] = "0.9999"
+    with pytest.raises(ParseError, match=r"g5\.xlarge is listed twice at different prices: 0\.4418 and 0\.9999"):
+        parse_spot(json.dumps(document).encode(), "aws_spot")
+
+
+def test_a_price_in_scientific_notation_is_read_exactly():
+    document = json.loads(SPOT.read_bytes())
+    sizes = document["config"]["regions"][0]["instanceTypes"][-1]["sizes"]
+    next(s for s in sizes if s["size"] == "g5.xlarge")["valueColumns"][0]["prices"]["USD"] = "9.0E-4"  # as t3.nano
+    batch = parse_spot(json.dumps(document).encode(), "aws_spot")
+    assert next(q.hourly_usd for q in batch.pending if q.instance_type == "g5.xlarge") == Decimal("0.0009")

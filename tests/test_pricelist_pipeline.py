@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,90 +16,37 @@ import duckdb
 import httpx
 import pytest
 from pricelist_files import kept_row, read_sample, sample, write_rows
+from pricelist_server import (
+    INDEX,
+    NEWER,
+    RATECARD,
+    REGIONS,
+    STAMP,
+    PriceList,
+    offer_path,
+    refresh,
+    republished,
+    unit,
+)
 
-from localserver import LocalServer, Reply
+from localserver import LocalServer
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import serve_directory
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.pricelist.region_index import RegionOffer
-from pipelines.refresh.many_sources import refresh_all
-from pipelines.refresh.one_source import SourceOutcome, discard_body, fetch_source
+from pipelines.refresh.one_source import discard_body, fetch_source
 from pipelines.refresh.pricelist_units import region_unit
 from pipelines.refresh.reparse import reparse_source
-from pipelines.sources.file import SourceSpec, load_sources
+from pipelines.sources.file import SourceSpec
 from sourcefiles import write_sources_file
-
-STAMP = "20260928184207"
-NEWER = "20261028000000"
-REGIONS = ("eu-south-2", "us-east-1", "us-east-2")
-INDEX = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
-RATECARD = Path(sys.executable).parent / "ratecard"
-
-
-def offer_path(region: str, stamp: str = STAMP) -> str:
-    return f"/offers/v1.0/aws/AmazonEC2/{stamp}/{region}/index.csv"
-
-
-def unit(region: str) -> str:
-    return "aws_pricelist_" + region.replace("-", "_")
-
-
-def republished(region: str, version: str, published: str) -> bytes:
-    """The region's sample as a later (or, for the gate, back-dated) file: new version and publication date."""
-    lines = sample(region).read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[2] = f'"Publication Date","{published}"\n'
-    lines[3] = f'"Version","{version}"\n'
-    return "".join(lines).encode()
-
-
-class PriceList:
-    """AWS's price-list layout on a local server: the region index and one offer file per region."""
-
-    def __init__(self, server: LocalServer):
-        self.server = server
-        self.stamps = dict.fromkeys(REGIONS, STAMP)
-        for region in REGIONS:
-            self.publish(region, sample(region).read_bytes())
-
-    def publish(self, region: str, body: bytes, stamp: str = STAMP) -> None:
-        self.stamps[region] = stamp
-        self.server.set(offer_path(region, stamp), Reply(body=body, content_type="text/csv"))
-        regions = {
-            code: {"regionCode": code, "currentVersionUrl": offer_path(code, s).removesuffix(".csv") + ".json"}
-            for code, s in self.stamps.items()
-        }
-        index = {"formatVersion": "v1.0", "publicationDate": "2026-10-28T00:00:00Z", "regions": regions}
-        for path in (INDEX, "/aws/pricelist/region_index.json"):  # AWS's path, and the sample's (sources files)
-            self.server.set(path, Reply(body=json.dumps(index).encode(), content_type="application/json"))
-
-    def hits(self, region: str) -> int:
-        return self.server.hits(offer_path(region, self.stamps[region]))
-
-    def source(self, **options: object) -> SourceSpec:
-        declared = next(s for s in load_sources() if s.id == "aws_pricelist")
-        data = declared.model_dump() | {"url": self.server.url(INDEX)}
-        data["options"] = {**declared.options, **options}
-        return SourceSpec.model_validate(data)
 
 
 @pytest.fixture
 def pricelist() -> Iterator[PriceList]:
     with LocalServer() as server:
         yield PriceList(server)
-
-
-def refresh(pricelist: PriceList, tmp_path: Path, **options: object) -> dict[str, SourceOutcome]:
-    with Fetcher(FetchSettings(max_attempts=1)) as fetcher:
-        outcomes = refresh_all(
-            [pricelist.source(**options)],
-            db_path=tmp_path / "prices.duckdb",
-            archive=Archive(tmp_path / "archive"),
-            fetcher=fetcher,
-            max_sources=4,
-        )
-    return {o.source_id: o for o in outcomes}
 
 
 def query(tmp_path: Path, sql: str) -> list[tuple[object, ...]]:

@@ -22,7 +22,7 @@ from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.many_sources import landing_order, refresh_all
-from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
 from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
@@ -52,8 +52,9 @@ def servers(sources: list[SourceSpec], delay_s: float) -> Iterator[tuple[list[Lo
 
 
 def test_sources_fetch_concurrently_within_limits_and_land_fx_first(tmp_path):
-    # One outcome per declared source: the price list, which becomes its regions, has tests of its own.
-    declared = [s for s in load_sources() if not reads_region_index(s)]
+    # One outcome per declared source: the price list, which becomes its regions, has tests of its own, and so has
+    # the spot feed, which prices its quotes with the types the price list lands.
+    declared = [s for s in load_sources() if not reads_region_index(s) and not prices_with_type_attributes(s)]
     with servers(declared, LATENCY_S) as (running, sources), Fetcher(FetchSettings(per_host_limit=2)) as fetcher:
         phases: list[tuple[str, str]] = []
         outcomes = refresh_all(

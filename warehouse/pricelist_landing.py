@@ -18,12 +18,13 @@ import pyarrow as pa
 
 from schemas.pricelist import PriceListBatch
 from warehouse.landing import Snapshot
-from warehouse.versioning import FactTable, VersionedTable
+from warehouse.versioning import FactTable, VersionedTable, rehash
 
 ALL_REGIONS = "(all regions)"  # aws_pricelist_offers.region_code of a feed that covers every region (spot)
 PRINTED = pa.decimal128(24, 10)  # the price list prints 10 decimals
 FULL = pa.decimal128(38, 18)
 GIB = pa.decimal128(18, 6)
+SHARE = pa.decimal128(7, 6)
 
 PRICELIST_PRICES = VersionedTable(
     name="aws_pricelist_price_history",
@@ -42,6 +43,7 @@ PRICELIST_PRICES = VersionedTable(
         pa.field("effective_usd_per_instance_hour", FULL),
         pa.field("accelerator", pa.string()),
         pa.field("accelerator_count", pa.int32()),
+        pa.field("accelerator_share", SHARE),
         pa.field("accelerator_count_basis", pa.string()),
         pa.field("price_list_gpu", pa.string()),
         pa.field("usd_per_accelerator_hour", FULL),
@@ -64,6 +66,42 @@ PRICELIST_PRICES = VersionedTable(
 
 # The same table, unscoped: a feed that prices every region at once (spot) replaces all of its source's rows.
 PRICELIST_ALL_REGIONS = dataclasses.replace(PRICELIST_PRICES, scope_columns=())
+
+# The type catalog from the data: each accelerator type as a regional offer file describes it.
+PRICELIST_TYPES = VersionedTable(
+    name="aws_pricelist_type_history",
+    key_columns=("region_code", "instance_type"),
+    attribute_fields=(
+        pa.field("region_code", pa.string()),
+        pa.field("instance_type", pa.string()),
+        pa.field("family", pa.string()),
+        pa.field("price_list_gpu", pa.string()),
+        pa.field("price_list_gpu_memory", pa.string()),
+        pa.field("accelerator", pa.string()),
+        pa.field("accelerator_count", pa.int32()),
+        pa.field("accelerator_share", SHARE),
+        pa.field("accelerator_count_basis", pa.string()),
+        pa.field("accelerator_memory_value", GIB),
+        pa.field("accelerator_memory_unit", pa.string()),
+        pa.field("accelerator_memory_gib", GIB),
+        pa.field("accelerator_memory_basis", pa.string()),
+        pa.field("curated_why", pa.string()),
+    ),
+    carried_fields=(
+        pa.field("offer_version", pa.string()),
+        pa.field("publication_date", pa.timestamp("us", tz="UTC")),
+    ),
+    scope_columns=("region_code",),
+)
+
+# The newest description of each type open at $as_of (NULL: now), over every region: what a spot quote is priced
+# with. A reparse asks as of its fetch, so it sees what that refresh saw.
+LATEST_TYPE_ATTRIBUTES = """
+SELECT instance_type, price_list_gpu, price_list_gpu_memory FROM aws_pricelist_type_history
+WHERE ($as_of IS NULL AND valid_to IS NULL)
+   OR ($as_of IS NOT NULL AND valid_from <= $as_of AND (valid_to IS NULL OR valid_to > $as_of))
+QUALIFY row_number() OVER (PARTITION BY instance_type ORDER BY publication_date DESC NULLS LAST, region_code) = 1
+"""
 
 PRICELIST_OFFERS = FactTable(
     name="aws_pricelist_offers",
@@ -114,10 +152,27 @@ def pricelist_snapshots(batch: PriceListBatch) -> list[Snapshot]:
     }
     rows = pricelist_rows(batch)
     if batch.region_code is None:
-        prices = Snapshot(PRICELIST_ALL_REGIONS, rows)
-    else:
-        prices = Snapshot(PRICELIST_PRICES, rows, scope={"region_code": batch.region_code})
-    return [prices, Snapshot(PRICELIST_OFFERS, [offer])]
+        return [Snapshot(PRICELIST_ALL_REGIONS, rows), Snapshot(PRICELIST_OFFERS, [offer])]
+    scope = {"region_code": batch.region_code}
+    return [
+        Snapshot(PRICELIST_PRICES, rows, scope=scope),
+        Snapshot(PRICELIST_TYPES, type_rows(batch), scope=scope),
+        Snapshot(PRICELIST_OFFERS, [offer]),
+    ]
+
+
+def type_rows(batch: PriceListBatch) -> list[dict[str, Any]]:
+    """The batch's type descriptions as history rows, with the offer they came from."""
+    offer = {"offer_version": batch.offer_version, "publication_date": batch.publication_date}
+    return [{**{k: _plain(v) for k, v in t.model_dump(mode="python").items()}, **offer} for t in batch.types]
+
+
+def latest_type_attributes(
+    con: duckdb.DuckDBPyConnection, as_of: datetime | None = None
+) -> dict[str, tuple[str | None, str | None]]:
+    """Instance type -> (GPU, GPU Memory) as the newest offer file landed (by `as_of`) prints them."""
+    rows = con.execute(LATEST_TYPE_ATTRIBUTES, {"as_of": as_of}).fetchall()
+    return {row[0]: (row[1], row[2]) for row in rows}
 
 
 def landed_publication(
@@ -127,3 +182,8 @@ def landed_publication(
     rows = con.execute(LANDED_PUBLICATION, {"source_id": source_id, "region_code": region_code or ALL_REGIONS})
     found = rows.fetchall()
     return (found[0][0], found[0][1]) if found else None
+
+
+def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection) -> None:
+    """Rows landed before accelerator_share existed get hashes in the current definition (share NULL)."""
+    rehash(con, PRICELIST_PRICES)

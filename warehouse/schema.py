@@ -58,9 +58,11 @@ def upgrade_history(con: duckdb.DuckDBPyConnection) -> None:
     # every process that connects, `ratecard show` included. Neither imports this module: no circle.
     from warehouse.gpu_landing import upgrade_gpu_history
     from warehouse.landing import upgrade_aws_history
+    from warehouse.pricelist_landing import upgrade_pricelist_history
 
     upgrade_gpu_history(con)
     upgrade_aws_history(con)
+    upgrade_pricelist_history(con)
     # Files made before traffic profiles: pilot_inputs' CHECK refuses their input kind.
     rebuild_if_check_refuses(con, "pilot_inputs", "input_kind", "traffic", "schema_pilots.sql", "comments_pilots.sql")
 

@@ -6,7 +6,9 @@
   last. The offer parser leaves this to the gate, so a CSV region and the spot feed are refused alike.
 - A publication date older than the one already landed for the same source and region is refused: AWS's
   files only move forward, so an older one is a stale mirror or cache, and landing it would roll prices back.
-Both raise ValidationFailed subclasses, which the refresh path quarantines (stage "validate").
+- An allowlisted accelerator type that neither the price list nor the catalog gives a count fails its source with
+  the types named (for spot: no landed price-list attributes of the type either).
+All raise ValidationFailed subclasses, which the refresh path quarantines (stage "validate").
 """
 
 from __future__ import annotations
@@ -47,6 +49,26 @@ class PublicationDateWentBack(ValidationFailed):
             f"older than the one already landed ({landed.isoformat()})"
         )
         super().__init__(source_id, [failure])
+
+
+class UnpricedTypes(ValidationFailed):
+    """Accelerator types of the allowlist that no count or share settles: the source fails, naming each."""
+
+    def __init__(self, source_id: str, region_code: str | None, unpriced: list[str]):
+        self.region_code = region_code
+        self.unpriced = unpriced
+        failure = (
+            f"[{source_id}] {_region(region_code)} refused: {len(unpriced)} allowlisted accelerator type(s) cannot be "
+            f"priced per accelerator: {'; '.join(unpriced)}. Add the type to pipelines/pricelist/catalog.toml (with "
+            "why), or narrow the source's families option"
+        )
+        super().__init__(source_id, [failure])
+
+
+def check_priced(batch: PriceListBatch) -> None:
+    """Raise UnpricedTypes when the batch names accelerator types it could not price (never a warning)."""
+    if batch.unpriced:
+        raise UnpricedTypes(batch.source_id, batch.region_code, batch.unpriced)
 
 
 def on_demand_duplicates(prices: list[PriceListPrice]) -> dict[tuple[str, str], list[str]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.errors import MissingColumnError, ParseError
-from pipelines.pricelist.catalog import CatalogEntry, load_catalog
+from pipelines.pricelist.catalog import Catalog, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, like_patterns
 from pipelines.pricelist.offer_rows import KeptRow, build_batch
 from pipelines.reading.tables import shape_fingerprint
@@ -154,7 +154,7 @@ def parse_offer_csv(
     *,
     region_code: str | None = None,
     families: Sequence[str] = DEFAULT_FAMILIES,
-    catalog: dict[str, CatalogEntry] | None = None,
+    catalog: Catalog | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
 ) -> PriceListBatch:
     """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
@@ -15,8 +16,15 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from pipelines.errors import ParseError, RecordInvalid
-from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields
-from schemas.pricelist import OfferingClass, PriceListBatch, PriceListKind, PriceListPrice, PurchaseOption
+from pipelines.pricelist.catalog import Catalog, accelerator_fields, given, is_accelerator_type
+from schemas.pricelist import (
+    InstanceTypeAttributes,
+    OfferingClass,
+    PriceListBatch,
+    PriceListKind,
+    PriceListPrice,
+    PurchaseOption,
+)
 
 LEASE_YEARS = {"1yr": 1, "3yr": 3}
 
@@ -106,7 +114,7 @@ def build_batch(
     offer_version: str,
     publication_date: datetime,
     shape: str,
-    catalog: dict[str, CatalogEntry],
+    catalog: Catalog,
 ) -> PriceListBatch:
     kept = list(rows)
     regions = sorted({row.region_code for row in kept})
@@ -115,7 +123,7 @@ def build_batch(
     if region_code is None and len(regions) > 1:
         raise ParseError(source_id, f"one offer file, several regions: {regions}")
     priced = _on_demand(kept, source_id) + _reserved(kept, source_id)
-    prices, warnings = _records(priced, source_id, offer_version, publication_date, catalog)
+    prices, found = _records(priced, source_id, offer_version, publication_date, catalog)
     return PriceListBatch(
         source_id=source_id,
         parser_version=parser_version,
@@ -123,7 +131,9 @@ def build_batch(
         offer_version=offer_version,
         publication_date=publication_date,
         prices=prices,
-        warnings=warnings,
+        types=sorted(found.types, key=lambda t: t.instance_type),
+        unpriced=found.unpriced,
+        warnings=found.warnings,
         shape=shape,
     )
 
@@ -133,16 +143,12 @@ def _records(
     source_id: str,
     offer_version: str,
     publication_date: datetime,
-    catalog: dict[str, CatalogEntry],
-) -> tuple[list[PriceListPrice], list[str]]:
-    prices, warnings = [], []
-    accelerators: dict[str, dict[str, Any] | None] = {}
+    catalog: Catalog,
+) -> tuple[list[PriceListPrice], TypeFindings]:
+    found = TypeFindings()
+    prices = []
     for row, fields in priced:
-        if row.instance_type not in accelerators:
-            found, said = accelerator_fields(row.instance_type, row.gpu, row.gpu_memory, catalog)
-            accelerators[row.instance_type] = found
-            warnings += [f"{row.region_code} {message}" for message in said]
-        accelerator = accelerators[row.instance_type]
+        accelerator = found.resolve(row, catalog, source_id)
         if accelerator is None:
             continue
         try:
@@ -170,4 +176,60 @@ def _records(
             p.offering_class or "",
         )
     )
-    return prices, warnings
+    return prices, found
+
+
+@dataclass
+class TypeFindings:
+    """Per instance type of one file: its accelerator fields (None: unpriced), what the file says of it, and the
+    warnings and unpriced types to report."""
+
+    fields: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    types: list[InstanceTypeAttributes] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    unpriced: list[str] = field(default_factory=list)
+
+    def resolve(self, row: KeptRow, catalog: Catalog, source_id: str) -> dict[str, Any] | None:
+        if row.instance_type not in self.fields:
+            self.fields[row.instance_type] = self._first_sight(row, catalog, source_id)
+        return self.fields[row.instance_type]
+
+    def _first_sight(self, row: KeptRow, catalog: Catalog, source_id: str) -> dict[str, Any] | None:
+        found, said = accelerator_fields(row.instance_type, row.gpu, row.gpu_memory, catalog)
+        if found is None:
+            if is_accelerator_type(row.instance_type, row.gpu, catalog):
+                self.unpriced += [f"{row.region_code} {message}" for message in said]
+            else:
+                self.warnings.append(f"{row.region_code} {row.instance_type}: not an accelerator type: no row")
+            return None
+        self.warnings += [f"{row.region_code} {message}" for message in said]
+        self.types.append(
+            type_attributes(row.region_code, row.instance_type, row.gpu, row.gpu_memory, found, catalog, source_id)
+        )
+        return found
+
+
+def type_attributes(
+    region_code: str,
+    instance_type: str,
+    gpu: str | None,
+    gpu_memory: str | None,
+    found: dict[str, Any],
+    catalog: Catalog,
+    source_id: str,
+) -> InstanceTypeAttributes:
+    """One type as a file describes it, with the figures its prices use."""
+    curated = catalog.types.get(instance_type)
+    copied = {key: value for key, value in found.items() if key in InstanceTypeAttributes.model_fields}
+    copied.pop("price_list_gpu", None)
+    try:
+        return InstanceTypeAttributes(
+            region_code=region_code,
+            instance_type=instance_type,
+            price_list_gpu=given(gpu),
+            price_list_gpu_memory=given(gpu_memory),
+            curated_why=curated.why if curated is not None else None,
+            **copied,
+        )
+    except ValidationError as exc:
+        raise RecordInvalid(source_id, f"{region_code} {instance_type}: {exc}") from exc

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
@@ -17,10 +17,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipelines.errors import ParseError, RecordInvalid
-from pipelines.pricelist.catalog import CatalogEntry, accelerator_fields, load_catalog
+from pipelines.pricelist.catalog import Catalog, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
 from pipelines.reading.tables import shape_fingerprint
-from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
+from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice, SpotQuote
 from schemas.regions import aws_regions
 
 PARSER_VERSION = "aws_spot_feed/1.0"
@@ -76,17 +76,13 @@ def _amount(text: str) -> Decimal | None:
     return value if value.is_finite() and value > 0 else None
 
 
-def parse_spot(
-    body: bytes,
-    source_id: str,
-    *,
-    families: Sequence[str] = DEFAULT_FAMILIES,
-    catalog: dict[str, CatalogEntry] | None = None,
-) -> PriceListBatch:
-    """Spot prices of the allowlisted types in every region the feed names (one batch, region_code None)."""
+def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT_FAMILIES) -> PriceListBatch:
+    """Spot quotes of the allowlisted types in every region the feed names (one batch, region_code None).
+
+    The feed gives no accelerator count or memory, so every quote is pending: pipelines.refresh.kinds prices it
+    with the latest price-list attributes of the same type (spot_prices), or fails the source naming the type."""
     document = _document(body, source_id)
-    catalog = catalog if catalog is not None else load_catalog()
-    prices: list[PriceListPrice] = []
+    quotes: dict[tuple[str, str], SpotQuote] = {}
     warnings: list[str] = []
     for region in document["config"]["regions"]:
         code = region_code(str(region.get("region", "")))
@@ -95,31 +91,71 @@ def parse_spot(
             continue
         for instance_type, printed in _linux_prices(region, source_id):
             amount = _amount(printed)
-            if amount is None or not allowed(instance_type, families):
-                continue
-            fields, said = accelerator_fields(instance_type, None, None, catalog)
-            warnings += [f"{code} spot {message}" for message in said]
-            if fields is not None:
-                prices.append(_record(code, instance_type, amount, fields, source_id))
+            if amount is not None and allowed(instance_type, families):
+                _keep_once(quotes, _quote(code, instance_type, amount, source_id), source_id)
     columns = document["config"].get("valueColumns", [])
     return PriceListBatch(
         source_id=source_id,
         parser_version=PARSER_VERSION,
-        prices=prices,
+        prices=[],
+        pending=list(quotes.values()),
         warnings=warnings,
         shape=shape_fingerprint(["config.regions", "instanceTypes", "sizes", "valueColumns", *map(str, columns)]),
     )
 
 
-def _record(code: str, instance_type: str, amount: Decimal, fields: dict[str, Any], source_id: str) -> PriceListPrice:
+def _keep_once(quotes: dict[tuple[str, str], SpotQuote], quote: SpotQuote, source_id: str) -> None:
+    """The live feed lists some sizes twice in a region (g6.*, gr6.* in us-east-2, at one price): kept once. Two
+    different prices for one type and region cannot both be right: the feed is refused, naming both."""
+    key = (quote.region_code, quote.instance_type)
+    seen = quotes.setdefault(key, quote)
+    if seen.hourly_usd != quote.hourly_usd:
+        raise ParseError(
+            source_id,
+            f"spot {quote.region_code} {quote.instance_type} is listed twice at different prices: "
+            f"{seen.hourly_usd} and {quote.hourly_usd}",
+        )
+
+
+def _quote(code: str, instance_type: str, amount: Decimal, source_id: str) -> SpotQuote:
+    try:
+        return SpotQuote(region_code=code, instance_type=instance_type, hourly_usd=amount)
+    except ValidationError as exc:
+        raise RecordInvalid(source_id, f"spot {code} {instance_type}: {exc}") from exc
+
+
+def spot_prices(
+    batch: PriceListBatch, attributes: Mapping[str, tuple[str | None, str | None]], catalog: Catalog | None = None
+) -> PriceListBatch:
+    """The batch with its pending quotes priced: each type's accelerator figures from `attributes` (instance type
+    -> the latest price list's `GPU` and `GPU Memory` as printed) and the catalog. A type neither settles is in
+    `unpriced`, naming why; its quotes are not priced."""
+    catalog = catalog if catalog is not None else load_catalog()
+    prices, warnings, unpriced = list(batch.prices), list(batch.warnings), list(batch.unpriced)
+    resolved: dict[str, dict[str, Any] | None] = {}
+    for quote in batch.pending:
+        if quote.instance_type not in resolved:
+            gpu, memory = attributes.get(quote.instance_type, (None, None))
+            fields, said = accelerator_fields(quote.instance_type, gpu, memory, catalog)
+            if fields is None and quote.instance_type not in attributes:
+                said = [f"{quote.instance_type}: no price-list attributes landed for it and no catalog entry"]
+            resolved[quote.instance_type] = fields
+            (warnings if fields is not None else unpriced).extend(f"spot {message}" for message in said)
+        fields = resolved[quote.instance_type]
+        if fields is not None:
+            prices.append(_record(quote, fields, batch.source_id))
+    return batch.model_copy(update={"prices": prices, "pending": [], "warnings": warnings, "unpriced": unpriced})
+
+
+def _record(quote: SpotQuote, fields: dict[str, Any], source_id: str) -> PriceListPrice:
     try:
         return PriceListPrice(
-            region_code=code,
-            instance_type=instance_type,
+            region_code=quote.region_code,
+            instance_type=quote.instance_type,
             price_kind=PriceListKind.SPOT,
-            hourly_usd=amount,
+            hourly_usd=quote.hourly_usd,
             indicative=True,
             **fields,
         )
     except ValidationError as exc:
-        raise RecordInvalid(source_id, f"spot {code} {instance_type}: {exc}") from exc
+        raise RecordInvalid(source_id, f"spot {quote.region_code} {quote.instance_type}: {exc}") from exc

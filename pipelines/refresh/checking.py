@@ -78,7 +78,7 @@ def prepare_body(
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
         return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
     try:
-        prepared = KINDS[adapter_kind(source.adapter)].prepare(parsed, source, on, state.fx)
+        prepared = KINDS[adapter_kind(source.adapter)].prepare(parsed, source, on, state)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
     return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape)

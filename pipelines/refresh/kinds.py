@@ -15,11 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from pipelines.errors import ValidationFailed
 from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
-from pipelines.pricelist.checks import check_one_on_demand, check_publication_date
+from pipelines.pricelist.checks import check_one_on_demand, check_priced, check_publication_date
+from pipelines.pricelist.spot import spot_prices
 from pipelines.refresh.drift import Key
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
@@ -36,7 +37,13 @@ from warehouse.landing import Snapshot, aws_snapshots
 from warehouse.pricelist_landing import pricelist_snapshots
 from warehouse.spec_landing import spec_snapshots
 
-FxLoader = Callable[[], FxTable]
+
+class Landed(Protocol):
+    """What preparing a batch reads of what is landed (WarehouseState; the gate bench's samples stand in for it)."""
+
+    def fx(self) -> FxTable: ...
+
+    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]: ...
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ class Prepared:
 @dataclass(frozen=True)
 class Kind:
     name: str
-    prepare: Callable[[Any, SourceSpec, date, FxLoader], Prepared]
+    prepare: Callable[[Any, SourceSpec, date, Landed], Prepared]
     # Great Expectations on many batches of this kind at once, keyed by source id (one stacked run is far
     # cheaper than one run per source); each source's reports are the ones it would get alone.
     validate_many: Callable[[dict[str, tuple[SourceSpec, Any]]], dict[str, list[ValidationReport]]]
@@ -65,7 +72,7 @@ class Kind:
     gates: Callable[[Any, WarehouseState], None] | None = None
 
 
-def _prepare_aws(batch: SourceBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
+def _prepare_aws(batch: SourceBatch, _source: SourceSpec, _on: date, _state: Landed) -> Prepared:
     return Prepared(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
 
 
@@ -77,9 +84,9 @@ def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
     )
 
 
-def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) -> Prepared:
+def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -> Prepared:
     try:
-        normalised = normalise(batch, fx(), on, source.fx.max_rate_age_days)
+        normalised = normalise(batch, state.fx(), on, source.fx.max_rate_age_days)
     except MissingFxRate as exc:  # refused, never guessed
         raise ValidationFailed(source.id, [f"fx: {exc}"]) from exc
     warnings = [
@@ -99,11 +106,11 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, fx: FxLoader) ->
     )
 
 
-def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
+def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _state: Landed) -> Prepared:
     return Prepared(batch, [], {"rate_rows": len(batch.rates)})
 
 
-def _prepare_spec(batch: SpecBatch, _source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
+def _prepare_spec(batch: SpecBatch, _source: SourceSpec, _on: date, _state: Landed) -> Prepared:
     counts = {"chip_rows": len(batch.chips), "config_rows": len(batch.configs), "release_rows": len(batch.releases)}
     return Prepared(batch, [], counts | {"launch_rows": len(batch.launches), "claim_rows": len(batch.claims)})
 
@@ -123,7 +130,10 @@ def _validate_aws(group: dict[str, tuple[SourceSpec, Any]]) -> dict[str, list[Va
     )
 
 
-def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, _fx: FxLoader) -> Prepared:
+def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, state: Landed) -> Prepared:
+    if batch.pending:  # spot quotes: priced with the price list's own attributes of the same type
+        batch = spot_prices(batch, state.type_attributes())
+    check_priced(batch)  # UnpricedTypes: an accelerator type without a count fails its source, named
     check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
     kinds = [p.price_kind for p in batch.prices]
     return Prepared(

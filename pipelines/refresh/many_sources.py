@@ -39,7 +39,13 @@ from pipelines.refresh.one_source import (
     prepare_fetched,
 )
 from pipelines.refresh.parse_turns import ParseTurns
-from pipelines.refresh.pricelist_units import IndexFetch, fetch_index, plan_units, reads_region_index
+from pipelines.refresh.pricelist_units import (
+    IndexFetch,
+    fetch_index,
+    plan_units,
+    prices_with_type_attributes,
+    reads_region_index,
+)
 from pipelines.refresh.state import WarehouseState
 from pipelines.refresh.threads import StopRequested, as_stop, result_of, settle, start_workers
 from pipelines.sources.adapter_registry import adapter_kind
@@ -169,7 +175,9 @@ def refresh_all(
     warm_up_in_background()  # Great Expectations takes seconds to import: it loads while the sources fetch
     refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
     indexes = [s for s in sources if reads_region_index(s)]
-    plain = [s for s in sources if not reads_region_index(s)]
+    # The spot feed prices its quotes with the price list's attributes of the same type: it goes after the regions.
+    after = [s for s in sources if prices_with_type_attributes(s)] if indexes else []
+    plain = [s for s in sources if not reads_region_index(s) and s not in after]
     if not indexes:
         return refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
     read: Future[list[IndexFetch]] = Future()
@@ -183,7 +191,10 @@ def refresh_all(
             on_done(known)
         units = [unit for found, _logged in planned for unit in found]
         # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands.
-        return outcomes + refresh(units, max_sources=REGIONS_AT_ONCE, on_done=on_done)
+        outcomes += refresh(units, max_sources=REGIONS_AT_ONCE, on_done=on_done)
+        if after:
+            outcomes += refresh(after, max_sources=max_sources, on_done=on_done, fetched=fetched)
+        return outcomes
     except RefreshStopped as stop:
         raise RefreshStopped(outcomes + stop.outcomes, stop.cause) from stop
     except (KeyboardInterrupt, StopRequested) as exc:

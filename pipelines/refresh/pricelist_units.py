@@ -40,6 +40,7 @@ from warehouse.lock import exclusive_refresh
 from warehouse.pricelist_landing import landed_publication
 
 REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region"})
+TYPE_ATTRIBUTE_ADAPTERS = frozenset({"aws_spot_feed"})
 
 
 @dataclass
@@ -54,6 +55,11 @@ class IndexFetch:
 
 def reads_region_index(source: SourceSpec) -> bool:
     return source.adapter in REGION_INDEX_ADAPTERS and "region_code" not in source.options
+
+
+def prices_with_type_attributes(source: SourceSpec) -> bool:
+    """A feed whose prices take their accelerator figures from the landed price-list types (the spot feed)."""
+    return source.adapter in TYPE_ATTRIBUTE_ADAPTERS
 
 
 def unit_id(source_id: str, region_code: str) -> str:

@@ -18,7 +18,7 @@ from pipelines.gpu.normalise import FxTable
 from pipelines.refresh.drift import Baseline
 from warehouse.db import connect
 from warehouse.gpu_landing import load_fx_rates
-from warehouse.pricelist_landing import landed_publication
+from warehouse.pricelist_landing import landed_publication, latest_type_attributes
 from warehouse.queries import CURRENT_PRICES, CURRENT_ROWS, LAST_SHAPE
 
 NO_FETCH_YET = 2**62  # a fetch id above every logged one: "compare with the newest"
@@ -74,3 +74,8 @@ class WarehouseState:
         with self._connection() as con:
             landed = landed_publication(con, source_id, region_code)
         return landed[0] if landed else None
+
+    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]:
+        """Instance type -> (GPU, GPU Memory) as the newest landed offer file prints them: spot quotes' figures."""
+        with self._connection() as con:
+            return latest_type_attributes(con, self._before[1] if self._before else None)

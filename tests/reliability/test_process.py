@@ -57,7 +57,7 @@ with exclusive_refresh(db, wait_s=10), Fetcher(FetchSettings(read_timeout_s=5, m
     result = fetcher.fetch(source_id, url, allowed_hosts=frozenset({spec.host}))
     Archive(archive).put(result.body)
     prepared = kind.prepare(parser_for(spec.adapter)(result.body, spec), spec, result.fetched_at.date(),
-                            WarehouseState(db).fx)
+                            WarehouseState(db))
     with connect(db) as con:
         land_batch(con, fetch_record(source_id, result), parser_version(spec.adapter), kind.snapshots(prepared.batch))
 """

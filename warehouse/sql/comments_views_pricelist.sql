@@ -46,3 +46,27 @@ COMMENT ON COLUMN aws_price_reconciliation.price_list_source_id IS 'Source id of
 COMMENT ON COLUMN aws_price_reconciliation.price_list_source_url IS 'URL of the agreeing offer file; NULL unless status is agrees.';
 COMMENT ON COLUMN aws_price_reconciliation.price_list_fetched_at IS 'When the agreeing offer file was fetched (UTC).';
 COMMENT ON COLUMN aws_price_reconciliation.offer_version IS 'Version stamp of the agreeing offer file.';
+
+COMMENT ON VIEW aws_instance_types IS 'The type catalog that comes from the price list: each accelerator instance type as the newest offer file of each region describes it (GPU and GPU Memory as printed) and the figures its prices use, with the curated correction and its reason where one applies.';
+COMMENT ON COLUMN aws_instance_types.instance_type IS 'EC2 instance type, lower case.';
+COMMENT ON COLUMN aws_instance_types.family IS 'Instance family (part before the dot).';
+COMMENT ON COLUMN aws_instance_types.region_code IS 'Region of the offer file that describes the type.';
+COMMENT ON COLUMN aws_instance_types.accelerator IS 'Chip or GPU model, named per family by the curated catalog.';
+COMMENT ON COLUMN aws_instance_types.accelerator_count IS 'Accelerators per instance: the divisor of per-accelerator prices (1 for a fractional GPU).';
+COMMENT ON COLUMN aws_instance_types.accelerator_share IS 'A fractional GPU''s share of its one GPU; NULL for whole accelerators.';
+COMMENT ON COLUMN aws_instance_types.accelerator_count_basis IS 'price_list (the GPU attribute) or catalog (curated; see curated_why).';
+COMMENT ON COLUMN aws_instance_types.price_list_gpu IS 'GPU attribute exactly as printed.';
+COMMENT ON COLUMN aws_instance_types.price_list_gpu_memory IS 'GPU Memory attribute exactly as printed: accelerator memory, never host RAM.';
+COMMENT ON COLUMN aws_instance_types.accelerator_memory_value IS 'Total accelerator memory of the instance in accelerator_memory_unit.';
+COMMENT ON COLUMN aws_instance_types.accelerator_memory_unit IS 'Unit of accelerator_memory_value as printed.';
+COMMENT ON COLUMN aws_instance_types.accelerator_memory_gib IS 'accelerator_memory_value in GiB (1 GB = 10^9 bytes), 6 decimals.';
+COMMENT ON COLUMN aws_instance_types.accelerator_memory_basis IS 'price_list (printed) or catalog (derived from the curated per-accelerator figure).';
+COMMENT ON COLUMN aws_instance_types.curated_why IS 'Why the curated catalog corrects this type; NULL when every figure is the data''s.';
+COMMENT ON COLUMN aws_instance_types.offer_version IS 'Version stamp of the offer file that opened this row.';
+COMMENT ON COLUMN aws_instance_types.publication_date IS 'Publication date of that offer file (UTC).';
+COMMENT ON COLUMN aws_instance_types.valid_from IS 'Fetch time at which these figures were first seen (UTC).';
+COMMENT ON COLUMN aws_instance_types.source_id IS 'Price-list source of the region.';
+COMMENT ON COLUMN aws_instance_types.source_url IS 'URL of the offer file.';
+COMMENT ON COLUMN aws_instance_types.fetched_at IS 'When it was fetched (UTC).';
+COMMENT ON COLUMN aws_instance_types.sha256 IS 'SHA-256 of the offer file as fetched.';
+COMMENT ON COLUMN aws_instance_types.parser_version IS 'Parser that read it.';

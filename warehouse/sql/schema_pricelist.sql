@@ -56,3 +56,37 @@ CREATE TABLE IF NOT EXISTS aws_pricelist_offers (
     sha256            VARCHAR NOT NULL,
     parser_version    VARCHAR NOT NULL
 );
+
+-- A fractional GPU's share of its one GPU (g6f); files made before it get the column, NULL on every row.
+ALTER TABLE aws_pricelist_price_history ADD COLUMN IF NOT EXISTS accelerator_share DECIMAL(7, 6);
+
+-- The type catalog that comes from the data: what each regional offer file says of each accelerator type (GPU,
+-- GPU Memory as printed) and the figures its prices use. Versioned per (source, region) like the prices; the
+-- spot feed's quotes take their figures from the newest open row of the same type.
+CREATE TABLE IF NOT EXISTS aws_pricelist_type_history (
+    source_id                 VARCHAR NOT NULL,
+    region_code               VARCHAR NOT NULL,
+    instance_type             VARCHAR NOT NULL,
+    family                    VARCHAR NOT NULL,
+    price_list_gpu            VARCHAR,
+    price_list_gpu_memory     VARCHAR,
+    accelerator               VARCHAR,
+    accelerator_count         INTEGER NOT NULL CHECK (accelerator_count >= 1),
+    accelerator_share         DECIMAL(7, 6) CHECK (accelerator_share > 0 AND accelerator_share < 1),
+    accelerator_count_basis   VARCHAR NOT NULL CHECK (accelerator_count_basis IN ('catalog', 'price_list')),
+    accelerator_memory_value  DECIMAL(18, 6),
+    accelerator_memory_unit   VARCHAR,
+    accelerator_memory_gib    DECIMAL(18, 6),
+    accelerator_memory_basis  VARCHAR CHECK (accelerator_memory_basis IN ('price_list', 'catalog')),
+    curated_why               VARCHAR,
+    offer_version             VARCHAR,
+    publication_date          TIMESTAMPTZ,
+    attributes_hash           VARCHAR NOT NULL,
+    valid_from                TIMESTAMPTZ NOT NULL,
+    valid_to                  TIMESTAMPTZ,
+    fetch_id                  BIGINT NOT NULL,
+    source_url                VARCHAR NOT NULL,
+    fetched_at                TIMESTAMPTZ NOT NULL,
+    sha256                    VARCHAR NOT NULL,
+    parser_version            VARCHAR NOT NULL
+);

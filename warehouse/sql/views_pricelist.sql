@@ -74,3 +74,13 @@ FROM page AS p
 JOIN summary AS s ON s.source_id = p.source_id AND s.instance_type = p.instance_type
 LEFT JOIN listed AS l
        ON l.instance_type = p.instance_type AND l.usd_per_instance_hour = p.usd_per_instance_hour;
+
+-- The type catalog that comes from the price list: each accelerator type's figures as the newest regional offer
+-- file gives them, one row per type and region, with the curated correction (and its reason) where there is one.
+CREATE OR REPLACE VIEW aws_instance_types AS
+SELECT instance_type, family, region_code, accelerator, accelerator_count, accelerator_share,
+       accelerator_count_basis, price_list_gpu, price_list_gpu_memory, accelerator_memory_value,
+       accelerator_memory_unit, accelerator_memory_gib, accelerator_memory_basis, curated_why, offer_version,
+       publication_date, valid_from, source_id, source_url, fetched_at, sha256, parser_version
+FROM aws_pricelist_type_history
+WHERE valid_to IS NULL;

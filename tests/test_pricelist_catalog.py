@@ -1,0 +1,153 @@
+"""The type catalog that comes from the data: counts and memory from the price list's own GPU attributes, curated
+entries only where the data lacks or gets something wrong, spot quotes priced from the landed attributes, and an
+allowlisted type that cannot be priced failing its source by name, over real HTTP into a real DuckDB file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+from pricelist_files import SPOT, read_sample, rewritten, sample
+from pricelist_server import REGIONS, PriceList, refresh, unit
+
+from localserver import LocalServer
+from pipelines.pricelist.catalog import load_catalog
+from pipelines.pricelist.checks import UnpricedTypes, check_priced
+from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed, family_of
+from pipelines.pricelist.offer_csv import parse_offer_csv
+from pipelines.refresh.one_source import SourceOutcome
+from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch
+
+
+def parse(path: Path, region: str = "us-east-1") -> PriceListBatch:
+    return parse_offer_csv(path, f"aws_pricelist_{region.replace('-', '_')}", region_code=region)
+
+
+def by_type(batch: PriceListBatch) -> dict[str, object]:
+    return {p.instance_type: p for p in batch.prices if p.price_kind == "on_demand"}
+
+
+def test_every_curated_entry_says_why_and_names_no_figure_the_data_gives():
+    catalog = load_catalog()
+    assert catalog.types and all(entry.why for entry in catalog.types.values())
+    # Whole NVIDIA counts come from the data: only Neuron types and fractional GPUs are curated.
+    assert {family_of(t) for t in catalog.types} == {"trn1", "trn1n", "trn2", "inf1", "inf2", "g6f"}
+    assert catalog.accelerator("g4dn.xlarge") == "T4" and catalog.accelerator("m5.large") is None
+
+
+def test_a_type_the_catalog_never_listed_is_priced_from_the_price_lists_attributes():
+    g4dn = by_type(parse(sample("us-east-1")))["g4dn.12xlarge"]
+    assert (g4dn.accelerator, g4dn.accelerator_count, g4dn.accelerator_count_basis) == ("T4", 4, CountBasis.PRICE_LIST)
+    assert (g4dn.accelerator_memory_printed, g4dn.accelerator_memory_basis) == ("64 GB", MemoryBasis.PRICE_LIST)
+    assert g4dn.usd_per_accelerator_hour == Decimal("3.912") / 4
+
+
+def test_a_fractional_gpu_is_priced_per_whole_gpu_hour_by_its_share():
+    g6f = by_type(parse(sample("us-east-1")))["g6f.large"]
+    assert (g6f.accelerator_count, g6f.accelerator_share, g6f.price_list_gpu) == (1, Decimal("0.125"), "0.125")
+    assert g6f.usd_per_accelerator_hour == Decimal("0.2012") * 8  # a whole L4-hour at this rate
+
+
+def test_the_type_catalog_lists_what_the_file_says_and_what_is_curated():
+    types = {t.instance_type: t for t in parse(sample("us-east-1")).types}
+    assert types["p5.48xlarge"].price_list_gpu_memory == "640 GB HBM3" and types["p5.48xlarge"].curated_why is None
+    inf2 = types["inf2.24xlarge"]  # GPU printed 0: the curated Neuron count, with its reason
+    assert (inf2.price_list_gpu, inf2.accelerator_count, inf2.accelerator_count_basis) == ("0", 6, CountBasis.CATALOG)
+    assert "Neuron" in inf2.curated_why
+    assert "m5.large" not in types
+
+
+def test_an_allowlisted_type_without_a_count_fails_its_source_naming_it(tmp_path):
+    path = rewritten(tmp_path, "us-east-1", lambda r: r["Instance Type"].startswith("g4dn."), GPU="")
+    batch = parse(path)
+    assert not [p for p in batch.prices if p.family == "g4dn"]
+    with pytest.raises(UnpricedTypes) as caught:
+        check_priced(batch)
+    message = str(caught.value)
+    assert "g4dn.xlarge" in message and "g4dn.12xlarge" in message and "us-east-1" in message
+    assert "aws_pricelist_us_east_1" in message and "catalog.toml" in message
+
+
+def test_every_allowlisted_family_in_the_samples_can_be_priced():
+    """Each allowlisted type with an on-demand Linux row in a sample region is priced: none is dropped."""
+    for region in ("us-east-1", "us-east-2"):
+        batch = parse(sample(region), region)
+        assert batch.unpriced == []
+        _, _, rows = read_sample(region)
+        offered = {
+            r["Instance Type"]
+            for r in rows
+            if allowed(r["Instance Type"], DEFAULT_FAMILIES)
+            and r["TermType"] == "OnDemand"
+            and r["Operating System"] == "Linux"
+            and r["Tenancy"] == "Shared"
+            and r["CapacityStatus"] == "Used"
+            and r["Pre Installed S/W"] == "NA"
+            and not r["operation"].endswith(":CB")
+            and Decimal(r["PricePerUnit"]) > 0
+        }
+        assert offered and offered == set(by_type(batch)), offered ^ set(by_type(batch))
+
+
+# The refresh path: the regions and the spot feed from one local server, into one DuckDB file.
+
+
+@pytest.fixture
+def pricelist() -> Iterator[PriceList]:
+    with LocalServer() as server:
+        yield PriceList(server)
+
+
+def refresh_with_spot(pricelist: PriceList, tmp_path: Path, spot: bytes, *more: str) -> dict[str, SourceOutcome]:
+    """The spot feed (listed first: it must still wait for the regions) and the price list, in one refresh."""
+    source = pricelist.spot_source(spot)
+    if more:
+        source = source.model_copy(update={"options": {"families": [*DEFAULT_FAMILIES, *more]}})
+    return refresh(pricelist, tmp_path, source)
+
+
+def query(tmp_path: Path, sql: str) -> list[tuple[object, ...]]:
+    with duckdb.connect(str(tmp_path / "prices.duckdb"), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_spot_quotes_take_their_figures_from_the_regions_landed_in_the_same_refresh(pricelist, tmp_path):
+    outcomes = refresh_with_spot(pricelist, tmp_path, SPOT.read_bytes())
+    assert {k: o.status for k, o in outcomes.items()} == {**{unit(r): "landed" for r in REGIONS}, "aws_spot": "landed"}
+    assert list(outcomes)[-1] == "aws_spot"  # after every region
+    assert not [w for w in outcomes["aws_spot"].warnings if "no row" in w or "g4dn" in w]
+    g4dn = query(
+        tmp_path,
+        """SELECT instance_type, accelerator, accelerator_count, accelerator_count_basis, accelerator_memory_printed,
+                  usd_per_accelerator_hour_4dp
+           FROM aws_pricelist_price_history WHERE source_id = 'aws_spot' AND family = 'g4dn' AND valid_to IS NULL
+           ORDER BY instance_type""",
+    )
+    assert g4dn == [
+        ("g4dn.12xlarge", "T4", 4, "price_list", "64 GB", Decimal("0.4081")),
+        ("g4dn.xlarge", "T4", 1, "price_list", "16 GB", Decimal("0.2104")),
+    ]
+    types = query(
+        tmp_path, "SELECT count(*), count(curated_why) FROM aws_instance_types WHERE region_code = 'us-east-1'"
+    )
+    assert types[0][0] == 16 and 0 < types[0][1] < 16
+
+
+def test_a_spot_type_no_price_list_describes_fails_the_spot_source_by_name(pricelist, tmp_path):
+    document = json.loads(SPOT.read_bytes())
+    region = document["config"]["regions"][0]
+    region["instanceTypes"][-1]["sizes"].append(
+        {"size": "g7x.8xlarge", "valueColumns": [{"name": "linux", "prices": {"USD": "1.5"}}]}
+    )
+    outcomes = refresh_with_spot(pricelist, tmp_path, json.dumps(document).encode(), "g7x")  # admitted, priced nowhere
+    assert outcomes["aws_spot"].status == "quarantined"
+    error = str(outcomes["aws_spot"].error)
+    assert "g7x.8xlarge" in error and "no price-list attributes" in error and "aws_spot" in error
+    assert all(outcomes[unit(r)].status == "landed" for r in REGIONS)
+    assert query(tmp_path, "SELECT count(*) FROM aws_pricelist_price_history WHERE source_id = 'aws_spot'") == [(0,)]
+    logged = query(tmp_path, "SELECT outcome, error FROM fetch_log WHERE source_id = 'aws_spot'")
+    assert logged[0][0] == "quarantined" and "g7x.8xlarge" in logged[0][1]
