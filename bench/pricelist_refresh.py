@@ -20,13 +20,14 @@ import time
 from pathlib import Path
 from unittest import mock
 
+from bench.offer_files import VERSION
 from bench.offer_full_size import write_full_size
 from bench.report import Result, Timing, fmt_ratio, progress, ratio
 
 SCENARIO = "9 price-list refresh"
 MEGABYTES = 420
 RSS_BOUND_MB = 600
-STAMP = "20261101000000"
+STAMP = VERSION  # the file prints the version its index entry names
 
 
 def lay_out(folder: Path, megabytes: int) -> int:

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pricelist_files import SPOT, read_sample, rewritten, sample
+from pricelist_files import SPOT, read_sample, rewritten, sample, write_rows
 from pricelist_server import REGIONS, PriceList, refresh, unit
 
 from localserver import LocalServer
+from pipelines.errors import ParseError
 from pipelines.pricelist.catalog import load_catalog
 from pipelines.pricelist.checks import UnpricedTypes, check_priced
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed, family_of
@@ -151,3 +152,44 @@ def test_a_spot_type_no_price_list_describes_fails_the_spot_source_by_name(price
     assert query(tmp_path, "SELECT count(*) FROM aws_pricelist_price_history WHERE source_id = 'aws_spot'") == [(0,)]
     logged = query(tmp_path, "SELECT outcome, error FROM fetch_log WHERE source_id = 'aws_spot'")
     assert logged[0][0] == "quarantined" and "g7x.8xlarge" in logged[0][1]
+
+
+# Whole-file sanity: every row of the file, and the version its index entry names.
+
+
+def test_a_file_whose_dropped_rows_name_another_region_is_refused_naming_it(tmp_path):
+    # Only an m5 row (outside the allowlist, never kept) names eu-west-3: the whole file is still refused.
+    path = rewritten(tmp_path, "us-east-1", lambda r: r["Instance Type"] == "m5.large", Region_Code="eu-west-3")
+    with pytest.raises(ParseError, match=r"index gave this file for us-east-1, but its rows also name eu-west-3"):
+        parse(path)
+
+
+def test_the_all_regions_file_is_refused_for_one_region(tmp_path):
+    meta, header, rows = read_sample("us-east-1")
+    others = [{**row, "Region Code": "us-east-2"} for row in read_sample("us-east-2")[2]]
+    path = write_rows(tmp_path / "all.csv", meta, header, [*rows, *others])
+    with pytest.raises(ParseError, match="all-regions file"):
+        parse(path)
+
+
+def test_a_file_of_another_version_than_its_index_entry_is_refused_saying_both():
+    with pytest.raises(ParseError, match=r"prints Version 20260928184207, but the region index named version 2026"):
+        parse_offer_csv(
+            sample("us-east-1"), "aws_pricelist_us_east_1", region_code="us-east-1", index_version="20261028000000"
+        )
+    agreeing = parse_offer_csv(
+        sample("us-east-1"), "aws_pricelist_us_east_1", region_code="us-east-1", index_version="20260928184207"
+    )
+    assert agreeing.prices
+
+
+def test_a_stale_mirror_behind_a_new_index_stamp_is_quarantined_and_the_region_keeps_its_prices(pricelist, tmp_path):
+    assert refresh(pricelist, tmp_path)[unit("us-east-2")].status == "landed"
+    pricelist.publish("us-east-2", sample("us-east-2").read_bytes(), "20261028000000")  # the old file, new stamp
+    outcome = refresh(pricelist, tmp_path)[unit("us-east-2")]
+    assert outcome.status == "quarantined" and "named version 20261028000000" in str(outcome.error)
+    open_rows = query(
+        tmp_path,
+        "SELECT count(*) FROM aws_pricelist_price_history WHERE region_code = 'us-east-2' AND valid_to IS NULL",
+    )
+    assert open_rows[0][0] > 0

@@ -248,7 +248,7 @@ def test_missing_column_is_named(tmp_path):
 
 
 def test_wrong_region_is_refused():
-    with pytest.raises(ParseError, match="holds rows of region"):
+    with pytest.raises(ParseError, match="index gave this file for us-east-1, but its rows also name us-east-2"):
         parse(sample("us-east-2"), "us-east-1")
 
 

@@ -203,7 +203,7 @@ def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_on
     landed = query(tmp_path, "SELECT source_id, outcome FROM fetch_log ORDER BY source_id")
     assert landed == [(unit(r), "quarantined" if r == "us-east-1" else "landed") for r in sorted(REGIONS)]
 
-    pricelist.publish("us-east-1", sample("us-east-1").read_bytes(), NEWER)
+    pricelist.publish("us-east-1", republished("us-east-1", NEWER, "2026-10-28T00:00:00Z"), NEWER)
     fixed = dg.materialize([build_pricelist_asset(source)], resources=resources)
     (materialised,) = fixed.asset_materializations_for_node("sources__aws_pricelist")
     assert materialised.metadata["regions_landed"].value == 1 and materialised.metadata["regions_unchanged"].value == 2

@@ -2,7 +2,8 @@
 
 The source in the sources file names the region index; pipelines.pricelist.units turns it into one unit per
 region, each with its own offer-file URL and `region_code` option, so each region lands or fails on its own.
-Options: `families` (the allowlist; default every accelerator family) and `regions` (default every region).
+Options: `families` (the allowlist; default every accelerator family) and `regions` (default every region); each
+unit also carries `region_code` and `index_version` (the stamp its index entry names), which the file must match.
 """
 
 from __future__ import annotations
@@ -23,4 +24,10 @@ def families(source: Any) -> tuple[str, ...]:
 
 def parse(body: bytes | Path, source: Any) -> PriceListBatch:
     """`body`: the offer file as fetched into memory, or the file it was streamed to."""
-    return parse_offer_csv(body, source.id, region_code=source.options.get("region_code"), families=families(source))
+    return parse_offer_csv(
+        body,
+        source.id,
+        region_code=source.options.get("region_code"),
+        families=families(source),
+        index_version=source.options.get("index_version"),
+    )

@@ -127,9 +127,19 @@ def _select_list(header: list[str], source_id: str) -> str:
     return ", ".join(parts)
 
 
+KEPT_FIELDS = (
+    "sku, term_code, rate_code, term_type, unit, price, lease, purchase_option, offering_class, location, "
+    "instance_type, region_code, gpu, gpu_memory"
+)
+
+
 def query_kept_rows(
     con: duckdb.DuckDBPyConnection, path: Path, header: list[str], families: Sequence[str], source_id: str
-) -> list[KeptRow]:
+) -> tuple[list[KeptRow], list[str]]:
+    """The rows that are prices of the allowlisted families, and every region code any row of the file names.
+
+    One scan: grouping by region code gathers each region's kept rows, so the whole file's regions come free (a
+    file for another region, or the all-regions file, is caught by any row, not only by a kept one)."""
     family_match = " OR ".join(["split_part(instance_type, '.', 1) LIKE ?"] * len(families)) or "false"
     sql = f"""
         WITH named AS (
@@ -137,15 +147,16 @@ def query_kept_rows(
             FROM read_csv(?, skip = {len(PREAMBLE)}, header = true, all_varchar = true, delim = ',',
                           quote = '"', escape = '"', strict_mode = true, null_padding = false)
         )
-        SELECT sku, term_code, rate_code, term_type, unit, price, lease, purchase_option, offering_class,
-               location, instance_type, region_code, gpu, gpu_memory
-        FROM named WHERE {FILTERS} AND ({family_match})
+        SELECT nullif(trim(region_code), '') AS code,
+               list(struct_pack({KEPT_FIELDS})) FILTER (WHERE {FILTERS} AND ({family_match})) AS kept
+        FROM named GROUP BY code
     """
     try:
-        rows = con.execute(sql, [str(path), *like_patterns(families)]).fetchall()
+        groups = con.execute(sql, [str(path), *like_patterns(families)]).fetchall()
     except duckdb.Error as exc:
         raise ParseError(source_id, f"{path.name}: DuckDB could not read the offer file: {exc}") from exc
-    return [KeptRow(*row) for row in rows]
+    regions = sorted(code for code, _ in groups if code is not None)
+    return [KeptRow(**row) for _, kept in groups for row in kept or []], regions
 
 
 def parse_offer_csv(
@@ -156,29 +167,40 @@ def parse_offer_csv(
     families: Sequence[str] = DEFAULT_FAMILIES,
     catalog: Catalog | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    index_version: str | None = None,
 ) -> PriceListBatch:
     """Read one regional offer file (a path, plain or .gz, or a body) into a batch of on-demand and reserved prices.
 
-    `region_code`, when given, must be the file's region. Raises ParseError naming the source and what was
-    wrong; two on-demand rows for one type are refused later, by the gate (pipelines.pricelist.checks).
+    `region_code`, when given, must be the region of every row of the file; `index_version`, when given (the stamp
+    of the region index entry the file came from), must be the file's own Version. Raises ParseError naming the
+    source and what was wrong; two on-demand rows for one type are refused later, by the gate
+    (pipelines.pricelist.checks).
     """
     if isinstance(source, bytes):
         with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
             path = _spilled(source, folder)
             return parse_offer_csv(
-                path, source_id, region_code=region_code, families=families, catalog=catalog, con=con
+                path,
+                source_id,
+                region_code=region_code,
+                families=families,
+                catalog=catalog,
+                con=con,
+                index_version=index_version,
             )
     path = source
     meta, header = read_head(path, source_id)
+    check_version(path, meta["Version"], index_version, source_id)
     if not _ends_with_newline(path):
         raise ParseError(source_id, f"{path.name}: the file does not end with a newline: truncated download?")
     own = con is None
     connection = con if con is not None else _bounded_connection()
     try:
-        rows = query_kept_rows(connection, path, header, families, source_id)
+        rows, file_regions = query_kept_rows(connection, path, header, families, source_id)
     finally:
         if own:
             connection.close()
+    check_file_regions(path, file_regions, region_code, source_id)
     return build_batch(
         rows,
         source_id=source_id,
@@ -189,6 +211,31 @@ def parse_offer_csv(
         shape=shape_fingerprint(header),
         catalog=catalog if catalog is not None else load_catalog(),
     )
+
+
+def check_file_regions(path: Path, regions: list[str], region_code: str | None, source_id: str) -> None:
+    """Every row of a regional file names its region (rows naming none, such as some data-transfer rows, aside)."""
+    if region_code is not None and set(regions) - {region_code}:
+        others = sorted(set(regions) - {region_code})
+        shown = ", ".join(others[:8]) + (f" and {len(others) - 8} more" if len(others) > 8 else "")
+        raise ParseError(
+            source_id,
+            f"{path.name}: the region index gave this file for {region_code}, but its rows also name {shown}: "
+            "a file for another region, or the all-regions file; refused",
+        )
+    if region_code is None and len(regions) > 1:
+        raise ParseError(source_id, f"{path.name}: one offer file, several regions: {', '.join(regions)}")
+
+
+def check_version(path: Path, printed: str, index_version: str | None, source_id: str) -> None:
+    """The file's Version line against the stamp of the index entry it came from: another version is a stale
+    mirror or cache, or a mixed-up download, and would be recorded against the wrong offer."""
+    if index_version is not None and printed != index_version:
+        raise ParseError(
+            source_id,
+            f"{path.name}: the file prints Version {printed}, but the region index named version {index_version} "
+            "for it: a stale mirror or a mixed-up download; refused",
+        )
 
 
 def _spilled(body: bytes, folder: str) -> Path:

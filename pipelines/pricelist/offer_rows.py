@@ -117,7 +117,7 @@ def build_batch(
     catalog: Catalog,
 ) -> PriceListBatch:
     kept = list(rows)
-    regions = sorted({row.region_code for row in kept})
+    regions = sorted({row.region_code for row in kept})  # the whole file's regions are checked by the reader
     if region_code is not None and set(regions) - {region_code}:
         raise ParseError(source_id, f"the {region_code} offer file holds rows of region(s) {regions}")
     if region_code is None and len(regions) > 1:

@@ -74,7 +74,9 @@ def region_unit(source: SourceSpec, offer: RegionOffer) -> SourceSpec:
         "url": offer.csv_url,
         "title": f"{source.title} ({offer.region_code})",
         "sample": str(PurePosixPath(source.sample).parent / f"{offer.region_code}.csv"),  # the region's sample
-        "options": {**source.options, "region_code": offer.region_code},
+        # The stamp the index names, which the file must print (a replay from the archive names none).
+        "options": {**source.options, "region_code": offer.region_code}
+        | ({"index_version": offer.version} if offer.version else {}),
     }
     return SourceSpec.model_validate(data)
 
