@@ -317,3 +317,13 @@ def test_post_sends_the_body_and_content_type():
         path, headers = server.requests[-1]
         assert path == "/graphql" and headers.get("Content-Type") == "application/json"
         assert server.posted == [("/graphql", b'{"query": "{ gpuTypes { id } }"}')]
+
+
+def test_a_body_streamed_to_a_file_is_hashed_as_it_arrives_even_after_a_retry(server, make_fetcher, tmp_path):
+    body = b"x" * 300_000 + b"end\n"
+    server.set("/big.csv", Reply(body=body, truncate_to=150_000), Reply(body=body, content_type="text/csv"))
+    spool = tmp_path / "big.csv"
+    result = make_fetcher().fetch("src", server.url("/big.csv"), spool_to=spool)
+    # The first, cut-short attempt wrote into the same file: the hash is of the body that was kept, in full.
+    assert result.body == b"" and result.body_file == spool and spool.read_bytes() == body
+    assert result.sha256 == hashlib.sha256(body).hexdigest()

@@ -15,6 +15,11 @@ class ArchiveError(Exception):
     pass
 
 
+# A body streamed to a file is big (a price-list offer file: ~250-420 MB). zlib level 3 compresses it at about
+# 290 MB/s, level 9 (GzipFile's default, kept for pages) at about 70 MB/s: 6 s for one 420 MB file.
+FILE_LEVEL = 3
+
+
 class Archive:
     def __init__(self, root: Path | str):
         self.root = Path(root)
@@ -33,9 +38,9 @@ class Archive:
             with open(path, "rb") as body:
                 shutil.copyfileobj(body, gz, 1 << 20)
 
-        return self._store(sha256, copy)
+        return self._store(sha256, copy, level=FILE_LEVEL)
 
-    def _store(self, sha256: str, write: Callable[[gzip.GzipFile], object]) -> str:
+    def _store(self, sha256: str, write: Callable[[gzip.GzipFile], object], level: int = 9) -> str:
         target = self.path_for(sha256)
         if target.exists():
             return sha256
@@ -43,7 +48,7 @@ class Archive:
         # Write then rename: a crash never leaves a half-written file under the final name.
         fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
         try:
-            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
+            with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=level) as gz:
                 write(gz)
             os.replace(tmp, target)
         except BaseException:

@@ -90,6 +90,19 @@ class _Page:  # what one successful attempt yields
     status: int
     content_type: str | None
     body: bytes
+    spooled_sha256: str | None = None  # the hash of a body streamed to a file, taken as it arrived
+
+
+class HashingFile:
+    """A file being written that hashes what passes through it, so a 420 MB body is not read back to be hashed."""
+
+    def __init__(self, out: BinaryIO):
+        self.out = out
+        self.digest = hashlib.sha256()
+
+    def write(self, chunk: bytes) -> int:
+        self.digest.update(chunk)
+        return self.out.write(chunk)
 
 
 class Fetcher:
@@ -180,7 +193,7 @@ class Fetcher:
             status=page.status,
             fetched_at=page.fetched_at,
             body=page.body,
-            sha256=file_sha256(spool_to) if spool_to is not None else hashlib.sha256(page.body).hexdigest(),
+            sha256=page.spooled_sha256 or hashlib.sha256(page.body).hexdigest(),
             content_type=page.content_type,
             elapsed_ms=round((time.monotonic() - started) * 1000),
             attempts=attempt.retry_state.attempt_number,
@@ -215,10 +228,13 @@ class Fetcher:
                         url = redirect_target(source_id, response, hosts_ok)
                         continue
                     self._check_status(source_id, response)
+                    spooled = None
                     with open(request.spool_to, "wb") if request.spool_to else contextlib.nullcontext() as out:
-                        body = self._read_body(source_id, response, request.max_bytes, out)
+                        hashing = HashingFile(out) if out is not None else None
+                        body = self._read_body(source_id, response, request.max_bytes, hashing)
+                        spooled = hashing.digest.hexdigest() if hashing is not None else None
                     content_type = response.headers.get("Content-Type")
-                    return _Page(fetched_at, str(response.url), response.status_code, content_type, body)
+                    return _Page(fetched_at, str(response.url), response.status_code, content_type, body, spooled)
             except httpx.ConnectError as exc:
                 raise connect_failure(source_id, url, exc) from exc
             except TRANSIENT_ERRORS as exc:
@@ -248,7 +264,7 @@ class Fetcher:
             )
         raise Retryable(what, cause, status=status, retry_after_s=retry_after)
 
-    def _read_body(self, source_id: str, response: httpx.Response, limit: int, out: BinaryIO | None) -> bytes:
+    def _read_body(self, source_id: str, response: httpx.Response, limit: int, out: HashingFile | None) -> bytes:
         """The body (or b"" when it is written to `out` as it arrives), inflated and under the size cap."""
 
         def body_error(message: str) -> FetchError:
@@ -285,11 +301,3 @@ class Fetcher:
         if inflater is not None and not inflater.eof:
             raise body_error("gzip body ends mid-stream")
         return b"".join(parts)
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as body:
-        while chunk := body.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()

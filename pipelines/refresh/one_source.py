@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -116,33 +119,39 @@ def discard_body(result: FetchResult) -> None:
         result.body_file.unlink(missing_ok=True)
 
 
-def archived_body(result: FetchResult, archive: Archive) -> bytes | Path:
-    """Archive the body (gzip, by its SHA-256) and hand it on: the bytes, or the file it was streamed to."""
-    if result.body_file is not None:
-        archive.put_file(result.body_file, result.sha256)
-        return result.body_file
-    archive.put(result.body)
-    return result.body
+@contextmanager
+def archiving(result: FetchResult, archive: Archive) -> Iterator[bytes | Path]:
+    """Archive the body (gzip, by its SHA-256) while the caller reads it: the bytes, or the file it was streamed
+    to. A file is compressed in a thread (zlib releases the GIL), so a big offer file's gzip overlaps its DuckDB
+    parse; the archive is complete, or its failure raised, when the block ends, before anything can land."""
+    if result.body_file is None:
+        archive.put(result.body)
+        yield result.body
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratecard-archive") as pool:
+        stored = pool.submit(archive.put_file, result.body_file, result.sha256)
+        yield result.body_file
+        stored.result()
 
 
 def check_fetched(source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState) -> Checked:
-    """Archive the body, then decide whether it may land."""
-    body = archived_body(result, archive)
-    try:
-        return check_body(source, body, result.fetched_at.date(), state, result.content_type)
-    except CHECK_BUGS as exc:
-        return check_bug(source, exc)
+    """Archive the body while deciding whether it may land."""
+    with archiving(result, archive) as body:
+        try:
+            return check_body(source, body, result.fetched_at.date(), state, result.content_type)
+        except CHECK_BUGS as exc:
+            return check_bug(source, exc)
 
 
 def prepare_fetched(
     source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState
 ) -> Prepared | Checked:
-    """Archive the body, then parse and prepare it (validation comes later, many sources at once)."""
-    body = archived_body(result, archive)
-    try:
-        return prepare_body(source, body, result.fetched_at.date(), state, result.content_type)
-    except CHECK_BUGS as exc:
-        return check_bug(source, exc)
+    """Archive the body while parsing and preparing it (validation comes later, many sources at once)."""
+    with archiving(result, archive) as body:
+        try:
+            return prepare_body(source, body, result.fetched_at.date(), state, result.content_type)
+        except CHECK_BUGS as exc:
+            return check_bug(source, exc)
 
 
 def log_fetch_failure(
