@@ -134,6 +134,11 @@ def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(si
     shown = sorted(tuple(row[i] for i in at.values()) for row in rows)
     assert shown == sorted(expected) and shown
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", row[header.index("fetched_at")]) for row in rows)
+    # Reserved rows of one type and region differ by their terms, which the table shows (purchase option, class).
+    key = [header.index(name) for name in ("offering", "price_kind", "terms", "region", "source_url")]
+    reserved = [tuple(row[i] for i in key) for row in rows if row[at["price_kind"]].startswith("reserved")]
+    assert reserved and len(set(reserved)) == len(reserved)
+    assert all(r[2] for r in reserved if "/offers/" in r[4])  # a product page prints no terms; the price list does
     # The product page's row (the price-list regions keep AWS's own $21.50 beside it)
     trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and r[3].endswith("/trn1.html")]
     assert trn1 == [("trn1.32xlarge", "on_demand", "1.2500", trn1[0][3])]  # $20.00 / 16, the changed price

@@ -122,6 +122,21 @@ def test_show_prints_a_summary_per_region(demo):
     assert cheapest[6].strip().startswith(("trn", "inf")) and Decimal(cheapest[7].strip()) > 0
 
 
+def test_show_says_where_the_reserved_and_spot_rows_are_with_their_counts(demo):
+    db, output = demo
+    text = " ".join(output.split())  # the terminal wraps the line
+    counted = query(
+        db,
+        """SELECT price_kind, count(*), count(DISTINCT instance_type), count(DISTINCT region_code)
+           FROM aws_pricelist_price_history WHERE valid_to IS NULL AND price_kind <> 'on_demand'
+           GROUP BY ALL ORDER BY 1""",
+    )
+    assert [kind for kind, *_ in counted] == ["reserved", "spot"]
+    for kind, rows, types, regions in counted:
+        assert f"{kind}: {rows:,} rows, {types} types in {regions} region(s)" in text
+    assert "ratecard history TYPE --kind KIND --region R" in text
+
+
 def test_history_shows_the_price_list_per_region_beside_the_page(demo):
     db, _ = demo
     shown = runner.invoke(app, ["history", "trn1.32xlarge", "--kind", "on_demand", "--db", str(db)], terminal_width=250)

@@ -122,6 +122,14 @@ SELECT source_id, last_outcome,
 FROM source_freshness ORDER BY source_id
 """
 
+# Price-list rows that `ratecard show` does not list one by one (it lists regions), by kind: where they are is said.
+PRICELIST_KIND_COUNTS = """
+SELECT price_kind, count(*) AS price_rows, count(DISTINCT instance_type) AS types,
+       count(DISTINCT region_code) AS regions
+FROM aws_pricelist_price_history WHERE valid_to IS NULL AND price_kind <> 'on_demand'
+GROUP BY price_kind ORDER BY price_kind
+"""
+
 # The price list per region (`ratecard show`): every region landed, even one pricing no accelerator, with its
 # counts by price kind and its cheapest Trainium/Inferentia on-demand instance.
 PRICELIST_REGIONS = """

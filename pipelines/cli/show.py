@@ -19,6 +19,7 @@ from warehouse.queries import (
     GENERATIONS,
     GPU_CHEAPEST,
     HEADLINE_PRICES,
+    PRICELIST_KIND_COUNTS,
     PRICELIST_REGIONS,
     SOURCE_FRESHNESS,
     TRAINIUM_VS_NVIDIA,
@@ -123,6 +124,18 @@ def region_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def where_the_other_rows_are(counts: list[dict[str, Any]]) -> str:
+    """One line naming the price-list rows listed only as counts above, and where each kind is to be read."""
+    kinds = "; ".join(
+        f"{row['price_kind']}: {row['price_rows']:,} rows, {row['types']} types in {row['regions']} region(s)"
+        for row in counts
+    )
+    return (
+        f"Not listed row by row ({kinds}): `ratecard history TYPE --kind KIND --region R`, or the view "
+        "aws_prices_by_region, each row with its terms (lease_years, purchase_option, offering_class)."
+    )
+
+
 def generation_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
@@ -177,6 +190,7 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
         freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
         cheapest = rows_as_dicts(con, GPU_CHEAPEST)
         regions = rows_as_dicts(con, PRICELIST_REGIONS)
+        kind_counts = rows_as_dicts(con, PRICELIST_KIND_COUNTS)
         generations = rows_as_dicts(con, GENERATIONS)
         warnings = [row["warning"] for row in rows_as_dicts(con, CROSSCHECK_WARNINGS)]
         value = rows_as_dicts(con, TRAINIUM_VS_NVIDIA)
@@ -198,6 +212,8 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
             REGION_HEADERS,
         )
     )
+    if kind_counts:
+        console.print(where_the_other_rows_are(kind_counts))
     console.print(
         rows_table(
             "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "

@@ -91,3 +91,4 @@ COMMENT ON COLUMN accelerator_hour_prices.stock_status IS 'GPU listings: in_stoc
 COMMENT ON COLUMN accelerator_hour_prices.source_id IS 'Source id.';
 COMMENT ON COLUMN accelerator_hour_prices.source_url IS 'URL the figure was fetched from.';
 COMMENT ON COLUMN accelerator_hour_prices.fetched_at IS 'When it was fetched (UTC).';
+COMMENT ON COLUMN accelerator_hour_prices.price_terms IS 'A reserved price''s purchase option and offering class (Partial Upfront standard; the term is in price_kind: reserved_1y, reserved_3y), so reserved rows of one type and region can be told apart; NULL for every other price.';

@@ -68,7 +68,8 @@ SELECT 'AWS' AS vendor,
        usd_per_accelerator_hour,
        usd_per_accelerator_hour_4dp,
        CAST(NULL AS VARCHAR) AS stock_status,
-       source_id, source_url, fetched_at
+       source_id, source_url, fetched_at,
+       nullif(concat_ws(' ', purchase_option, offering_class), '') AS price_terms
 FROM aws_instance_prices
 UNION ALL
 SELECT provider,
@@ -83,5 +84,6 @@ SELECT provider,
        usd_per_gpu_hour,
        usd_per_gpu_hour_4dp,
        stock_status,
-       source_id, source_url, fetched_at
+       source_id, source_url, fetched_at,
+       NULL
 FROM gpu_listings;
