@@ -23,6 +23,7 @@ from browser import chromium, load, recorded_page
 from localserver import LocalServer, Reply, free_port
 from pipelines.cli.app import app
 from pipelines.dashboard.build import build_dashboard
+from pipelines.fetch.offline import shown_source
 from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import load_sources, sample_path
 from sourcefiles import serve_samples, write_sources_file
@@ -132,15 +133,17 @@ def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(si
         header, rows = headers(page, "comparison"), cells(page, "comparison")
     at = {name: header.index(name) for name in ("offering", "price_kind", "usd_per_accel_hour", "source_url")}
     shown = sorted(tuple(row[i] for i in at.values()) for row in rows)
-    assert shown == sorted(expected) and shown
+    # The offline refresh's URLs (127.0.0.1, a port gone after the run) are shown as the samples they served.
+    assert shown == sorted((*row[:3], shown_source(row[3])) for row in expected) and shown
+    assert all(url.endswith(" (sample)") and url.startswith("pipelines/samples/") for *_, url in shown)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", row[header.index("fetched_at")]) for row in rows)
     # Reserved rows of one type and region differ by their terms, which the table shows (purchase option, class).
     key = [header.index(name) for name in ("offering", "price_kind", "terms", "region", "source_url")]
     reserved = [tuple(row[i] for i in key) for row in rows if row[at["price_kind"]].startswith("reserved")]
     assert reserved and len(set(reserved)) == len(reserved)
-    assert all(r[2] for r in reserved if "/offers/" in r[4])  # a product page prints no terms; the price list does
+    assert all(r[2] for r in reserved if "/pricelist/" in r[4])  # a product page prints no terms; the price list does
     # The product page's row (the price-list regions keep AWS's own $21.50 beside it)
-    trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and r[3].endswith("/trn1.html")]
+    trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and "/trn1.html" in r[3]]
     assert trn1 == [("trn1.32xlarge", "on_demand", "1.2500", trn1[0][3])]  # $20.00 / 16, the changed price
 
 
@@ -157,7 +160,7 @@ def test_cheapest_gpus_and_source_status_equal_the_warehouse(site, snapshot, bro
         load(page, (site / "gpus.html").as_uri())
         shown = picked(page, "cheapest", "gpu_model", "usd_per_gpu_hour", "provider", "providers_in_stock")
         assert shown == [tuple(r[:4]) for r in cheapest]
-        assert picked(page, "cheapest", "price_kind", "source_url") == [tuple(r[4:]) for r in cheapest]
+        assert picked(page, "cheapest", "price_kind", "source_url") == [(r[4], shown_source(r[5])) for r in cheapest]
         load(page, (site / "sources.html").as_uri())
         assert picked(page, "freshness", "source_id", "last_outcome", "last_error") == freshness
         assert ("aws_inf1", "quarantined") in [r[:2] for r in freshness]
@@ -313,3 +316,11 @@ def test_deployment_page_charts_each_option_and_equals_the_view(site, snapshot, 
         crossing = picked(page, "break-even", "workload", "accelerator_model", "break_even_utilisation")
         assert ("chat-8b", "H100", "0.498883") in crossing
         assert recorder.errors == [] and recorder.outside == []
+
+
+def test_an_offline_url_is_shown_as_the_sample_it_served_and_a_real_one_as_it_is():
+    assert shown_source("http://127.0.0.1:46261/aws/trn1.html") == "pipelines/samples/aws/trn1.html (sample)"
+    offer = "http://127.0.0.1:5/offers/v1.0/aws/AmazonEC2/20260928184207/us-east-1/index.csv"
+    assert shown_source(offer) == "pipelines/samples/aws/pricelist/us-east-1.csv (sample)"
+    real = "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/20260928184207/us-east-1/index.csv"
+    assert shown_source(real) == real and shown_source("") == ""

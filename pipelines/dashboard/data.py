@@ -10,6 +10,7 @@ from typing import Any
 import duckdb
 
 from pipelines.dashboard import queries
+from pipelines.fetch.offline import shown_source
 from warehouse.db import connect
 from warehouse.queries import one_row
 
@@ -63,6 +64,9 @@ class SiteData:
         return max(self.aws_charts, key=lambda c: len(c.points), default=None)
 
 
+SOURCE_COLUMNS = {"source_url", "url", "billing_terms_url"}  # shown by what they name (pipelines.fetch.offline)
+
+
 def text(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -70,7 +74,11 @@ def text(value: Any) -> str:
 def table(con: duckdb.DuckDBPyConnection, table_id: str, query: str) -> Table:
     cursor = con.execute(query)
     columns = [d[0] for d in cursor.description]
-    return Table(table_id, columns, [[text(v) for v in row] for row in cursor.fetchall()])
+    rows = [[text(v) for v in row] for row in cursor.fetchall()]
+    for at in [i for i, name in enumerate(columns) if name in SOURCE_COLUMNS]:
+        for row in rows:
+            row[at] = shown_source(row[at])
+    return Table(table_id, columns, rows)
 
 
 def charts(con: duckdb.DuckDBPyConnection, prefix: str, query: str) -> list[Chart]:

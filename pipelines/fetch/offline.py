@@ -50,6 +50,17 @@ def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
         server.server_close()
 
 
+def shown_source(url: str) -> str:
+    """A source URL as a page shows it: an offline refresh's URL (127.0.0.1 on a port that is gone once the run ends)
+    names the bundled sample it served instead, `pipelines/samples/aws/trn1.html (sample)`; any other URL is kept."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or parts.hostname not in ("127.0.0.1", "localhost"):
+        return url
+    offer = OFFER_FILE.match(parts.path)
+    path = OFFER_SAMPLE.format(region=offer["region"]) if offer else parts.path
+    return f"pipelines/samples/{path.lstrip('/')} (sample)"
+
+
 def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:
     """The same sources, each URL replaced by its bundled sample's URL under base_url."""
     return [SourceSpec.model_validate({**s.model_dump(), "url": f"{base_url.rstrip('/')}/{s.sample}"}) for s in sources]

@@ -306,6 +306,7 @@ ALLOWED_INTERPOLATIONS = {
     # pipelines/pricelist/offer_csv.py: the offer file's own header names, each quoted as an identifier
     "_select_list(header, source_id)",
     "FILTERS",  # constant WHERE clauses
+    "KEPT_FIELDS",  # the offer reader's constant column list (pipelines/pricelist/offer_csv.py)
     "family_match",  # `LIKE ?` placeholders, one per family; the patterns are parameters
     "len(PREAMBLE)",  # a constant line count
     # warehouse/publish.py: the staging path as a quoted literal, the file's own database name as an identifier
