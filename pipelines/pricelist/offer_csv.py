@@ -205,7 +205,7 @@ def parse_offer_csv(
         rows,
         source_id=source_id,
         parser_version=PARSER_VERSION,
-        region_code=region_code,
+        region_code=region_code or (file_regions[0] if file_regions else None),  # checked: one region
         offer_version=meta["Version"],
         publication_date=_publication_date(meta["Publication Date"], source_id),
         shape=shape_fingerprint(header),

@@ -116,18 +116,15 @@ def build_batch(
     shape: str,
     catalog: Catalog,
 ) -> PriceListBatch:
+    """The batch of one file's kept rows; `region_code` is the file's region, every row of which the reader
+    (offer_csv.check_file_regions) has already checked."""
     kept = list(rows)
-    regions = sorted({row.region_code for row in kept})  # the whole file's regions are checked by the reader
-    if region_code is not None and set(regions) - {region_code}:
-        raise ParseError(source_id, f"the {region_code} offer file holds rows of region(s) {regions}")
-    if region_code is None and len(regions) > 1:
-        raise ParseError(source_id, f"one offer file, several regions: {regions}")
     priced = _on_demand(kept, source_id) + _reserved(kept, source_id)
     prices, found = _records(priced, source_id, offer_version, publication_date, catalog)
     return PriceListBatch(
         source_id=source_id,
         parser_version=parser_version,
-        region_code=region_code or (regions[0] if regions else None),
+        region_code=region_code,
         offer_version=offer_version,
         publication_date=publication_date,
         prices=prices,
