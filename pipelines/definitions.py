@@ -16,6 +16,7 @@ from assets.references import REFERENCE_ASSETS
 from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
+from pipelines.orchestration.backfill_job import backfill_job
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import (
     daily_schedule,
@@ -83,7 +84,7 @@ def build_definitions(
             warehouse_exports,
         ],
         asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
-        jobs=[fx_job, refresh_job, publish_job],
+        jobs=[fx_job, refresh_job, publish_job, backfill_job],
         schedules=[fx_schedule, daily_schedule],
         sensors=[publish_after_refresh],
         resources={

@@ -112,7 +112,7 @@ def test_a_finished_price_refresh_triggers_one_publish():
     sensor = defs.resolve_sensor_def("publish_after_refresh")
     assert sensor.job_name == "publish_views"
     assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
-    for name in ("refresh_prices", "refresh_fx", "publish_views"):
+    for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist"):
         assert defs.resolve_job_def(name).tags.get("ratecard/warehouse") == "write"
 
 
@@ -168,5 +168,5 @@ def test_view_checks_queue_with_the_writers():
 
 def test_jobs_run_in_one_process():
     # Every step queues for the single DuckDB writer; one process saves a library import per source.
-    for name in ("refresh_prices", "refresh_fx", "publish_views"):
+    for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist"):
         assert defs.resolve_job_def(name).executor_def.name == "in_process"

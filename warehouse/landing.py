@@ -13,6 +13,7 @@ from schemas.records import SourceBatch
 from schemas.regions import location_names, region_code_for
 from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
+from warehouse.past_snapshots import land_snapshot_at
 from warehouse.queries import one_row
 from warehouse.transactions import in_transaction, on_lake
 from warehouse.versioning import (
@@ -189,9 +190,15 @@ def land_batch(
 
 
 def land_in_transaction(
-    con: duckdb.DuckDBPyConnection, fetch: FetchRecord, fetch_id: int, parser_version: str, snapshots: list[Snapshot]
+    con: duckdb.DuckDBPyConnection,
+    fetch: FetchRecord,
+    fetch_id: int,
+    parser_version: str,
+    snapshots: list[Snapshot],
+    at: datetime | None = None,
 ) -> LandResult:
-    """The landing itself; the caller holds the transaction (reparse replays many fetches in one)."""
+    """The landing itself; the caller holds the transaction (reparse replays many fetches in one). `at`: the
+    versions were true from then (a backfilled offer version's effective date), not from the fetch."""
     lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
     for snapshot in snapshots:
@@ -199,8 +206,11 @@ def land_in_transaction(
         if isinstance(snapshot.table, FactTable):
             counts = land_facts(con, snapshot.table, snapshot.rows, lineage)
         else:
-            arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage)
-            counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope)
+            arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage, at)
+            if at is None:
+                counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope)
+            else:
+                counts = land_snapshot_at(con, snapshot.table, arrow, fetch.source_id, at, snapshot.scope)
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed, unchanged + counts.unchanged)
         failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"

@@ -75,25 +75,33 @@ def attributes_hash_sql(alias: str, columns: tuple[str, ...]) -> str:
     return f"sha256(to_json({{{fields}}}))"
 
 
-def snapshot_table(table: VersionedTable, rows: list[dict[str, Any]], source_id: str, lineage: Lineage) -> pa.Table:
-    """Rows plus validity start and lineage, typed by the table's Arrow schema (Decimals stay exact)."""
+def snapshot_table(
+    table: VersionedTable,
+    rows: list[dict[str, Any]],
+    source_id: str,
+    lineage: Lineage,
+    valid_from: datetime | None = None,
+) -> pa.Table:
+    """Rows plus validity start (the fetch time, or `valid_from`: a backfilled version's effective date) and
+    lineage, typed by the table's Arrow schema (Decimals stay exact)."""
     n = len(rows)
     columns: dict[str, pa.Array] = {"source_id": pa.repeat(pa.scalar(source_id, pa.string()), n)}
     for field in (*table.attribute_fields, *table.carried_fields):
         columns[field.name] = pa.array([r[field.name] for r in rows], field.type)
-    return with_lineage(pa.table(columns), lineage)
+    return with_lineage(pa.table(columns), lineage, valid_from)
 
 
-def with_lineage(table: pa.Table, lineage: Lineage) -> pa.Table:
-    """Validity start and lineage columns appended: one value for every row of the snapshot."""
+def with_lineage(table: pa.Table, lineage: Lineage, valid_from: datetime | None = None) -> pa.Table:
+    """Validity start (the fetch time unless given) and lineage columns appended: one value for every row."""
     n = table.num_rows
-    table = table.append_column("valid_from", pa.repeat(pa.scalar(lineage.fetched_at, pa.timestamp("us", tz="UTC")), n))
+    start = pa.scalar(valid_from or lineage.fetched_at, pa.timestamp("us", tz="UTC"))
+    table = table.append_column("valid_from", pa.repeat(start, n))
     for field in LINEAGE_FIELDS:
         table = table.append_column(field.name, pa.repeat(pa.scalar(getattr(lineage, field.name), field.type), n))
     return table
 
 
-def _same_version(table: VersionedTable) -> str:
+def same_version(table: VersionedTable) -> str:
     """s and h are the same version: same source and key, NULL-safely, and equal attributes. The attributes compare
     as one row value (NULL fields equal, DECIMALs exactly): as exact as a comparison per column and much quicker to
     plan, which is most of the cost of landing a small snapshot."""
@@ -102,7 +110,7 @@ def _same_version(table: VersionedTable) -> str:
     return f"{keys} AND ({attributes[0]}) IS NOT DISTINCT FROM ({attributes[1]})"
 
 
-def _scope_filter(table: VersionedTable, scope: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+def scope_filter(table: VersionedTable, scope: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """SQL limiting the open rows to the snapshot's scope, and its parameters."""
     if set(scope) != set(table.scope_columns):
         raise ValueError(f"{table.name}: a snapshot's scope must give {table.scope_columns}, not {tuple(scope)}")
@@ -120,31 +128,26 @@ def land_snapshot(
 ) -> LandCounts:
     """Apply one snapshot (of the whole source, or of its `scope` within the source, e.g. one region). The
     caller owns the transaction, so several tables land atomically."""
-    scope_filter, scope_params = _scope_filter(table, scope or {})
+    scope_where, scope_params = scope_filter(table, scope or {})
     # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
     # landing (whose transaction the caller rolls back, temp table included) needs no cleanup here.
     con.register("_snapshot", snapshot)
     open_rows = (
-        f"(SELECT rowid AS row_id, * FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL{scope_filter})"
+        f"(SELECT rowid AS row_id, * FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL{scope_where})"
     )
     # One pass over the history finds both sides of the change: a full join of the open rows with the snapshot
     # on "same version" leaves unmatched open rows (to close: s.source_id, never NULL in a snapshot, is NULL)
     # and unmatched snapshot rows (to insert: row_id is NULL). Two anti-joins read the open rows twice, and on a
     # 10M-row history that scan is most of a landing's cost.
-    same_version = _same_version(table)
+    matches = same_version(table)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE {DIFF} AS
-            SELECT h.row_id AS closes_row, s.* FROM {open_rows} AS h FULL JOIN _snapshot AS s ON {same_version}
+            SELECT h.row_id AS closes_row, s.* FROM {open_rows} AS h FULL JOIN _snapshot AS s ON {matches}
             WHERE h.row_id IS NULL OR s.source_id IS NULL""",
         {"source_id": source_id, **scope_params},
     )
     con.unregister("_snapshot")
-    (closed,) = one_row(
-        con,
-        f"""UPDATE {table.name} SET valid_to = $observed_at
-            WHERE rowid IN (SELECT closes_row FROM {DIFF} WHERE closes_row IS NOT NULL)""",
-        {"observed_at": observed_at},
-    )
+    closed = close_diffed_rows(con, table, DIFF, observed_at)
     (inserted,) = one_row(
         con,
         f"""INSERT INTO {table.name} BY NAME
@@ -153,6 +156,17 @@ def land_snapshot(
     )
     con.execute(f"DROP TABLE {DIFF}")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)
+
+
+def close_diffed_rows(con: duckdb.DuckDBPyConnection, table: VersionedTable, diff: str, at: datetime) -> int:
+    """Close, at `at`, the open rows a landing's diff table names (its `closes_row`); returns how many."""
+    (closed,) = one_row(
+        con,
+        f"""UPDATE {table.name} SET valid_to = $at
+            WHERE rowid IN (SELECT closes_row FROM {diff} WHERE closes_row IS NOT NULL)""",
+        {"at": at},
+    )
+    return int(closed)
 
 
 def rehash(con: duckdb.DuckDBPyConnection, table: VersionedTable) -> int:

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
+from pipelines.cli import backfill as cli_backfill
 from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
 from pipelines.cli import export as cli_export
@@ -248,7 +249,7 @@ def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).
-for _commands in (cli_export, cli_changes, cli_pilot):
+for _commands in (cli_export, cli_changes, cli_pilot, cli_backfill):
     _commands.register(app, console)
 
 if __name__ == "__main__":

@@ -18,9 +18,26 @@ from urllib.parse import urlsplit
 from pipelines.sources.file import SourceSpec
 from pipelines.sources.locations import SAMPLES_DIR
 
-# The EC2 region index names each region's offer file by AWS's own path; the samples answer there.
-OFFER_FILE = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/\d{14}/(?P<region>[a-z0-9-]+)/index\.csv$")
+# The EC2 indexes name the version index, each version's region index and each region's offer file by AWS's own
+# paths; the samples answer there. A version's own regional sample wins over the current one (which is the
+# current version's file).
+OFFER_FILE = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/(?P<stamp>\d{14})/(?P<region>[a-z0-9-]+)/index\.csv$")
+VERSION_REGION_INDEX = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/(?P<stamp>\d{14})/region_index\.json$")
+VERSION_INDEX = "/offers/v1.0/aws/AmazonEC2/index.json"
 OFFER_SAMPLE = "/aws/pricelist/{region}.csv"
+VERSIONS_SAMPLE = "/aws/pricelist/versions"
+
+
+def sample_for(path: str, root: Path = SAMPLES_DIR) -> str:
+    """The sample path (under the samples folder) that answers an AWS price-list path; any other path is kept."""
+    if path == VERSION_INDEX:
+        return f"{VERSIONS_SAMPLE}/index.json"
+    if version := VERSION_REGION_INDEX.match(path):
+        return f"{VERSIONS_SAMPLE}/{version['stamp']}/region_index.json"
+    if offer := OFFER_FILE.match(path):
+        past = f"{VERSIONS_SAMPLE}/{offer['stamp']}/{offer['region']}.csv"
+        return past if (root / past.lstrip("/")).is_file() else OFFER_SAMPLE.format(region=offer["region"])
+    return path
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -28,8 +45,7 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
     def translate_path(self, path: str) -> str:
-        offer = OFFER_FILE.match(urlsplit(path).path)
-        return super().translate_path(OFFER_SAMPLE.format(region=offer["region"]) if offer else path)
+        return super().translate_path(sample_for(urlsplit(path).path, Path(self.directory)))
 
     def do_POST(self) -> None:  # APIs such as RunPod's GraphQL are POSTed to: answer with the sample
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -56,9 +72,7 @@ def shown_source(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.hostname not in ("127.0.0.1", "localhost"):
         return url
-    offer = OFFER_FILE.match(parts.path)
-    path = OFFER_SAMPLE.format(region=offer["region"]) if offer else parts.path
-    return f"pipelines/samples/{path.lstrip('/')} (sample)"
+    return f"pipelines/samples/{sample_for(parts.path).lstrip('/')} (sample)"
 
 
 def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:

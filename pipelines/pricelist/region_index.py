@@ -36,13 +36,8 @@ def parse_region_index(
     body: bytes, source_id: str, base_url: str, *, only: Collection[str] | None = None
 ) -> RegionIndex:
     """Every region of the index (or those named in `only`); extra keys are ignored, odd region keys skipped."""
-    try:
-        document = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ParseError(source_id, f"the region index is not JSON: {exc}") from exc
-    regions = document.get("regions") if isinstance(document, dict) else None
-    if not isinstance(regions, dict) or not regions:
-        raise ParseError(source_id, "the region index has no `regions` object")
+    document = json_document(body, source_id, "region index")
+    regions = entries(document, "regions", source_id, "region index")
     offers, skipped = [], []
     for key, entry in regions.items():
         code = entry.get("regionCode", key) if isinstance(entry, dict) else key
@@ -57,6 +52,21 @@ def parse_region_index(
         offers = [offer for offer in offers if offer.region_code in only]
     published = document.get("publicationDate")
     return RegionIndex(published if isinstance(published, str) else None, sorted(offers), skipped)
+
+
+def json_document(body: bytes, source_id: str, what: str) -> Any:
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ParseError(source_id, f"the {what} is not JSON: {exc}") from exc
+
+
+def entries(document: Any, key: str, source_id: str, what: str) -> dict[str, Any]:
+    """The non-empty object under `key` (`regions`, `versions`), keyed by region or version."""
+    found = document.get(key) if isinstance(document, dict) else None
+    if not isinstance(found, dict) or not found:
+        raise ParseError(source_id, f"the {what} has no `{key}` object")
+    return found
 
 
 def changed_regions(index: RegionIndex, landed: Mapping[str, str]) -> list[RegionOffer]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from pipelines.adapters import parser_version
 from pipelines.errors import ValidationFailed
 from pipelines.fetch.archive import Archive
+from pipelines.refresh.backfill import check_past_body
 from pipelines.refresh.checking import check_body
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
@@ -22,7 +23,8 @@ from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
-from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES
+from warehouse.pricelist_backfill import backfilled_fetches, version_snapshots
+from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES, PRICELIST_TYPES
 from warehouse.queries import rows_as_dicts
 from warehouse.spec_landing import SPEC_TABLES
 from warehouse.transactions import transaction
@@ -33,7 +35,7 @@ HISTORY_TABLES = {
     "aws": (PRICES.name, SPECS.name),
     "gpu": (GPU_LISTINGS.name,),
     "fx": (),
-    "pricelist": (PRICELIST_PRICES.name, PRICELIST_OFFERS.name),
+    "pricelist": (PRICELIST_PRICES.name, PRICELIST_TYPES.name, PRICELIST_OFFERS.name),
     "spec": SPEC_TABLES,
 }
 
@@ -71,7 +73,10 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
     version = parser_version(source.adapter)
     kind = KINDS[adapter_kind(source.adapter)]
     with connect(db_path) as con, transaction(con):
+        # A backfilled offer version replays at its effective date, in date order among the daily fetches.
+        effective = backfilled_fetches(con, source.id)
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
+        fetches.sort(key=lambda row: effective.get(row["fetch_id"], row["fetched_at"]))
         for table in HISTORY_TABLES[kind.name]:
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
         if kind.name == "fx":  # else the replay finds every rate present and logs its first fetch as "unchanged"
@@ -88,11 +93,16 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
             con.execute(FORGET_QUARANTINE, {"fetch_id": row["fetch_id"]})  # the replay decides afresh
             on = fetch.fetched_at.astimezone(UTC).date()
             # The Content-Type logged with the fetch: its charset decodes the body exactly as the first parse did.
-            checked = check_body(source, body, on, state, fetch.content_type)
+            at = effective.get(row["fetch_id"])
+            if at is None:
+                checked = check_body(source, body, on, state, fetch.content_type)
+            else:
+                checked = check_past_body(source, body, on, state, fetch.content_type)
             fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
             error, stage = checked.error, checked.stage
             if error is None:
-                landed = land_in_transaction(con, fetch, row["fetch_id"], version, kind.snapshots(checked.batch))
+                snapshots = kind.snapshots(checked.batch) if at is None else version_snapshots(checked.batch)  # type: ignore[arg-type]
+                landed = land_in_transaction(con, fetch, row["fetch_id"], version, snapshots, at)
                 result.landed += landed.outcome == "landed"
                 result.unchanged += landed.outcome == "unchanged"
                 continue

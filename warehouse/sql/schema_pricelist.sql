@@ -90,3 +90,20 @@ CREATE TABLE IF NOT EXISTS aws_pricelist_type_history (
     sha256                    VARCHAR NOT NULL,
     parser_version            VARCHAR NOT NULL
 );
+
+-- Each past offer version landed by `ratecard backfill pricelist`, per region unit: what a second or resumed
+-- backfill skips, and the date its rows were landed at (the version's effective date, not the fetch time).
+CREATE TABLE IF NOT EXISTS aws_pricelist_backfill (
+    source_id         VARCHAR NOT NULL,
+    region_code       VARCHAR NOT NULL,
+    offer_version     VARCHAR NOT NULL,
+    effective_from    TIMESTAMPTZ NOT NULL,
+    effective_to      TIMESTAMPTZ,
+    publication_date  TIMESTAMPTZ,
+    price_rows        INTEGER NOT NULL,
+    fetch_id          BIGINT NOT NULL,
+    source_url        VARCHAR NOT NULL,
+    fetched_at        TIMESTAMPTZ NOT NULL,
+    sha256            VARCHAR NOT NULL,
+    parser_version    VARCHAR NOT NULL
+);

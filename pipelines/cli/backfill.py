@@ -1,0 +1,144 @@
+"""`ratecard backfill pricelist`: land the EC2 offer's past versions as history from their effective dates."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipelines.cli.options import WriteOption
+from pipelines.cli.terminal import quiet_libraries
+from pipelines.sources.locations import DEFAULT_SOURCES_FILE
+from warehouse.files import DEFAULT_DB_PATH
+
+if TYPE_CHECKING:
+    from pipelines.refresh.backfill import BackfillReport, VersionOutcome
+
+backfill_app = typer.Typer(help="Land history that predates ratecard from the sources' own archives.")
+STATUS_STYLE = {"landed": "green", "unchanged": "dim", "quarantined": "red", "fetch_failed": "red"}
+
+
+def parse_since(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint="--since") from None
+
+
+def unit_line(done: VersionOutcome) -> str:
+    outcome = done.outcome
+    style = STATUS_STYLE.get(outcome.status, "white")
+    status = "already backfilled" if outcome.status == "unchanged" and outcome.fetch_id is None else outcome.status
+    line = f"{done.version} {done.region_code}: [{style}]{status}[/]"
+    if outcome.fetch_id is not None and outcome.error is None:
+        line += f" ({outcome.inserted} rows added, {outcome.closed} closed)"
+    if outcome.error is not None:
+        line += f": {outcome.error}"
+    return line
+
+
+def summary(report: BackfillReport) -> Table:
+    table = Table(title=f"{report.source_id}: offer versions backfilled")
+    for column in ("version", "in effect from", "to", "regions landed", "rows added"):
+        table.add_column(column, justify="right" if column.startswith(("regions", "rows")) else "left")
+    for version in report.versions:
+        units = [u for u in report.units if u.version == version.version]
+        landed = sum(u.outcome.status == "landed" for u in units)
+        ends = version.effective_to.date().isoformat() if version.effective_to else "(current)"
+        added = sum(u.outcome.inserted for u in units)
+        table.add_row(version.version, version.effective_from.date().isoformat(), ends, str(landed), str(added))
+    return table
+
+
+def run(
+    sources_file: Path,
+    db: Path,
+    console: Console,
+    *,
+    since: date | None,
+    regions: list[str] | None,
+    offline: bool,
+    wait: float,
+) -> BackfillReport:
+    from pipelines.fetch.archive import Archive
+    from pipelines.fetch.http import Fetcher, FetchSettings
+    from pipelines.fetch.offline import pointed_at, serve_directory
+    from pipelines.refresh.backfill import backfill_pricelist
+    from pipelines.refresh.pricelist_units import reads_region_index
+    from pipelines.sources.file import load_sources_file
+    from warehouse.target import local_dir
+
+    declared = load_sources_file(sources_file)
+    indexes = [s for s in declared.sources if reads_region_index(s)]
+    if not indexes:
+        raise typer.BadParameter(f"{sources_file} declares no price-list region index", param_hint="--sources")
+    with contextlib.ExitStack() as stack:
+        source = pointed_at(indexes, stack.enter_context(serve_directory()))[0] if offline else indexes[0]
+        fetcher = stack.enter_context(Fetcher(FetchSettings(per_host_limit=declared.concurrency.per_host)))
+        return backfill_pricelist(
+            source,
+            fetcher=fetcher,
+            db_path=db,
+            archive=Archive(local_dir(db) / "archive"),
+            since=since,
+            regions=regions,
+            lock_wait_s=wait,
+            on_unit=lambda done: console.print(unit_line(done), soft_wrap=True),
+        )
+
+
+def register(app: typer.Typer, console: Console) -> None:
+    @backfill_app.command("pricelist")
+    def pricelist(
+        since: Annotated[
+            str | None, typer.Option("--since", help="Only versions in effect on or after this date (YYYY-MM-DD).")
+        ] = None,
+        region: Annotated[list[str] | None, typer.Option("--region", help="Only this region (repeatable).")] = None,
+        offline: Annotated[bool, typer.Option("--offline", help="Serve the bundled samples on 127.0.0.1.")] = False,
+        sources_file: Annotated[
+            Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")
+        ] = DEFAULT_SOURCES_FILE,
+        db: WriteOption = DEFAULT_DB_PATH,
+        wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh holding the warehouse.")] = (
+            60.0
+        ),
+    ) -> None:
+        """Fetch every past version of the EC2 offer (each region's file) and land it as history from the date it
+        took effect. Resumable and idempotent: versions landed before are skipped."""
+        quiet_libraries()
+        from warehouse.db import connect, writable_location
+        from warehouse.lock import exclusive_refresh
+        from warehouse.publish import publish_snapshot
+
+        writable_location(db)
+        with connect(db, wait_s=wait):  # created (with its schema) or refused here, in one line
+            pass
+        from pipelines.errors import SourceError
+
+        started = time.perf_counter()
+        try:
+            report = run(
+                sources_file, db, console, since=parse_since(since), regions=region, offline=offline, wait=wait
+            )
+        except SourceError as exc:  # the version index itself: nothing can be backfilled without it
+            console.print(f"[red]error:[/] {exc}", soft_wrap=True)
+            raise typer.Exit(code=1) from None
+        with exclusive_refresh(db, wait_s=wait):
+            published = publish_snapshot(db)
+        console.print(summary(report))
+        for error in report.errors:
+            console.print(f"[red]{error}[/]", soft_wrap=True)
+        seconds = time.perf_counter() - started
+        console.print(f"{report.inserted} rows added in {seconds:.1f} s; published {published}")
+        if report.errors or report.failed:
+            raise typer.Exit(code=1)
+
+    app.add_typer(backfill_app, name="backfill")
