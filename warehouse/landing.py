@@ -196,9 +196,11 @@ def land_in_transaction(
     parser_version: str,
     snapshots: list[Snapshot],
     at: datetime | None = None,
+    next_observed: datetime | None = None,
 ) -> LandResult:
     """The landing itself; the caller holds the transaction (reparse replays many fetches in one). `at`: the
-    versions were true from then (a backfilled offer version's effective date), not from the fetch."""
+    versions were true from then (a backfilled offer version's effective date), not from the fetch, until the
+    next landing that observed the same scope (`next_observed`, see warehouse.past_snapshots)."""
     lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
     for snapshot in snapshots:
@@ -210,7 +212,9 @@ def land_in_transaction(
             if at is None:
                 counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope)
             else:
-                counts = land_snapshot_at(con, snapshot.table, arrow, fetch.source_id, at, snapshot.scope)
+                counts = land_snapshot_at(
+                    con, snapshot.table, arrow, fetch.source_id, at, snapshot.scope, next_observed
+                )
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed, unchanged + counts.unchanged)
         failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"

@@ -3,7 +3,9 @@
 A daily landing (warehouse.versioning.land_snapshot) always observes "now", after every version already held.
 A backfilled offer version was in effect from a date that may lie before rows landed already, so it is woven
 into the scope's timeline instead:
-- from `at` until the timeline's next change after `at` (`next_change`), the scope holds what the snapshot says;
+- from `at` until the timeline's next change or observation after `at` (`next_change`), the scope holds what the
+  snapshot says. Rows show only changes, so the caller names the next instant a landing observed the scope
+  (`next_observed`): a later snapshot that changed nothing left no row boundary, yet it bounds this one;
 - a version the snapshot ends at `at` resumes at `next_change` if the timeline had it open past that point;
 - from `next_change` on, nothing changes: what later landings observed stays authoritative;
 - finally, versions of one key that meet end to end with equal attributes become one row, keeping the first
@@ -42,6 +44,7 @@ def land_snapshot_at(
     source_id: str,
     at: datetime,
     scope: Mapping[str, Any] | None = None,
+    next_observed: datetime | None = None,
 ) -> LandCounts:
     """Weave a snapshot true from `at` into the timeline of (source, scope). The caller owns the transaction."""
     where, params = scope_filter(table, scope or {})
@@ -50,8 +53,8 @@ def land_snapshot_at(
     (next_change,) = one_row(
         con,
         f"""SELECT least(min(valid_from) FILTER (WHERE valid_from > $at),
-                         min(valid_to) FILTER (WHERE valid_to > $at)) FROM {rows}""",
-        params,
+                         min(valid_to) FILTER (WHERE valid_to > $at), $observed) FROM {rows}""",
+        params | {"observed": next_observed},
     )
     open_at = f"(SELECT * FROM {rows} WHERE valid_from <= $at AND (valid_to IS NULL OR valid_to > $at))"
     con.register("_past_snapshot", snapshot)

@@ -28,6 +28,16 @@ VALUES ($source_id, $region_code, $offer_version, $effective_from, $effective_to
         $fetch_id, $source_url, $fetched_at, $sha256, $parser_version)
 """
 
+# The first landing of the unit after $at: another backfilled version's effective date, or a daily fetch that
+# landed or confirmed (unchanged) the region. A version woven in at $at holds until then at the latest.
+NEXT_OBSERVED = """
+SELECT least(
+    (SELECT min(effective_from) FROM aws_pricelist_backfill WHERE source_id = $source_id AND effective_from > $at),
+    (SELECT min(fetched_at) FROM fetch_log
+     WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND fetched_at > $at
+       AND fetch_id NOT IN (SELECT fetch_id FROM aws_pricelist_backfill)))
+"""
+
 # When each backfilled fetch's rows begin: what a reparse replays them at.
 BACKFILLED_FETCHES = "SELECT fetch_id, effective_from FROM aws_pricelist_backfill WHERE source_id = $source_id"
 
@@ -64,9 +74,13 @@ def land_version(
     """One version of one region, with its fetch-log and backfill rows, in a single transaction."""
 
     def work() -> LandResult:
+        ((next_observed,),) = con.execute(
+            NEXT_OBSERVED, {"source_id": fetch.source_id, "at": dates.effective_from}
+        ).fetchall()
         fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=parser_version)
+        snapshots = version_snapshots(batch)
         landed = land_in_transaction(
-            con, fetch, fetch_id, parser_version, version_snapshots(batch), at=dates.effective_from
+            con, fetch, fetch_id, parser_version, snapshots, dates.effective_from, next_observed
         )
         con.execute(
             INSERT_BACKFILLED,
