@@ -57,7 +57,10 @@ def gate_result(key: dg.AssetKey, outcomes: list[SourceOutcome]) -> dg.AssetChec
     )
 
 
-def build_pricelist_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY) -> dg.AssetsDefinition:
+def build_pricelist_asset(
+    source: SourceSpec, retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY, deps: list[dg.AssetKey] | None = None
+) -> dg.AssetsDefinition:
+    """`deps`: the region indexes whose landed types this one's rates are priced with (Savings Plans: the EC2 one)."""
     key = source_asset_key(source.id)
 
     @dg.asset(
@@ -69,6 +72,7 @@ def build_pricelist_asset(source: SourceSpec, retry_policy: dg.RetryPolicy = FET
         retry_policy=retry_policy,
         check_specs=[dg.AssetCheckSpec(CHECK, asset=key)],
         metadata={"source_id": source.id, "adapter": source.adapter},
+        deps=deps or [],
     )
     def _pricelist_asset(
         context: dg.AssetExecutionContext,

@@ -59,8 +59,14 @@ def build_definitions(
     # A price-list region index is its own asset (its regions land one by one); the spot feed joins the step.
     region_indexes = [s for s in by_kind["pricelist"] if reads_region_index(s)]
     # The spot feed prices its quotes with the price list's type attributes: a step after the region indexes.
-    after_indexes = [s for s in by_kind["pricelist"] if prices_with_type_attributes(s)] if region_indexes else []
+    after_indexes = (
+        [s for s in by_kind["pricelist"] if prices_with_type_attributes(s) and not reads_region_index(s)]
+        if region_indexes
+        else []
+    )
     by_kind["pricelist"] = [s for s in by_kind["pricelist"] if not reads_region_index(s) and s not in after_indexes]
+    # The EC2 region indexes, whose landed types price the spot feed and the Savings Plans rates (which follow them).
+    plain_indexes = [source_asset_key(s.id) for s in region_indexes if not prices_with_type_attributes(s)]
     # One step per group, each fetching its sources at once; GPU prices convert with the FX rates landed first.
     fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
     steps: dict[str, list[tuple[SourceSpec, list[dg.AssetKey]]]] = {
@@ -68,10 +74,13 @@ def build_definitions(
         PRICES_STEP: [
             (s, fx_keys if kind == "gpu" else []) for kind in ("aws", "gpu", "spec", "pricelist") for s in by_kind[kind]
         ],
-        AFTER_PRICE_LIST_STEP: [(s, [source_asset_key(i.id) for i in region_indexes]) for s in after_indexes],
+        AFTER_PRICE_LIST_STEP: [(s, plain_indexes) for s in after_indexes],
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
-    source_assets += [build_pricelist_asset(s, fetch_retry_policy) for s in region_indexes]
+    source_assets += [
+        build_pricelist_asset(s, fetch_retry_policy, deps=plain_indexes if prices_with_type_attributes(s) else [])
+        for s in region_indexes
+    ]
     source_assets += REFERENCE_ASSETS  # the in-repo reference files, landed like any source
     return dg.Definitions(
         assets=[

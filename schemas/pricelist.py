@@ -27,6 +27,13 @@ class PriceListKind(StrEnum):
     ON_DEMAND = "on_demand"
     RESERVED = "reserved"
     SPOT = "spot"
+    # Savings Plans: a commitment of dollars per hour for 1 or 3 years, paid No, Partial or All Upfront. A Compute
+    # plan's rate applies to any family and region; an EC2 Instance plan's to one family in one region.
+    COMPUTE_SAVINGS_PLAN = "compute_savings_plan"
+    EC2_INSTANCE_SAVINGS_PLAN = "ec2_instance_savings_plan"
+
+
+SAVINGS_PLANS = frozenset({PriceListKind.COMPUTE_SAVINGS_PLAN, PriceListKind.EC2_INSTANCE_SAVINGS_PLAN})
 
 
 class PurchaseOption(StrEnum):
@@ -122,6 +129,10 @@ class PriceListPrice(_Record):
         if self.price_kind is PriceListKind.RESERVED:
             if None in reserved_terms:
                 raise ValueError("a reserved price needs lease_years, purchase_option and offering_class")
+        elif self.price_kind in SAVINGS_PLANS:
+            # The plan's rate per hour of use; its upfront part prepays the commitment, not this instance.
+            if None in reserved_terms[:2] or self.offering_class is not None or self.upfront_usd is not None:
+                raise ValueError("a Savings Plan rate needs lease_years and purchase_option, and has no class or fee")
         elif any(term is not None for term in reserved_terms) or self.upfront_usd is not None:
             raise ValueError(f"a {self.price_kind.value} price has no lease, purchase option, class or upfront fee")
         if self.effective_usd_per_instance_hour <= 0:
@@ -161,13 +172,20 @@ class InstanceTypeAttributes(_Record):
         return gib_of(self.accelerator_memory_value, self.accelerator_memory_unit)
 
 
-class SpotQuote(_Record):
-    """A spot price whose type the catalog does not settle: priced once the price list's attributes of the same
-    type are known (pipelines.refresh.kinds), or the source fails naming it."""
+class PendingQuote(_Record):
+    """A price from a feed that names no accelerator figures (the spot feed, a Savings Plans rate file): priced once
+    the price list's attributes of the same type are known (pipelines.refresh.kinds), or the source fails naming
+    the type."""
 
     region_code: str = Field(pattern=REGION_CODE)
     instance_type: str = Field(pattern=INSTANCE_TYPE)
     hourly_usd: Decimal = Field(gt=0, max_digits=24, decimal_places=10)
+    price_kind: PriceListKind = PriceListKind.SPOT
+    lease_years: int | None = Field(default=None, ge=1, le=3)
+    purchase_option: PurchaseOption | None = None
+    location: str | None = None
+    sku: str | None = None
+    rate_code: str | None = None
 
 
 class PriceListBatch(BaseModel):
@@ -181,8 +199,8 @@ class PriceListBatch(BaseModel):
     prices: list[PriceListPrice]
     # Accelerator types as the offer file describes them (regional files only).
     types: list[InstanceTypeAttributes] = Field(default_factory=list)
-    # Spot prices waiting for their type's price-list attributes (the spot feed only).
-    pending: list[SpotQuote] = Field(default_factory=list)
+    # Prices waiting for their type's price-list attributes (the spot feed, Savings Plans rates).
+    pending: list[PendingQuote] = Field(default_factory=list)
     # Accelerator types that cannot be priced ("type: why"): the source fails naming them.
     unpriced: list[str] = Field(default_factory=list)
     # Disagreements worth a look that do not stop landing, e.g. the price list's `gpu` count beside the catalog's.

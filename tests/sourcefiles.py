@@ -3,11 +3,12 @@ served with."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from localserver import LocalServer
 from pipelines.fetch.offline import pointed_at
+from pipelines.pricelist.region_index import parse_region_index
 from pipelines.refresh.pricelist_units import reads_region_index
 from pipelines.sources.file import SourceSpec, sample_path
 from pipelines.sources.toml_writer import sources_toml
@@ -35,11 +36,10 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
     """(URL path, sample file) a local server answers for a source: its sample at /<sample path>, and for a
     price-list region index also each region's offer file at the path the index names (AWS's layout)."""
     routes = [(f"/{source.sample}", sample_path(source))]
-    if reads_region_index(source):
-        index = json.loads(sample_path(source).read_text())
-        for code, entry in index["regions"].items():
-            offer = entry["currentVersionUrl"].removesuffix(".json") + ".csv"
-            routes.append((offer, sample_path(source).parent / f"{code}.csv"))
+    if reads_region_index(source):  # the EC2 index (an object) or the Savings Plans one (an array)
+        index = parse_region_index(sample_path(source).read_bytes(), source.id, "http://127.0.0.1/")
+        folder = sample_path(source).parent
+        routes += [(urlsplit(offer.csv_url).path, folder / f"{offer.region_code}.csv") for offer in index.regions]
     return routes
 
 

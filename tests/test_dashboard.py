@@ -142,6 +142,13 @@ def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(si
     reserved = [tuple(row[i] for i in key) for row in rows if row[at["price_kind"]].startswith("reserved")]
     assert reserved and len(set(reserved)) == len(reserved)
     assert all(r[2] for r in reserved if "/pricelist/" in r[4])  # a product page prints no terms; the price list does
+    # Savings Plans: each plan, term and payment option of trn1.32xlarge in us-east-1 is a row of its own.
+    plans = {
+        (r[1], r[2])
+        for r in (tuple(row[i] for i in key) for row in rows)
+        if r[0] == "trn1.32xlarge" and "savings_plan" in r[1] and r[3] == "US East (N. Virginia)"
+    }
+    assert len(plans) == 12 and ("compute_savings_plan_3y", "All Upfront") in plans
     # The product page's row (the price-list regions keep AWS's own $21.50 beside it)
     trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and "/trn1.html" in r[3]]
     assert trn1 == [("trn1.32xlarge", "on_demand", "1.2500", trn1[0][3])]  # $20.00 / 16, the changed price

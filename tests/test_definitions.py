@@ -8,7 +8,8 @@ from assets.sources import WRITER_POOL
 from pipelines.definitions import defs
 
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2"]
-PRICELIST_IDS = ["aws_pricelist", "aws_spot"]  # the region index is one asset; its regions land inside it
+# Each region index is one asset (its regions land inside it); the spot feed is a source of the spot step.
+PRICELIST_IDS = ["aws_pricelist", "aws_savings_plans", "aws_spot"]
 GPU_SOURCE_IDS = [
     "gpu_beam",
     "gpu_coreweave",
@@ -101,9 +102,10 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + the price list and the spot feed + 2 references
+    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + the price list, the Savings Plans and the spot
+    # feed + 2 references
     expected = len(SOURCE_IDS) + len(GPU_SOURCE_IDS) + len(SPEC_SOURCE_IDS) + len(PRICELIST_IDS) + len(REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 23 + len(GPU_SOURCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 24 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
@@ -152,6 +154,13 @@ def test_the_spot_feed_refreshes_after_the_price_list_whose_type_attributes_it_u
     spot = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_spot"]))
     assert spot.op.name == "spot_sources"
     parents = defs.resolve_asset_graph().get(dg.AssetKey(["sources", "aws_spot"])).parent_keys
+    assert parents == {dg.AssetKey(["sources", "aws_pricelist"])}
+
+
+def test_the_savings_plans_land_after_the_price_list_whose_types_price_them():
+    plans = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_savings_plans"]))
+    assert plans.op.name == "sources__aws_savings_plans"
+    parents = defs.resolve_asset_graph().get(dg.AssetKey(["sources", "aws_savings_plans"])).parent_keys
     assert parents == {dg.AssetKey(["sources", "aws_pricelist"])}
 
 

@@ -119,10 +119,11 @@ def test_show_prints_a_summary_per_region(demo):
     assert {"us-east-1", "us-east-2", "eu-south-2"} <= set(lines)
     assert lines["eu-south-2"].split("│")[2].strip() == "0"  # a region pricing no accelerator is listed, empty
     cheapest = lines["us-east-1"].split("│")
-    assert cheapest[6].strip().startswith(("trn", "inf")) and Decimal(cheapest[7].strip()) > 0
+    assert cheapest[7].strip().startswith(("trn", "inf")) and Decimal(cheapest[8].strip()) > 0
+    assert int(cheapest[5].strip()) > 0  # its Savings Plans rates, counted beside reserved and spot
 
 
-def test_show_says_where_the_reserved_and_spot_rows_are_with_their_counts(demo):
+def test_show_says_where_the_reserved_savings_plan_and_spot_rows_are_with_their_counts(demo):
     db, output = demo
     text = " ".join(output.split())  # the terminal wraps the line
     counted = query(
@@ -131,7 +132,7 @@ def test_show_says_where_the_reserved_and_spot_rows_are_with_their_counts(demo):
            FROM aws_pricelist_price_history WHERE valid_to IS NULL AND price_kind <> 'on_demand'
            GROUP BY ALL ORDER BY 1""",
     )
-    assert [kind for kind, *_ in counted] == ["reserved", "spot"]
+    assert [kind for kind, *_ in counted] == ["compute_savings_plan", "ec2_instance_savings_plan", "reserved", "spot"]
     for kind, rows, types, regions in counted:
         assert f"{kind}: {rows:,} rows, {types} types in {regions} region(s)" in text
     assert "ratecard history TYPE --kind KIND --region R" in text
@@ -148,3 +149,7 @@ def test_history_shows_the_price_list_per_region_beside_the_page(demo):
         app, ["history", "trn1.32xlarge", "--kind", "reserved", "--db", str(db)], terminal_width=250
     )
     assert "reserved 1y" in reserved.output and "on_demand" not in reserved.output
+    plans = runner.invoke(
+        app, ["history", "trn1.32xlarge", "--kind", "compute_savings_plan", "--db", str(db)], terminal_width=250
+    )
+    assert "compute_savings_plan 3y All Upfront" in plans.output and "reserved" not in plans.output

@@ -12,7 +12,7 @@ from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
 from pipelines.pricelist.spot import parse_spot
-from pipelines.pricelist.spot import spot_prices as price_spot
+from pipelines.pricelist.spot import priced_quotes as price_spot
 from schemas.pricelist import PriceListKind
 from tests.localserver import LocalServer, Reply
 from tests.pricelist_files import PRICELIST, SPOT, sample

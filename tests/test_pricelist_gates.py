@@ -116,7 +116,14 @@ def test_a_publication_date_going_back_is_refused(tmp_path):
 
 def test_the_kind_prepares_counts_and_names_prices_with_their_terms():
     prepared = KIND.prepare(batch(us_east_1()), None, PUBLISHED.date(), None)
-    assert prepared.counts == {"on_demand_rows": 3, "reserved_rows": 2, "spot_rows": 0, "price_rows": 5}
+    assert prepared.counts == {
+        "on_demand_rows": 3,
+        "reserved_rows": 2,
+        "spot_rows": 0,
+        "compute_savings_plan_rows": 0,
+        "ec2_instance_savings_plan_rows": 0,
+        "price_rows": 5,
+    }
     assert pricelist_kind_label(us_east_1()[3]) == "reserved 1y Partial Upfront standard"
     assert KIND.row_count(batch(us_east_1())) == 5
     with pytest.raises(DuplicateOnDemand):

@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from schemas.pricelist import PriceListBatch
 from warehouse.landing import Snapshot
+from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.versioning import FactTable, VersionedTable, rehash
 
 ALL_REGIONS = "(all regions)"  # aws_pricelist_offers.region_code of a feed that covers every region (spot)
@@ -185,5 +186,14 @@ def landed_publication(
 
 
 def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection) -> None:
-    """Rows landed before accelerator_share existed get hashes in the current definition (share NULL)."""
+    """A file made before the Savings Plans kinds gets a table whose CHECK admits them; rows landed before
+    accelerator_share existed get hashes in the current definition (share NULL)."""
+    rebuild_if_check_refuses(
+        con,
+        PRICELIST_PRICES.name,
+        "price_kind",
+        "compute_savings_plan",
+        "schema_pricelist.sql",
+        "comments_pricelist.sql",
+    )
     rehash(con, PRICELIST_PRICES)

@@ -56,9 +56,9 @@ CURRENT_PRICES = {
     # One region's open rows (all of the source's for a feed of every region); the kind spelled with its terms
     # as pipelines.refresh.kinds.pricelist_kind_label spells it.
     "pricelist": """SELECT instance_type,
-                           CASE WHEN price_kind = 'reserved'
-                                THEN 'reserved ' || lease_years || 'y ' || purchase_option || ' ' || offering_class
-                                ELSE price_kind END,
+                           CASE WHEN lease_years IS NULL OR purchase_option IS NULL THEN price_kind
+                                ELSE concat_ws(' ', replace(price_kind, '_', ' '), lease_years || 'y',
+                                               purchase_option, offering_class) END,
                            region_code, effective_usd_per_instance_hour
                     FROM aws_pricelist_price_history
                     WHERE source_id = $source_id AND valid_to IS NULL
@@ -145,6 +145,7 @@ SELECT r.region_code AS region,
        count(DISTINCT p.instance_type) AS types,
        count(p.instance_type) FILTER (WHERE p.price_kind = 'on_demand') AS on_demand,
        count(p.instance_type) FILTER (WHERE p.price_kind LIKE 'reserved%') AS reserved,
+       count(p.instance_type) FILTER (WHERE p.price_kind LIKE '%savings_plan%') AS savings_plans,
        count(p.instance_type) FILTER (WHERE p.price_kind = 'spot') AS spot,
        (SELECT arg_min(n.instance_type, n.usd_per_instance_hour) FROM neuron AS n
         WHERE n.region_code = r.region_code) AS cheapest_neuron,

@@ -15,7 +15,7 @@ WHERE table_name = $table AND constraint_type = 'CHECK'
 
 
 # The tables a rebuild may name: constants, so their names are safe to place in the SQL text.
-REBUILDABLE = frozenset({"gpu_listing_history", "pilot_inputs"})
+REBUILDABLE = frozenset({"gpu_listing_history", "pilot_inputs", "aws_pricelist_price_history"})
 
 
 def rebuild_if_check_refuses(

@@ -22,12 +22,16 @@ def families(source: Any) -> tuple[str, ...]:
     return tuple(source.options.get("families", DEFAULT_FAMILIES))
 
 
+def regional_options(source: Any) -> dict[str, Any]:
+    """What a region unit tells its reader: its region, the allowlist and the version its index named."""
+    options = source.options
+    return {
+        "region_code": options.get("region_code"),
+        "families": families(source),
+        "index_version": options.get("index_version"),
+    }
+
+
 def parse(body: bytes | Path, source: Any) -> PriceListBatch:
     """`body`: the offer file as fetched into memory, or the file it was streamed to."""
-    return parse_offer_csv(
-        body,
-        source.id,
-        region_code=source.options.get("region_code"),
-        families=families(source),
-        index_version=source.options.get("index_version"),
-    )
+    return parse_offer_csv(body, source.id, **regional_options(source))

@@ -31,10 +31,10 @@ SELECT * FROM (
     SELECT 'AWS' AS provider, instance_type AS offering, price_kind, region, usd_per_accelerator_hour AS price,
            CAST(NULL AS VARCHAR) AS stock_status, valid_from, valid_to, source_url
     FROM aws_instance_price_history WHERE lower(instance_type) = lower($offering)
-    UNION ALL  -- the price list, per region; a reserved offer's term, payment and class are part of its kind
+    UNION ALL  -- the price list, per region; a reserved or Savings Plan term, payment (and class) are part of its kind
     SELECT 'AWS price list', instance_type,
-           CASE WHEN price_kind = 'reserved'
-                THEN concat_ws(' ', 'reserved', lease_years || 'y', purchase_option, offering_class)
+           CASE WHEN lease_years IS NOT NULL
+                THEN concat_ws(' ', price_kind, lease_years || 'y', purchase_option, offering_class)
                 ELSE price_kind END,
            region_code, usd_per_accelerator_hour, NULL, valid_from, valid_to, source_url
     FROM aws_pricelist_price_history WHERE lower(instance_type) = lower($offering)

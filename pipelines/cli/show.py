@@ -73,6 +73,7 @@ REGION_HEADERS = {
     "types": "types",
     "on_demand": "on-demand",
     "reserved": "reserved",
+    "savings_plans": "Savings Plans",
     "spot": "spot",
     "cheapest_neuron": "cheapest trn/inf on-demand",
     "cheapest_neuron_usd": "USD/instance-h",
@@ -132,7 +133,8 @@ def where_the_other_rows_are(counts: list[dict[str, Any]]) -> str:
     )
     return (
         f"Not listed row by row ({kinds}): `ratecard history TYPE --kind KIND --region R`, or the view "
-        "aws_prices_by_region, each row with its terms (lease_years, purchase_option, offering_class)."
+        "aws_prices_by_region, each row with its terms (lease_years, purchase_option, offering_class; "
+        "a Savings Plan's kind names its plan: compute_savings_plan, ec2_instance_savings_plan)."
     )
 
 
@@ -206,8 +208,9 @@ def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
     )
     console.print(
         rows_table(
-            "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows by kind (reserved: "
-            "every term and payment option; spot: indicative) and the cheapest Trainium/Inferentia on-demand type",
+            "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows by kind (reserved and "
+            "Savings Plans: every plan, term and payment option; spot: indicative) and the cheapest "
+            "Trainium/Inferentia on-demand type",
             region_rows(regions),
             REGION_HEADERS,
         )

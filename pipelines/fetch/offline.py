@@ -24,6 +24,8 @@ from pipelines.sources.locations import SAMPLES_DIR
 OFFER_FILE = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/(?P<stamp>\d{14})/(?P<region>[a-z0-9-]+)/index\.csv$")
 VERSION_REGION_INDEX = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/(?P<stamp>\d{14})/region_index\.json$")
 VERSION_INDEX = "/offers/v1.0/aws/AmazonEC2/index.json"
+RATE_FILE = re.compile(r"^/savingsPlan/v1\.0/aws/AWSComputeSavingsPlan/\d{14}/(?P<region>[a-z0-9-]+)/index\.csv$")
+RATE_SAMPLE = "/aws/savingsplan/{region}.csv"
 OFFER_SAMPLE = "/aws/pricelist/{region}.csv"
 VERSIONS_SAMPLE = "/aws/pricelist/versions"
 
@@ -37,6 +39,8 @@ def sample_for(path: str, root: Path = SAMPLES_DIR) -> str:
     if offer := OFFER_FILE.match(path):
         past = f"{VERSIONS_SAMPLE}/{offer['stamp']}/{offer['region']}.csv"
         return past if (root / past.lstrip("/")).is_file() else OFFER_SAMPLE.format(region=offer["region"])
+    if rates := RATE_FILE.match(path):
+        return RATE_SAMPLE.format(region=rates["region"])
     return path
 
 

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -75,7 +76,7 @@ def _open_text(path: Path) -> io.TextIOBase:
     return open(path, encoding="utf-8", newline="")
 
 
-def read_head(path: Path, source_id: str) -> tuple[dict[str, str], list[str]]:
+def read_head(path: Path, source_id: str, offer_code: str = "AmazonEC2") -> tuple[dict[str, str], list[str]]:
     """The five metadata lines (by key) and the header row, read without touching the rest of the file."""
     with _open_text(path) as text:
         lines = csv.reader(text)
@@ -89,12 +90,12 @@ def read_head(path: Path, source_id: str) -> tuple[dict[str, str], list[str]]:
     missing = [key for key in PREAMBLE if key not in meta]
     if missing:
         raise ParseError(source_id, f"{path.name}: metadata line(s) {', '.join(missing)} missing from the first five")
-    if meta["OfferCode"] != "AmazonEC2":
-        raise ParseError(source_id, f"{path.name}: offer code {meta['OfferCode']!r}, expected AmazonEC2")
+    if meta["OfferCode"] != offer_code:
+        raise ParseError(source_id, f"{path.name}: offer code {meta['OfferCode']!r}, expected {offer_code}")
     return meta, head[-1]
 
 
-def _ends_with_newline(path: Path) -> bool:
+def ends_with_newline(path: Path) -> bool:
     """A download cut short ends mid-line; AWS's files end with a newline. A .gz (an archived body) is read to its
     end for its last byte, so a replay says the same as the first parse; a .gz cut short counts as truncated."""
     if path.suffix == ".gz":
@@ -114,13 +115,16 @@ def _ends_with_newline(path: Path) -> bool:
         return raw.read(1) == b"\n"
 
 
-def _select_list(header: list[str], source_id: str) -> str:
+def select_list(
+    header: list[str], source_id: str, columns: dict[str, str] = COLUMNS, optional: set[str] = OPTIONAL
+) -> str:
+    """`"<header as printed>" AS <semantic name>` for each wanted column, found by its header's meaning."""
     by_key = {_key(name): name for name in header}
-    missing = [name for name, key in COLUMNS.items() if key not in by_key and name not in OPTIONAL]
+    missing = [name for name, key in columns.items() if key not in by_key and name not in optional]
     if missing:
         raise MissingColumnError(source_id, missing, header)
     parts = []
-    for name, key in COLUMNS.items():
+    for name, key in columns.items():
         column = by_key.get(key)
         quoted = '"' + column.replace('"', '""') + '"' if column is not None else "NULL"
         parts.append(f"{quoted} AS {name}")
@@ -136,27 +140,44 @@ KEPT_FIELDS = (
 def query_kept_rows(
     con: duckdb.DuckDBPyConnection, path: Path, header: list[str], families: Sequence[str], source_id: str
 ) -> tuple[list[KeptRow], list[str]]:
-    """The rows that are prices of the allowlisted families, and every region code any row of the file names.
+    """The rows that are prices of the allowlisted families, and every region code any row of the file names."""
+    columns = select_list(header, source_id)
+    kept, regions = rows_by_region(con, path, columns, KEPT_FIELDS, FILTERS, families, source_id)
+    return [KeptRow(**row) for row in kept], regions
 
-    One scan: grouping by region code gathers each region's kept rows, so the whole file's regions come free (a
-    file for another region, or the all-regions file, is caught by any row, not only by a kept one)."""
+
+def rows_by_region(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    columns: str,
+    fields: str,
+    filters: str,
+    families: Sequence[str],
+    source_id: str,
+    instance_type: str = "instance_type",
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of a price-list CSV that pass `filters` and the family allowlist (their `fields`), and every region
+    code any row names. One scan: grouping by region code gathers each region's kept rows, so the whole file's
+    regions come free (a file for another region, or the all-regions file, is caught by any row, not only by a
+    kept one). `columns` names the header's columns (select_list); `instance_type`, an expression over them, is a
+    row's type."""
     family_match = " OR ".join(["split_part(instance_type, '.', 1) LIKE ?"] * len(families)) or "false"
     sql = f"""
         WITH named AS (
-            SELECT {_select_list(header, source_id)}
+            SELECT {columns}
             FROM read_csv(?, skip = {len(PREAMBLE)}, header = true, all_varchar = true, delim = ',',
                           quote = '"', escape = '"', strict_mode = true, null_padding = false)
-        )
+        ), typed AS (SELECT * REPLACE ({instance_type} AS instance_type) FROM named)
         SELECT nullif(trim(region_code), '') AS code,
-               list(struct_pack({KEPT_FIELDS})) FILTER (WHERE {FILTERS} AND ({family_match})) AS kept
-        FROM named GROUP BY code
+               list(struct_pack({fields})) FILTER (WHERE {filters} AND ({family_match})) AS kept
+        FROM typed GROUP BY code
     """
     try:
         groups = con.execute(sql, [str(path), *like_patterns(families)]).fetchall()
     except duckdb.Error as exc:
-        raise ParseError(source_id, f"{path.name}: DuckDB could not read the offer file: {exc}") from exc
+        raise ParseError(source_id, f"{path.name}: DuckDB could not read the file: {exc}") from exc
     regions = sorted(code for code, _ in groups if code is not None)
-    return [KeptRow(**row) for _, kept in groups for row in kept or []], regions
+    return [row for _, kept in groups for row in kept or []], regions
 
 
 def parse_offer_csv(
@@ -178,7 +199,7 @@ def parse_offer_csv(
     """
     if isinstance(source, bytes):
         with tempfile.TemporaryDirectory(prefix="ratecard-offer-") as folder:
-            path = _spilled(source, folder)
+            path = spilled(source, folder)
             return parse_offer_csv(
                 path,
                 source_id,
@@ -191,10 +212,10 @@ def parse_offer_csv(
     path = source
     meta, header = read_head(path, source_id)
     check_version(path, meta["Version"], index_version, source_id)
-    if not _ends_with_newline(path):
+    if not ends_with_newline(path):
         raise ParseError(source_id, f"{path.name}: the file does not end with a newline: truncated download?")
     own = con is None
-    connection = con if con is not None else _bounded_connection()
+    connection = con if con is not None else bounded_connection()
     try:
         rows, file_regions = query_kept_rows(connection, path, header, families, source_id)
     finally:
@@ -207,7 +228,7 @@ def parse_offer_csv(
         parser_version=PARSER_VERSION,
         region_code=region_code or (file_regions[0] if file_regions else None),  # checked: one region
         offer_version=meta["Version"],
-        publication_date=_publication_date(meta["Publication Date"], source_id),
+        publication_date=publication_date(meta["Publication Date"], source_id),
         shape=shape_fingerprint(header),
         catalog=catalog if catalog is not None else load_catalog(),
     )
@@ -238,7 +259,7 @@ def check_version(path: Path, printed: str, index_version: str | None, source_id
         )
 
 
-def _spilled(body: bytes, folder: str) -> Path:
+def spilled(body: bytes, folder: str) -> Path:
     """A body in memory (a fetch, an archived body) written to a file, because DuckDB streams files; a gzip body
     (recognised by its magic bytes) keeps its compression."""
     path = Path(folder) / ("offer.csv.gz" if body[:2] == b"\x1f\x8b" else "offer.csv")
@@ -246,14 +267,14 @@ def _spilled(body: bytes, folder: str) -> Path:
     return path
 
 
-def _bounded_connection() -> duckdb.DuckDBPyConnection:
+def bounded_connection() -> duckdb.DuckDBPyConnection:
     # In memory, spilling nothing: the kept rows are few. Insertion order is irrelevant to a filter, and
     # dropping it lets DuckDB stream the scan instead of buffering it.
     con = duckdb.connect(config={"memory_limit": "384MB", "threads": 2, "preserve_insertion_order": False})
     return con
 
 
-def _publication_date(text: str, source_id: str) -> datetime:
+def publication_date(text: str, source_id: str) -> datetime:
     try:
         return datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as exc:

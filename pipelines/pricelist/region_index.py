@@ -1,7 +1,10 @@
-"""The EC2 region index (`/offers/v1.0/aws/AmazonEC2/current/region_index.json`): one offer file per region.
+"""A price-list region index: one offer file per region.
 
-Each region's `currentVersionUrl` carries a version stamp (`/AmazonEC2/20260901000000/us-east-2/index.json`),
-so a region whose stamp has not changed need not be downloaded again. The URLs are relative to the host.
+The EC2 index (`/offers/v1.0/aws/AmazonEC2/current/region_index.json`) is an object keyed by region, each with
+`currentVersionUrl`; the Savings Plans index (`/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/
+region_index.json`) is an array of {regionCode, versionUrl}. Either URL carries a version stamp
+(`/AmazonEC2/20260901000000/us-east-2/index.json`), so a region whose stamp has not changed need not be
+downloaded again. The URLs are relative to the host.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ def parse_region_index(
 ) -> RegionIndex:
     """Every region of the index (or those named in `only`); extra keys are ignored, odd region keys skipped."""
     document = json_document(body, source_id, "region index")
-    regions = entries(document, "regions", source_id, "region index")
+    regions = _by_region(document, source_id)
     offers, skipped = [], []
     for key, entry in regions.items():
         code = entry.get("regionCode", key) if isinstance(entry, dict) else key
@@ -74,10 +77,27 @@ def changed_regions(index: RegionIndex, landed: Mapping[str, str]) -> list[Regio
     return [offer for offer in index.regions if landed.get(offer.region_code) != offer.version]
 
 
+def _by_region(document: Any, source_id: str) -> dict[str, Any]:
+    """The regions by key: the EC2 index's object as it is; the Savings Plans index's array keyed by regionCode."""
+    listed = document.get("regions") if isinstance(document, dict) else None
+    if not isinstance(listed, list):
+        return entries(document, "regions", source_id, "region index")
+    if not listed:
+        raise ParseError(source_id, "the region index lists no regions")
+    keyed: dict[str, Any] = {}
+    for position, entry in enumerate(listed):
+        code = entry.get("regionCode") if isinstance(entry, dict) else None
+        key = code if isinstance(code, str) else f"#{position}"
+        if key in keyed:
+            raise ParseError(source_id, f"the region index lists region {key} twice")
+        keyed[key] = entry
+    return keyed
+
+
 def _region_offer(code: str, entry: Any, source_id: str, base_url: str) -> RegionOffer:
-    if not isinstance(entry, dict) or not isinstance(entry.get("currentVersionUrl"), str):
-        raise ParseError(source_id, f"region {code!r} has no currentVersionUrl string")
-    url: str = entry["currentVersionUrl"]
+    url = entry.get("currentVersionUrl", entry.get("versionUrl")) if isinstance(entry, dict) else None
+    if not isinstance(url, str):
+        raise ParseError(source_id, f"region {code!r} has no currentVersionUrl (or versionUrl) string")
     stamp = VERSION_IN_URL.search(url)
     if stamp is None:
         raise ParseError(source_id, f"region {code}: no version stamp in {url!r}")

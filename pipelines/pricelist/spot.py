@@ -20,7 +20,7 @@ from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import Catalog, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
 from pipelines.reading.tables import shape_fingerprint
-from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice, SpotQuote
+from schemas.pricelist import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice
 from schemas.regions import aws_regions
 
 PARSER_VERSION = "aws_spot_feed/1.0"
@@ -82,7 +82,7 @@ def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT
     The feed gives no accelerator count or memory, so every quote is pending: pipelines.refresh.kinds prices it
     with the latest price-list attributes of the same type (spot_prices), or fails the source naming the type."""
     document = _document(body, source_id)
-    quotes: dict[tuple[str, str], SpotQuote] = {}
+    quotes: dict[tuple[object, ...], PendingQuote] = {}
     warnings: list[str] = []
     for region in document["config"]["regions"]:
         code = region_code(str(region.get("region", "")))
@@ -104,27 +104,30 @@ def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT
     )
 
 
-def _keep_once(quotes: dict[tuple[str, str], SpotQuote], quote: SpotQuote, source_id: str) -> None:
+def _keep_once(quotes: dict[tuple[object, ...], PendingQuote], quote: PendingQuote, source_id: str) -> None:
     """The live feed lists some sizes twice in a region (g6.*, gr6.* in us-east-2, at one price): kept once. Two
     different prices for one type and region cannot both be right: the feed is refused, naming both."""
-    key = (quote.region_code, quote.instance_type)
+    keep_once(quotes, quote, source_id, f"spot {quote.region_code} {quote.instance_type}")
+
+
+def keep_once(quotes: dict[tuple[object, ...], PendingQuote], quote: PendingQuote, source_id: str, name: str) -> None:
+    """One price per type, region and terms: the same price again is kept once; a different one is refused."""
+    key = (quote.region_code, quote.instance_type, quote.price_kind, quote.lease_years, quote.purchase_option)
     seen = quotes.setdefault(key, quote)
     if seen.hourly_usd != quote.hourly_usd:
         raise ParseError(
-            source_id,
-            f"spot {quote.region_code} {quote.instance_type} is listed twice at different prices: "
-            f"{seen.hourly_usd} and {quote.hourly_usd}",
+            source_id, f"{name} is listed twice at different prices: {seen.hourly_usd} and {quote.hourly_usd}"
         )
 
 
-def _quote(code: str, instance_type: str, amount: Decimal, source_id: str) -> SpotQuote:
+def _quote(code: str, instance_type: str, amount: Decimal, source_id: str) -> PendingQuote:
     try:
-        return SpotQuote(region_code=code, instance_type=instance_type, hourly_usd=amount)
+        return PendingQuote(region_code=code, instance_type=instance_type, hourly_usd=amount)
     except ValidationError as exc:
         raise RecordInvalid(source_id, f"spot {code} {instance_type}: {exc}") from exc
 
 
-def spot_prices(
+def priced_quotes(
     batch: PriceListBatch, attributes: Mapping[str, tuple[str | None, str | None]], catalog: Catalog | None = None
 ) -> PriceListBatch:
     """The batch with its pending quotes priced: each type's accelerator figures from `attributes` (instance type
@@ -140,22 +143,21 @@ def spot_prices(
             if fields is None and quote.instance_type not in attributes:
                 said = [f"{quote.instance_type}: no price-list attributes landed for it and no catalog entry"]
             resolved[quote.instance_type] = fields
-            (warnings if fields is not None else unpriced).extend(f"spot {message}" for message in said)
+            kind = quote.price_kind.value.replace("_", " ")
+            (warnings if fields is not None else unpriced).extend(f"{kind} {message}" for message in said)
         fields = resolved[quote.instance_type]
         if fields is not None:
             prices.append(_record(quote, fields, batch.source_id))
     return batch.model_copy(update={"prices": prices, "pending": [], "warnings": warnings, "unpriced": unpriced})
 
 
-def _record(quote: SpotQuote, fields: dict[str, Any], source_id: str) -> PriceListPrice:
+def _record(quote: PendingQuote, fields: dict[str, Any], source_id: str) -> PriceListPrice:
     try:
         return PriceListPrice(
-            region_code=quote.region_code,
-            instance_type=quote.instance_type,
-            price_kind=PriceListKind.SPOT,
-            hourly_usd=quote.hourly_usd,
-            indicative=True,
+            **quote.model_dump(),
+            indicative=quote.price_kind is PriceListKind.SPOT,  # the spot feed is no quote; a plan's rate is
             **fields,
         )
     except ValidationError as exc:
-        raise RecordInvalid(source_id, f"spot {quote.region_code} {quote.instance_type}: {exc}") from exc
+        kind = quote.price_kind.value.replace("_", " ")
+        raise RecordInvalid(source_id, f"{kind} {quote.region_code} {quote.instance_type}: {exc}") from exc

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from pipelines.errors import ValidationFailed
 from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
 from pipelines.pricelist.checks import check_one_on_demand, check_priced, check_publication_date
-from pipelines.pricelist.spot import spot_prices
+from pipelines.pricelist.spot import priced_quotes
 from pipelines.refresh.drift import Key
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
@@ -131,8 +131,8 @@ def _validate_aws(group: dict[str, tuple[SourceSpec, Any]]) -> dict[str, list[Va
 
 
 def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, state: Landed) -> Prepared:
-    if batch.pending:  # spot quotes: priced with the price list's own attributes of the same type
-        batch = spot_prices(batch, state.type_attributes())
+    if batch.pending:  # spot quotes, Savings Plans rates: priced with the price list's attributes of the same type
+        batch = priced_quotes(batch, state.type_attributes())
     check_priced(batch)  # UnpricedTypes: an accelerator type without a count fails its source, named
     check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
     kinds = [p.price_kind for p in batch.prices]
@@ -145,9 +145,10 @@ def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, sta
 
 def pricelist_kind_label(price: PriceListPrice) -> str:
     """The price kind with its reserved terms, as the drift rules name a price (and CURRENT_PRICES spells it)."""
-    if price.price_kind is not PriceListKind.RESERVED or price.purchase_option is None or price.offering_class is None:
+    if price.lease_years is None or price.purchase_option is None:
         return price.price_kind.value
-    return f"reserved {price.lease_years}y {price.purchase_option.value} {price.offering_class.value}"
+    terms = " ".join(t for t in (price.purchase_option.value, price.offering_class and price.offering_class.value) if t)
+    return f"{price.price_kind.value.replace('_', ' ')} {price.lease_years}y {terms}"
 
 
 def _pricelist_prices(batch: PriceListBatch) -> dict[Key, Decimal]:

@@ -176,7 +176,7 @@ def refresh_all(
     refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
     indexes = [s for s in sources if reads_region_index(s)]
     # The spot feed prices its quotes with the price list's attributes of the same type: it goes after the regions.
-    after = [s for s in sources if prices_with_type_attributes(s)] if indexes else []
+    after = [s for s in sources if prices_with_type_attributes(s) and not reads_region_index(s)] if indexes else []
     plain = [s for s in sources if not reads_region_index(s) and s not in after]
     if not indexes:
         return refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
@@ -190,8 +190,11 @@ def refresh_all(
             outcomes.append(known)
             on_done(known)
         units = [unit for found, _logged in planned for unit in found]
-        # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands.
-        outcomes += refresh(units, max_sources=REGIONS_AT_ONCE, on_done=on_done)
+        # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands. The EC2
+        # regions first: a Savings Plans region prices its rates with the types they land.
+        first = [unit for unit in units if not prices_with_type_attributes(unit)]
+        outcomes += refresh(first, max_sources=REGIONS_AT_ONCE, on_done=on_done)
+        outcomes += refresh([u for u in units if u not in first], max_sources=REGIONS_AT_ONCE, on_done=on_done)
         if after:
             outcomes += refresh(after, max_sources=max_sources, on_done=on_done, fetched=fetched)
         return outcomes

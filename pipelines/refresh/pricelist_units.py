@@ -39,8 +39,10 @@ from warehouse.landing import FetchRecord, log_fetch, quarantine_batch
 from warehouse.lock import exclusive_refresh
 from warehouse.pricelist_landing import landed_publication
 
-REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region"})
-TYPE_ATTRIBUTE_ADAPTERS = frozenset({"aws_spot_feed"})
+REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region", "aws_savings_plan_region"})
+# Feeds whose prices take their accelerator figures from the landed price-list types: they land after the EC2
+# regions (the spot feed, and each region of the Savings Plans rates).
+TYPE_ATTRIBUTE_ADAPTERS = frozenset({"aws_spot_feed", "aws_savings_plan_region"})
 
 
 @dataclass
@@ -58,7 +60,7 @@ def reads_region_index(source: SourceSpec) -> bool:
 
 
 def prices_with_type_attributes(source: SourceSpec) -> bool:
-    """A feed whose prices take their accelerator figures from the landed price-list types (the spot feed)."""
+    """A feed whose prices take their accelerator figures from the landed price-list types (spot, Savings Plans)."""
     return source.adapter in TYPE_ATTRIBUTE_ADAPTERS
 
 

@@ -49,6 +49,9 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "nvidia_reference": AdapterInfo("pipelines.adapters.nvidia_reference", "spec", JSON),
     "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV, reads_files=True),
     "aws_spot_feed": AdapterInfo("pipelines.adapters.aws_spot_feed", "pricelist", JSON + JAVASCRIPT),
+    "aws_savings_plan_region": AdapterInfo(
+        "pipelines.adapters.aws_savings_plan_region", "pricelist", CSV, reads_files=True
+    ),
 }
 
 

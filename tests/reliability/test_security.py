@@ -296,6 +296,15 @@ ALLOWED_INTERPOLATIONS = {
     "open_rows",  # a subquery over table.name
     "DIFF",  # the landing's temp table: a constant name
     "scope_filter",  # IS NOT DISTINCT FROM over VersionedTable.scope_columns constants; the values are parameters
+    "scope_where",  # the same, as land_snapshot names it
+    "where",  # the same, in warehouse/past_snapshots.py
+    "matches",  # versioning.same_version(table): NULL-safe comparisons over the table's constant columns
+    "same_version(table)",
+    "diff",  # close_diffed_rows: DIFF or PAST_DIFF, constant temp-table names
+    "PAST_DIFF",  # warehouse/past_snapshots.py: constant temp-table names
+    "RUNS",
+    "rows",  # a subquery over table.name with the scope filter above
+    "open_at",  # the same, limited to rows open at the $at parameter
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
     "fresh",  # the same over table.name's columns
     # warehouse/export.py: COPY of every view and history table the file's own catalog lists
@@ -304,9 +313,13 @@ ALLOWED_INTERPOLATIONS = {
     "literal(str(target))",  # the output path, quoted as a string literal
     "copy_options(fmt, partitioned)",  # constant COPY options for parquet or csv
     # pipelines/pricelist/offer_csv.py: the offer file's own header names, each quoted as an identifier
-    "_select_list(header, source_id)",
+    "columns",  # offer_csv.rows_by_region: select_list(...) of either reader, header names quoted as identifiers
+    "fields",  # KEPT_FIELDS or RATE_FIELDS, constant column lists
+    "filters",  # FILTERS of either reader, constant WHERE clauses
+    "instance_type",  # "instance_type", or savings_plan_csv.INSTANCE_TYPE: a constant expression
     "FILTERS",  # constant WHERE clauses
     "KEPT_FIELDS",  # the offer reader's constant column list (pipelines/pricelist/offer_csv.py)
+    "RATE_FIELDS",  # the Savings Plans reader's constant column list (pipelines/pricelist/savings_plan_csv.py)
     "family_match",  # `LIKE ?` placeholders, one per family; the patterns are parameters
     "len(PREAMBLE)",  # a constant line count
     # warehouse/publish.py: the staging path as a quoted literal, the file's own database name as an identifier

@@ -1,18 +1,18 @@
 -- AWS price-list tables: what each column holds, in which unit, and how derived figures were made.
 
-COMMENT ON TABLE aws_pricelist_price_history IS 'Versioned AWS price-list prices (Bulk API regional offer files; spot feed), USD excluding tax; business key (source_id, region_code, instance_type, price_kind, lease_years, purchase_option, offering_class). One regional file replaces only its own region''s open rows: an unchanged landing adds no rows, a change closes the old row and opens a new one, a row gone from its region is closed.';
+COMMENT ON TABLE aws_pricelist_price_history IS 'Versioned AWS price-list prices (Bulk API regional offer files; Savings Plans rate files; spot feed), USD excluding tax; business key (source_id, region_code, instance_type, price_kind, lease_years, purchase_option, offering_class). One regional file replaces only its own region''s open rows: an unchanged landing adds no rows, a change closes the old row and opens a new one, a row gone from its region is closed.';
 COMMENT ON COLUMN aws_pricelist_price_history.source_id IS 'Source the price was parsed from.';
 COMMENT ON COLUMN aws_pricelist_price_history.region_code IS 'AWS region code as the price list prints it (regionCode, e.g. us-east-2; Local Zones such as us-west-2-lax-1).';
 COMMENT ON COLUMN aws_pricelist_price_history.location IS 'Location name exactly as printed (US East (Ohio)); NULL where the feed prints none (spot).';
 COMMENT ON COLUMN aws_pricelist_price_history.instance_type IS 'EC2 instance type, lower case.';
 COMMENT ON COLUMN aws_pricelist_price_history.family IS 'Instance family: the part of the instance type before the dot (p5, trn1n, g6e).';
-COMMENT ON COLUMN aws_pricelist_price_history.price_kind IS 'on_demand, reserved (see lease_years, purchase_option, offering_class) or spot (indicative).';
-COMMENT ON COLUMN aws_pricelist_price_history.lease_years IS 'Reserved term in years (1 or 3); NULL for on-demand and spot.';
-COMMENT ON COLUMN aws_pricelist_price_history.purchase_option IS 'Reserved purchase option as printed: No Upfront, Partial Upfront or All Upfront; NULL otherwise.';
+COMMENT ON COLUMN aws_pricelist_price_history.price_kind IS 'on_demand, reserved (see lease_years, purchase_option, offering_class), compute_savings_plan or ec2_instance_savings_plan (see lease_years, purchase_option; a Compute plan applies to any family and region, an EC2 Instance plan to one family in one region), or spot (indicative).';
+COMMENT ON COLUMN aws_pricelist_price_history.lease_years IS 'Reserved or Savings Plan term in years (1 or 3); NULL for on-demand and spot.';
+COMMENT ON COLUMN aws_pricelist_price_history.purchase_option IS 'Reserved or Savings Plan purchase option as printed: No Upfront, Partial Upfront or All Upfront; NULL otherwise.';
 COMMENT ON COLUMN aws_pricelist_price_history.offering_class IS 'Reserved offering class: standard or convertible; NULL otherwise.';
-COMMENT ON COLUMN aws_pricelist_price_history.hourly_usd IS 'Hourly part as printed (the Hrs dimension, 10 decimals; 0 for All Upfront), USD per instance-hour excluding tax.';
-COMMENT ON COLUMN aws_pricelist_price_history.upfront_usd IS 'Upfront fee as printed (the Quantity dimension), USD for the whole term excluding tax; NULL when there is none.';
-COMMENT ON COLUMN aws_pricelist_price_history.effective_usd_per_instance_hour IS 'Derived: hourly_usd + upfront_usd / (lease_years x 8,760) at full precision (rounded half-up at 18 decimals); equals hourly_usd without an upfront fee. USD per instance-hour excluding tax.';
+COMMENT ON COLUMN aws_pricelist_price_history.hourly_usd IS 'Hourly part as printed (the Hrs dimension, 10 decimals; 0 for a reserved All Upfront; a Savings Plan''s DiscountedRate, the plan''s rate per hour of use whatever its payment option), USD per instance-hour excluding tax.';
+COMMENT ON COLUMN aws_pricelist_price_history.upfront_usd IS 'Reserved upfront fee as printed (the Quantity dimension), USD for the whole term excluding tax; NULL when there is none, and for Savings Plans, whose upfront payment prepays the hourly commitment rather than an instance.';
+COMMENT ON COLUMN aws_pricelist_price_history.effective_usd_per_instance_hour IS 'Derived: hourly_usd + upfront_usd / (lease_years x 8,760) at full precision (rounded half-up at 18 decimals); equals hourly_usd without an upfront fee (so for every Savings Plan rate). USD per instance-hour excluding tax.';
 COMMENT ON COLUMN aws_pricelist_price_history.accelerator IS 'Chip or GPU model (Trainium, H100, ...), named per family by the curated catalog because the price list names none; NULL for a family it does not name.';
 COMMENT ON COLUMN aws_pricelist_price_history.accelerator_count IS 'Accelerators (chips or GPUs) in the instance: the divisor of the per-accelerator figures.';
 COMMENT ON COLUMN aws_pricelist_price_history.accelerator_count_basis IS 'Where accelerator_count (or accelerator_share) comes from: price_list (the offer file''s GPU attribute; for spot, the newest landed offer file''s attribute of the same type) or catalog (a curated correction, see aws_instance_types.curated_why).';

@@ -90,7 +90,7 @@ COMMENT ON COLUMN accelerator_value.accelerator_printed IS 'The accelerator as t
 COMMENT ON COLUMN accelerator_value.accelerator_spec IS 'The chip (Neuron docs) or reference GPU whose figures the row uses; NULL when none matches.';
 COMMENT ON COLUMN accelerator_value.spec_source IS 'neuron_docs or nvidia_reference; NULL when no spec matches.';
 COMMENT ON COLUMN accelerator_value.region IS 'AWS region code or the provider''s region as printed; NULL when not stated.';
-COMMENT ON COLUMN accelerator_value.price_kind IS 'Price kind as the price row names it (on_demand, spot, capacity_block, reserved, community, ...).';
+COMMENT ON COLUMN accelerator_value.price_kind IS 'Price kind as the price row names it (on_demand, spot, capacity_block, reserved_1y, compute_savings_plan_3y, community, ...).';
 COMMENT ON COLUMN accelerator_value.lease_years IS 'Reserved term in years (AWS price list); NULL otherwise.';
 COMMENT ON COLUMN accelerator_value.purchase_option IS 'Reserved purchase option (AWS price list); NULL otherwise.';
 COMMENT ON COLUMN accelerator_value.offering_class IS 'Reserved offering class (AWS price list); NULL otherwise.';

@@ -14,7 +14,7 @@ COMMENT ON COLUMN aws_instance_prices.accelerator_memory_derived IS 'True when t
 COMMENT ON COLUMN aws_instance_prices.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed; NULL when printed.';
 COMMENT ON COLUMN aws_instance_prices.vcpus IS 'Host vCPUs.';
 COMMENT ON COLUMN aws_instance_prices.host_memory_gib IS 'Host RAM in GiB; not accelerator memory.';
-COMMENT ON COLUMN aws_instance_prices.price_kind IS 'on_demand, reserved_1y, reserved_3y (price list: see purchase_option and offering_class), spot (indicative) or capacity_block. A Capacity Block rate never fills a missing on-demand price.';
+COMMENT ON COLUMN aws_instance_prices.price_kind IS 'on_demand, reserved_1y, reserved_3y (price list: see purchase_option and offering_class), compute_savings_plan_1y/_3y and ec2_instance_savings_plan_1y/_3y (Savings Plans rates: see purchase_option), spot (indicative) or capacity_block. A Capacity Block rate never fills a missing on-demand price, nor a Savings Plan rate a reserved one.';
 COMMENT ON COLUMN aws_instance_prices.region IS 'Region (location name) as printed; NULL when the page names no region (see region_stated). Price list rows: the printed location, or the region code where the feed prints none.';
 COMMENT ON COLUMN aws_instance_prices.region_stated IS 'False when the source names no region for this price.';
 COMMENT ON COLUMN aws_instance_prices.usd_per_instance_hour IS 'USD per whole instance-hour as printed, excluding taxes and duties; for price-list reserved rows the effective rate (hourly + upfront / (years x 8,760)), derived.';
@@ -34,11 +34,11 @@ COMMENT ON COLUMN aws_instance_prices.valid_to IS 'NULL: the version is current.
 COMMENT ON COLUMN aws_instance_prices.last_confirmed_at IS 'Latest fetch of the source that landed or confirmed its rows unchanged.';
 COMMENT ON COLUMN aws_instance_prices.region_code IS 'AWS region code (us-east-2): the price list''s regionCode, or the code of the printed region of a Capacity Blocks page row; NULL for product-page rows, which name no region.';
 COMMENT ON COLUMN aws_instance_prices.source_family IS 'Which kind of source the row comes from: product_page (the Trn/Inf pages, no region), price_list (AWS''s price-list files, one row per region) or capacity_blocks_page.';
-COMMENT ON COLUMN aws_instance_prices.lease_years IS 'Price list reserved prices: the term in years (1 or 3); NULL otherwise.';
-COMMENT ON COLUMN aws_instance_prices.purchase_option IS 'Price list reserved prices: No Upfront, Partial Upfront or All Upfront; NULL otherwise.';
+COMMENT ON COLUMN aws_instance_prices.lease_years IS 'Price list reserved prices and Savings Plans rates: the term in years (1 or 3); NULL otherwise.';
+COMMENT ON COLUMN aws_instance_prices.purchase_option IS 'Price list reserved prices and Savings Plans rates: No Upfront, Partial Upfront or All Upfront; NULL otherwise.';
 COMMENT ON COLUMN aws_instance_prices.offering_class IS 'Price list reserved prices: standard or convertible; NULL otherwise.';
 COMMENT ON COLUMN aws_instance_prices.hourly_usd IS 'Price list rows: the hourly part as printed (10 decimals), USD per instance-hour excluding tax; usd_per_instance_hour adds the upfront fee spread over the term. NULL for page rows.';
-COMMENT ON COLUMN aws_instance_prices.upfront_usd IS 'Price list reserved rows: the upfront fee as printed, USD for the whole term excluding tax; NULL when there is none.';
+COMMENT ON COLUMN aws_instance_prices.upfront_usd IS 'Price list reserved rows: the upfront fee as printed, USD for the whole term excluding tax; NULL when there is none, and for Savings Plans rates (their upfront payment prepays the hourly commitment, so the printed rate is already the effective hourly rate).';
 COMMENT ON COLUMN aws_instance_prices.indicative IS 'True for spot prices from the undocumented spot feed (one price per region, not a quote).';
 COMMENT ON COLUMN aws_instance_prices.offer_version IS 'Price list rows: version stamp of the offer file that opened this version; NULL for page rows.';
 COMMENT ON COLUMN aws_instance_prices.publication_date IS 'Price list rows: publication date of the offer file that opened this version (UTC); NULL for page rows.';

@@ -8,7 +8,7 @@ COMMENT ON COLUMN price_changes.source_id IS 'Source id.';
 COMMENT ON COLUMN price_changes.provider IS 'AWS, or the GPU provider''s display name; NULL for shape changes.';
 COMMENT ON COLUMN price_changes.offering IS 'The instance type (AWS) or the provider''s listing name (GPU); NULL for shape changes.';
 COMMENT ON COLUMN price_changes.model IS 'Canonical GPU model (the printed name when unrecognised); NULL for AWS and shape changes.';
-COMMENT ON COLUMN price_changes.price_kind IS 'Price kind of the offering (on_demand, capacity_block, spot, ...); a price-list reserved offer adds its term, payment option and class (reserved_1y no upfront standard).';
+COMMENT ON COLUMN price_changes.price_kind IS 'Price kind of the offering (on_demand, capacity_block, spot, ...); a price-list reserved offer adds its term, payment option and class (reserved_1y no upfront standard), a Savings Plan its term and payment option (compute_savings_plan_3y all upfront).';
 COMMENT ON COLUMN price_changes.region IS 'Region as printed; NULL when not stated.';
 COMMENT ON COLUMN price_changes.old_usd_per_accelerator_hour IS 'USD per accelerator-hour (AWS) or per GPU-hour (GPU) before the change, excluding tax; NULL for an addition.';
 COMMENT ON COLUMN price_changes.new_usd_per_accelerator_hour IS 'USD per accelerator-hour (AWS) or per GPU-hour (GPU) after the change, excluding tax; NULL for a removal.';

@@ -81,7 +81,7 @@ COMMENT ON COLUMN accelerator_hour_prices.source_family IS 'aws or gpu_provider.
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_model IS 'AWS accelerator name (Trainium, Inferentia2, H100, ...) or canonical GPU model (the printed name when unknown).';
 COMMENT ON COLUMN accelerator_hour_prices.offering IS 'Instance type (AWS) or the provider''s listing name.';
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_count IS 'Accelerators the billed unit covers.';
-COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, capacity_block; GPU: on_demand, community, spot, reserved, serverless, serverless_active).';
+COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, capacity_block; GPU: on_demand, community, spot, reserved, serverless, serverless_active).';
 COMMENT ON COLUMN accelerator_hour_prices.region IS 'Region as printed; NULL when not stated.';
 COMMENT ON COLUMN accelerator_hour_prices.billed_unit IS 'The unit actually billed: instance-hour, GPU-hour, instance-minute, GPU-day, GPU-second (serverless: only busy and billed-idle seconds), ...';
 COMMENT ON COLUMN accelerator_hour_prices.usd_per_billed_unit IS 'Price of one billed unit in USD as printed; NULL when the source prices in another currency (see gpu_listings).';
@@ -91,4 +91,4 @@ COMMENT ON COLUMN accelerator_hour_prices.stock_status IS 'GPU listings: in_stoc
 COMMENT ON COLUMN accelerator_hour_prices.source_id IS 'Source id.';
 COMMENT ON COLUMN accelerator_hour_prices.source_url IS 'URL the figure was fetched from.';
 COMMENT ON COLUMN accelerator_hour_prices.fetched_at IS 'When it was fetched (UTC).';
-COMMENT ON COLUMN accelerator_hour_prices.price_terms IS 'A reserved price''s purchase option and offering class (Partial Upfront standard; the term is in price_kind: reserved_1y, reserved_3y), so reserved rows of one type and region can be told apart; NULL for every other price.';
+COMMENT ON COLUMN accelerator_hour_prices.price_terms IS 'A reserved price''s purchase option and offering class (Partial Upfront standard), or a Savings Plan''s purchase option (All Upfront); the term is in price_kind (reserved_1y, compute_savings_plan_3y). So reserved or plan rows of one type and region can be told apart; NULL for every other price.';

@@ -5,7 +5,7 @@ COMMENT ON COLUMN aws_prices_by_region.instance_type IS 'EC2 instance type, lowe
 COMMENT ON COLUMN aws_prices_by_region.family IS 'Instance family (part before the dot).';
 COMMENT ON COLUMN aws_prices_by_region.accelerator IS 'Chip or GPU model from ratecard''s instance catalog; NULL when unknown.';
 COMMENT ON COLUMN aws_prices_by_region.accelerator_count IS 'Accelerators in the instance; divisor of the per-accelerator figures.';
-COMMENT ON COLUMN aws_prices_by_region.price_kind IS 'on_demand, reserved_1y, reserved_3y or spot.';
+COMMENT ON COLUMN aws_prices_by_region.price_kind IS 'on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y or spot.';
 COMMENT ON COLUMN aws_prices_by_region.lease_years IS 'Reserved term in years; NULL otherwise.';
 COMMENT ON COLUMN aws_prices_by_region.purchase_option IS 'Reserved purchase option (No Upfront, Partial Upfront, All Upfront); NULL otherwise.';
 COMMENT ON COLUMN aws_prices_by_region.offering_class IS 'Reserved offering class (standard, convertible); NULL otherwise.';

@@ -7,7 +7,8 @@ CREATE TABLE IF NOT EXISTS aws_pricelist_price_history (
     location                          VARCHAR,
     instance_type                     VARCHAR NOT NULL,
     family                            VARCHAR NOT NULL,
-    price_kind                        VARCHAR NOT NULL CHECK (price_kind IN ('on_demand', 'reserved', 'spot')),
+    price_kind                        VARCHAR NOT NULL CHECK (price_kind IN ('on_demand', 'reserved', 'spot',
+                                          'compute_savings_plan', 'ec2_instance_savings_plan')),
     lease_years                       INTEGER CHECK (lease_years IN (1, 3)),
     purchase_option                   VARCHAR
         CHECK (purchase_option IN ('No Upfront', 'Partial Upfront', 'All Upfront')),

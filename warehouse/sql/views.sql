@@ -66,7 +66,8 @@ SELECT
     CASE WHEN l.accelerator_memory_basis = 'catalog' THEN 'ratecard instance catalog' END AS accelerator_memory_basis,
     CAST(NULL AS INTEGER) AS vcpus,
     CAST(NULL AS DECIMAL(18, 6)) AS host_memory_gib,
-    CASE WHEN l.price_kind = 'reserved' THEN 'reserved_' || l.lease_years || 'y' ELSE l.price_kind END AS price_kind,
+    -- A term is part of the kind (reserved_1y, compute_savings_plan_3y); on-demand and spot have none.
+    CASE WHEN l.lease_years IS NOT NULL THEN l.price_kind || '_' || l.lease_years || 'y' ELSE l.price_kind END AS price_kind,
     coalesce(l.location, l.region_code) AS region,
     true AS region_stated,
     l.effective_usd_per_instance_hour AS usd_per_instance_hour,

@@ -14,10 +14,10 @@ WITH versions AS (
            usd_per_gpu_hour, stock_status, valid_from, valid_to, fetch_id, source_url
     FROM gpu_listing_history
     UNION ALL
-    -- Price-list rows: a reserved offer's term, payment and class are part of its kind (its business key).
+    -- Price-list rows: a reserved offer's or Savings Plan's term, payment (and class) are part of its kind (its key).
     SELECT 'aws_pricelist', source_id, 'AWS', instance_type, NULL,
-           price_kind || CASE WHEN price_kind = 'reserved'
-                              THEN '_' || lease_years || 'y ' || lower(purchase_option) || ' ' || offering_class
+           price_kind || CASE WHEN lease_years IS NOT NULL
+                              THEN '_' || lease_years || 'y ' || concat_ws(' ', lower(purchase_option), offering_class)
                               ELSE '' END,
            region_code, usd_per_accelerator_hour, NULL, valid_from, valid_to, fetch_id, source_url
     FROM aws_pricelist_price_history
