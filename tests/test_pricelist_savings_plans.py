@@ -131,6 +131,11 @@ def test_trn1_savings_plans_reach_the_price_views_as_their_own_kinds(landed):
                    WHERE offering = 'trn1.32xlarge' AND price_terms IS NOT NULL"""
             ).fetchall()
         }
+        (offered,) = con.execute(  # what pilots and deployment_costs price an offering with
+            """SELECT count(*) FROM offering_prices
+               WHERE offering = 'trn1.32xlarge' AND region = 'US East (N. Virginia)'
+                 AND price_kind LIKE '%savings_plan%'"""
+        ).fetchone()
         value_rows = con.execute(
             """SELECT count(*) FROM accelerator_value
                WHERE offering = 'trn1.32xlarge' AND region = 'us-east-1' AND price_kind LIKE '%savings%'"""
@@ -147,6 +152,7 @@ def test_trn1_savings_plans_reach_the_price_views_as_their_own_kinds(landed):
     assert all_upfront_3y[2:] == (Decimal("9.03"), Decimal("0.5644"), None)
     assert {"compute_savings_plan_3y", "ec2_instance_savings_plan_1y", "reserved_3y"} <= hour_kinds
     assert value_rows == (12,)
+    assert offered == 12
 
 
 def test_a_savings_plan_rate_never_stands_in_for_another_kind(landed):
