@@ -190,6 +190,9 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
     expected = dict(
         snapshot.execute(
             """SELECT instance_type, count(DISTINCT (price_kind, region)) FROM aws_instance_price_history GROUP BY 1
+               UNION ALL  -- the price list: on-demand and spot, one line per region
+               SELECT instance_type || ' (price list)', count(DISTINCT (price_kind, region_code))
+               FROM aws_pricelist_price_history WHERE price_kind IN ('on_demand', 'spot') GROUP BY 1
                UNION ALL
                SELECT coalesce(gpu_model, 'unrecognised: ' || gpu_name),
                       count(DISTINCT (provider, listing, price_kind, region))
@@ -208,10 +211,18 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
                 .filter(p => p.series.startsWith('on_demand')).map(p => p.usd);
             }"""
         )
+        # The time axes show dates, never the seconds of one refresh.
+        ticks = page.eval_on_selector_all(
+            "figure.chart .role-axis[aria-label^='X-axis'] .role-axis-label text",
+            "texts => texts.map(t => t.textContent)",
+        )
+        assert ticks and all(re.fullmatch(r"\d{4}-\d\d-\d\d", tick) for tick in ticks), ticks[:5]
+        trn1_regions = expected["trn1.32xlarge (price list)"]
         load(page, (site / "index.html").as_uri())  # the front page shows the liveliest AWS history
         assert series_drawn(page) == {"trn1.32xlarge": expected["trn1.32xlarge"]}
         assert recorder.errors == []
     assert points == ["1.3438", "1.3438", "1.2500", "1.2500"]
+    assert trn1_regions >= 3  # on-demand in us-east-1 and us-east-2, and spot
 
 
 def test_tables_sort_as_numbers_and_filter(site, snapshot, browser):

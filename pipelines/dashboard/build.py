@@ -43,6 +43,18 @@ class VendorFilesMissing(DashboardError):
         super().__init__(f"dashboard libraries missing from {VENDOR}: {', '.join(missing)}; run `make vendor`")
 
 
+SHORT_HISTORY_DAYS = 60
+
+
+def date_axis(chart: Chart) -> dict[str, object]:
+    """Dates, never the seconds of one refresh: a short history (minutes, weeks) gets one tick per day on a domain
+    widened to whole days; a long one (a backfilled history of years) keeps Vega's month or year ticks."""
+    axis: dict[str, object] = {"format": "%Y-%m-%d", "labelOverlap": True}
+    if chart.days < SHORT_HISTORY_DAYS:
+        axis["tickCount"] = {"interval": "day", "step": 1}
+    return axis
+
+
 def chart_spec(chart: Chart, y_title: str) -> Markup:
     """The Vega-Lite spec of one history chart, safe inside a <script> element."""
     spec = {
@@ -53,7 +65,13 @@ def chart_spec(chart: Chart, y_title: str) -> Markup:
         "transform": [{"calculate": "toNumber(datum.usd)", "as": "value"}],
         "mark": {"type": "line", "interpolate": "step-after", "point": True},
         "encoding": {
-            "x": {"field": "point_at", "type": "temporal", "title": "valid (UTC)"},
+            "x": {
+                "field": "point_at",
+                "type": "temporal",
+                "title": "valid from (UTC)",
+                "scale": {"nice": "day"},
+                "axis": date_axis(chart),
+            },
             "y": {"field": "value", "type": "quantitative", "title": y_title},
             "color": {"field": "series", "type": "nominal", "legend": {"orient": "right", "labelLimit": 320}},
             "tooltip": [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,12 @@ class Chart:
     points: list[dict[str, str]]
     series: int
 
+    @property
+    def days(self) -> int:
+        """Whole days between its first and last point (0 for a cost curve, which has no time axis)."""
+        stamps = [datetime.fromisoformat(p["point_at"].replace("Z", "+00:00")) for p in self.points if "point_at" in p]
+        return (max(stamps) - min(stamps)).days if stamps else 0
+
 
 @dataclass
 class DictionaryEntry:
@@ -51,6 +58,7 @@ class SiteData:
     by_region: Table | None
     aws_charts: list[Chart]
     gpu_charts: list[Chart]
+    pricelist_charts: list[Chart]
     freshness: Table
     quarantine: Table
     dictionary: list[DictionaryEntry]
@@ -60,8 +68,9 @@ class SiteData:
 
     @property
     def featured(self) -> Chart | None:
-        """The AWS chart the front page shows: the one with the most price versions (the liveliest history)."""
-        return max(self.aws_charts, key=lambda c: len(c.points), default=None)
+        """The AWS chart the front page shows: the longest history in whole days (a backfilled price list's runs
+        for months), then the one with the most price versions (the liveliest)."""
+        return max(self.aws_charts + self.pricelist_charts, key=lambda c: (c.days, len(c.points)), default=None)
 
 
 SOURCE_COLUMNS = {"source_url", "url", "billing_terms_url"}  # shown by what they name (pipelines.fetch.offline)
@@ -116,6 +125,7 @@ def read_site_data(snapshot: Path | str) -> SiteData:
             by_region=table(con, "by-region", queries.BY_REGION) if view_exists(con, "aws_prices_by_region") else None,
             aws_charts=charts(con, "aws-history", queries.AWS_HISTORY),
             gpu_charts=charts(con, "gpu-history", queries.GPU_HISTORY),
+            pricelist_charts=charts(con, "pricelist-history", queries.PRICELIST_HISTORY),
             freshness=table(con, "freshness", queries.FRESHNESS),
             quarantine=table(con, "quarantine", queries.QUARANTINE),
             dictionary=dictionary(con),

@@ -51,6 +51,14 @@ AWS_HISTORY = HISTORY.format(
     usd="usd_per_accelerator_hour_4dp",
     history="aws_instance_price_history",
 )
+# The price list per region: on-demand and spot lines (one price each per type and region); the reserved and
+# Savings Plans terms, a dozen per region, are read with `ratecard history TYPE --kind reserved`.
+PRICELIST_HISTORY = HISTORY.format(
+    chart="instance_type || ' (price list)'",
+    series="price_kind || ' · ' || region_code",
+    usd="usd_per_accelerator_hour_4dp",
+    history="(SELECT * FROM aws_pricelist_price_history WHERE price_kind IN ('on_demand', 'spot')) AS h",
+)
 GPU_HISTORY = HISTORY.format(
     chart="coalesce(gpu_model, 'unrecognised: ' || gpu_name)",
     series=f"provider || ' · ' || listing || ' · ' || price_kind || ' · ' || {NO_REGION}",
