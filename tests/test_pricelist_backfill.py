@@ -254,3 +254,10 @@ def test_the_dagster_job_backfills_with_run_config(tmp_path):
     assert result.output_for_node("backfill_pricelist_op") > 0
     landed = rows(db, "SELECT DISTINCT region_code, offer_version FROM aws_pricelist_backfill ORDER BY 2")
     assert landed == [("us-east-2", "20260803090000"), ("us-east-2", "20260928184207")]
+
+
+def test_only_the_ec2_region_index_is_backfilled_whatever_the_order_declared():
+    from pipelines.refresh.backfill import ec2_region_indexes
+
+    declared = load_sources()
+    assert [s.id for s in ec2_region_indexes(declared[::-1])] == ["aws_pricelist"]  # not aws_savings_plans

@@ -71,15 +71,14 @@ def run(
     from pipelines.fetch.archive import Archive
     from pipelines.fetch.http import Fetcher, FetchSettings
     from pipelines.fetch.offline import pointed_at, serve_directory
-    from pipelines.refresh.backfill import backfill_pricelist
-    from pipelines.refresh.pricelist_units import reads_region_index
+    from pipelines.refresh.backfill import backfill_pricelist, ec2_region_indexes
     from pipelines.sources.file import load_sources_file
     from warehouse.target import local_dir
 
     declared = load_sources_file(sources_file)
-    indexes = [s for s in declared.sources if reads_region_index(s)]
+    indexes = ec2_region_indexes(declared.sources)
     if not indexes:
-        raise typer.BadParameter(f"{sources_file} declares no price-list region index", param_hint="--sources")
+        raise typer.BadParameter(f"{sources_file} declares no EC2 price-list region index", param_hint="--sources")
     with contextlib.ExitStack() as stack:
         source = pointed_at(indexes, stack.enter_context(serve_directory()))[0] if offline else indexes[0]
         fetcher = stack.enter_context(Fetcher(FetchSettings(per_host_limit=declared.concurrency.per_host)))

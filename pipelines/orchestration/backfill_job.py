@@ -14,8 +14,7 @@ from pydantic import Field
 
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import WAREHOUSE_TAG
-from pipelines.refresh.backfill import backfill_pricelist
-from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.refresh.backfill import backfill_pricelist, ec2_region_indexes
 
 BACKFILL_JOB = "backfill_pricelist"
 LOCK_WAIT_S = 600.0  # a version waits this long for a daily refresh to finish landing
@@ -34,9 +33,9 @@ def backfill_pricelist_op(
     fetcher: FetcherResource,
     sources: SourcesResource,
 ) -> dg.Output[int]:
-    indexes = [s for s in sources.load().sources if reads_region_index(s)]
+    indexes = ec2_region_indexes(sources.load().sources)
     if not indexes:
-        raise dg.Failure(f"{sources.sources_file} declares no price-list region index", allow_retries=False)
+        raise dg.Failure(f"{sources.sources_file} declares no EC2 price-list region index", allow_retries=False)
     with fetcher.fetcher() as client:
         report = backfill_pricelist(
             indexes[0],

@@ -41,7 +41,7 @@ from pipelines.refresh.one_source import (
     log_fetch_failure,
     prepare_fetched,
 )
-from pipelines.refresh.pricelist_units import region_unit
+from pipelines.refresh.pricelist_units import reads_region_index, region_unit
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
 from schemas.pricelist import PriceListBatch
@@ -51,6 +51,12 @@ from warehouse.lock import exclusive_refresh
 from warehouse.pricelist_backfill import VersionDates, backfilled_versions, land_version
 
 ALREADY = "already backfilled"
+EC2_INDEX_ADAPTER = "aws_pricelist_region"  # the EC2 offer has the version index; the Savings Plans one is not read
+
+
+def ec2_region_indexes(sources: list[SourceSpec]) -> list[SourceSpec]:
+    """The declared EC2 price-list region indexes: what a backfill reads the past versions of."""
+    return [s for s in sources if s.adapter == EC2_INDEX_ADAPTER and reads_region_index(s)]
 
 
 @dataclass
