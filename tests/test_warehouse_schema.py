@@ -71,8 +71,9 @@ def test_schema_is_idempotent(tmp_path):
         with connect(tmp_path / "twice.duckdb") as con:
             count = con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
     # nine data tables (notify_log the latest), seven spec tables, three pilot tables (issue 10) and the traffic
-    # profiles (issue 22), schema_version and catalog_comments (issue 12), and the price list's type catalog (issue 23)
-    assert count == (23,)
+    # profiles (issue 22), schema_version and catalog_comments (issue 12), and the price list's type catalog and its
+    # backfilled versions (issue 23)
+    assert count == (24,)
 
 
 def test_schema_is_applied_once_and_again_when_it_changes(tmp_path):
