@@ -261,3 +261,37 @@ def test_only_the_ec2_region_index_is_backfilled_whatever_the_order_declared():
 
     declared = load_sources()
     assert [s.id for s in ec2_region_indexes(declared[::-1])] == ["aws_pricelist"]  # not aws_savings_plans
+
+
+def test_daily_fetches_before_a_version_was_published_do_not_cut_it_short(tmp_path):
+    """AWS publishes a version days after it takes effect (the second sample: in effect 2026-08-01, published
+    2026-08-03). A daily refresh on 2026-08-02 still saw the first version; the backfilled second version holds
+    from 2026-08-01 all the same, with no return to the old price in between."""
+    from pipelines.pricelist.offer_csv import parse_offer_csv
+    from warehouse.db import connect as open_warehouse
+    from warehouse.landing import FetchRecord, land_batch
+    from warehouse.pricelist_backfill import VersionDates, land_version
+    from warehouse.pricelist_landing import pricelist_snapshots
+
+    unit = "aws_pricelist_us_east_1"
+    first, second = (
+        parse_offer_csv(VERSIONS / stamp / "us-east-1.csv", unit, region_code="us-east-1")
+        for stamp in ("20260605120000", "20260803090000")
+    )
+
+    def fetch(day: str) -> FetchRecord:
+        at = datetime.fromisoformat(f"{day}T06:00:00+00:00")
+        return FetchRecord(unit, "http://127.0.0.1/offer.csv", at, sha256="0" * 64)
+
+    db = tmp_path / "prices.duckdb"
+    with open_warehouse(db) as con:
+        for day, batch in (("2026-06-10", first), ("2026-08-02", first), ("2026-08-04", second)):  # the daily runs
+            land_batch(con, fetch(day), "test/1", pricelist_snapshots(batch))
+        land_version(con, fetch("2026-12-03"), "test/1", first, VersionDates("20260605120000", *EFFECTIVE[:2]))
+        land_version(con, fetch("2026-12-03"), "test/1", second, VersionDates("20260803090000", *EFFECTIVE[1:]))
+    p5 = rows(
+        db,
+        """SELECT hourly_usd, valid_from, valid_to FROM aws_pricelist_price_history
+           WHERE instance_type = 'p5.48xlarge' AND price_kind = 'on_demand' ORDER BY valid_from""",
+    )
+    assert p5 == [(Decimal("98.32"), EFFECTIVE[0], EFFECTIVE[1]), (Decimal("55.04"), EFFECTIVE[1], None)]

@@ -29,12 +29,15 @@ VALUES ($source_id, $region_code, $offer_version, $effective_from, $effective_to
 """
 
 # The first landing of the unit after $at: another backfilled version's effective date, or a daily fetch that
-# landed or confirmed (unchanged) the region. A version woven in at $at holds until then at the latest.
+# landed or confirmed (unchanged) the region after this version was published. A version woven in at $at holds until
+# then at the latest. AWS publishes a version days after the date it takes effect (20250912225308 took effect on
+# 2025-09-01): a daily fetch in between still saw the version before, and must not cut this one short.
 NEXT_OBSERVED = """
 SELECT least(
     (SELECT min(effective_from) FROM aws_pricelist_backfill WHERE source_id = $source_id AND effective_from > $at),
     (SELECT min(fetched_at) FROM fetch_log
-     WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND fetched_at > $at
+     WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged')
+       AND fetched_at > greatest($at, coalesce($published, $at))
        AND fetch_id NOT IN (SELECT fetch_id FROM aws_pricelist_backfill)))
 """
 
@@ -74,9 +77,8 @@ def land_version(
     """One version of one region, with its fetch-log and backfill rows, in a single transaction."""
 
     def work() -> LandResult:
-        ((next_observed,),) = con.execute(
-            NEXT_OBSERVED, {"source_id": fetch.source_id, "at": dates.effective_from}
-        ).fetchall()
+        params = {"source_id": fetch.source_id, "at": dates.effective_from, "published": batch.publication_date}
+        ((next_observed,),) = con.execute(NEXT_OBSERVED, params).fetchall()
         fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=parser_version)
         snapshots = version_snapshots(batch)
         landed = land_in_transaction(
