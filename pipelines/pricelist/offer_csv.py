@@ -210,10 +210,7 @@ def parse_offer_csv(
                 index_version=index_version,
             )
     path = source
-    meta, header = read_head(path, source_id)
-    check_version(path, meta["Version"], index_version, source_id)
-    if not ends_with_newline(path):
-        raise ParseError(source_id, f"{path.name}: the file does not end with a newline: truncated download?")
+    meta, header = checked_head(path, source_id, "AmazonEC2", index_version)
     own = con is None
     connection = con if con is not None else bounded_connection()
     try:
@@ -232,6 +229,18 @@ def parse_offer_csv(
         shape=shape_fingerprint(header),
         catalog=catalog if catalog is not None else load_catalog(),
     )
+
+
+def checked_head(
+    path: Path, source_id: str, offer_code: str, index_version: str | None
+) -> tuple[dict[str, str], list[str]]:
+    """The metadata and header of a price-list CSV, once its offer code, its Version (against the index entry it came
+    from) and its last byte (a download cut short ends mid-line) are checked."""
+    meta, header = read_head(path, source_id, offer_code)
+    check_version(path, meta["Version"], index_version, source_id)
+    if not ends_with_newline(path):
+        raise ParseError(source_id, f"{path.name}: the file does not end with a newline: truncated download?")
+    return meta, header
 
 
 def check_file_regions(path: Path, regions: list[str], region_code: str | None, source_id: str) -> None:

@@ -25,10 +25,8 @@ from pipelines.pricelist.families import DEFAULT_FAMILIES
 from pipelines.pricelist.offer_csv import (
     bounded_connection,
     check_file_regions,
-    check_version,
-    ends_with_newline,
+    checked_head,
     publication_date,
-    read_head,
     rows_by_region,
     select_list,
     spilled,
@@ -150,10 +148,7 @@ def parse_savings_plan_csv(
             return parse_savings_plan_csv(
                 path, source_id, region_code=region_code, families=families, index_version=index_version
             )
-    meta, header = read_head(source, source_id, OFFER_CODE)
-    check_version(source, meta["Version"], index_version, source_id)
-    if not ends_with_newline(source):
-        raise ParseError(source_id, f"{source.name}: the file does not end with a newline: truncated download?")
+    meta, header = checked_head(source, source_id, OFFER_CODE, index_version)
     con = bounded_connection()
     try:
         rows, file_regions = query_rates(con, source, header, families, source_id)

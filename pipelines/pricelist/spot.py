@@ -92,7 +92,8 @@ def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT
         for instance_type, printed in _linux_prices(region, source_id):
             amount = _amount(printed)
             if amount is not None and allowed(instance_type, families):
-                _keep_once(quotes, _quote(code, instance_type, amount, source_id), source_id)
+                quote = _quote(code, instance_type, amount, source_id)
+                keep_once(quotes, quote, source_id, f"spot {code} {instance_type}")
     columns = document["config"].get("valueColumns", [])
     return PriceListBatch(
         source_id=source_id,
@@ -104,14 +105,9 @@ def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT
     )
 
 
-def _keep_once(quotes: dict[tuple[object, ...], PendingQuote], quote: PendingQuote, source_id: str) -> None:
-    """The live feed lists some sizes twice in a region (g6.*, gr6.* in us-east-2, at one price): kept once. Two
-    different prices for one type and region cannot both be right: the feed is refused, naming both."""
-    keep_once(quotes, quote, source_id, f"spot {quote.region_code} {quote.instance_type}")
-
-
 def keep_once(quotes: dict[tuple[object, ...], PendingQuote], quote: PendingQuote, source_id: str, name: str) -> None:
-    """One price per type, region and terms: the same price again is kept once; a different one is refused."""
+    """One price per type, region and terms: the same price again is kept once; a different one is refused. (The
+    live spot feed lists some sizes twice in a region, g6.* and gr6.* in us-east-2, at one price.)"""
     key = (quote.region_code, quote.instance_type, quote.price_kind, quote.lease_years, quote.purchase_option)
     seen = quotes.setdefault(key, quote)
     if seen.hourly_usd != quote.hourly_usd:
