@@ -29,7 +29,7 @@ from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import SAMPLES_DIR
 
-RECORDED_INDEX = Path(__file__).parent / "recordings" / "aws" / "ec2_version_index.json"
+RECORDED_INDEX = Path(__file__).parent / "recorded" / "aws" / "ec2_version_index.json"
 VERSIONS = SAMPLES_DIR / "aws" / "pricelist" / "versions"
 EFFECTIVE = [datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 8, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC)]
 # Every version of every row, as a set: what two histories must share to be the same history.
@@ -81,7 +81,7 @@ def backfilled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Backfill
 
 
 def test_the_recorded_version_index_reads_in_date_order_with_its_open_current_version():
-    """A real index (jtdelia/ec2-priceit, see recordings/README.md): 110 versions keyed in no date order."""
+    """A real index (jtdelia/ec2-priceit, see recorded/SOURCES.md): 110 versions keyed in no date order."""
     body = RECORDED_INDEX.read_bytes()
     versions = parse_version_index(body, "aws_pricelist", "https://pricing.us-east-1.amazonaws.com/x")
     assert len(versions) == 110 == len(json.loads(body)["versions"])

@@ -1,6 +1,6 @@
 """Savings Plans rates (source aws_savings_plans): the region index, the rate files, their landing and their views.
 
-Parsing runs on the bundled samples and on real recorded files (tests/recordings/aws/); the landing goes over real
+Parsing runs on the bundled samples and on real recorded files (tests/recorded/aws/); the landing goes over real
 HTTP on 127.0.0.1 into a real DuckDB file, the EC2 regions first, as a refresh does.
 """
 
@@ -27,7 +27,7 @@ from warehouse.db import connect
 from warehouse.sql_files import sql
 
 RATES = SAMPLES_DIR / "aws" / "savingsplan"
-RECORDINGS = Path(__file__).parent / "recordings" / "aws"
+RECORDINGS = Path(__file__).parent / "recorded" / "aws"
 STAMP = "20260928170000"
 TRN1_ON_DEMAND = Decimal("21.50")
 
@@ -54,7 +54,7 @@ def test_every_plan_term_and_payment_option_is_kept_for_linux_shared_tenancy_onl
 
 
 def test_a_real_recorded_rate_file_reads_by_header_meaning():
-    """The head of AWS's ap-east-2 rate file (jtdelia/ec2-priceit, see recordings/README.md): unquoted, r7g only."""
+    """The head of AWS's ap-east-2 rate file (jtdelia/ec2-priceit, see recorded/SOURCES.md): unquoted, r7g only."""
     body = (RECORDINGS / "savings_plan_ap_east_2_head.csv").read_bytes()
     assert rates("ap-east-2", body).pending == []  # r7g is no accelerator family
     kept = rates("ap-east-2", body, families=["r7g"]).pending
