@@ -331,7 +331,7 @@ def test_a_restyled_page_lands_over_http_with_the_samples_figures(tmp_path: Path
         shape = con.execute("""SELECT shape_fingerprint FROM fetch_log WHERE source_id = 'gpu_leadergpu'
                                ORDER BY fetch_id""").fetchall()
     expected = sorted(
-        (o.listing, o.amount, o.currency, o.stock_status.value, "gpu_leadergpu/2.0") for o in REFERENCE.offers
+        (o.listing, o.amount, o.currency, o.stock_status.value, "gpu_leadergpu/2.1") for o in REFERENCE.offers
     )
     assert rows == expected
     minute = next(row for row in rows if row[0] == "1 pcs NVIDIA A10 / minute")

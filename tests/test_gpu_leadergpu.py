@@ -225,7 +225,7 @@ def card_titled(soup: BeautifulSoup, title: str):
 def test_sample_yields_exactly_the_expected_offers() -> None:
     batch = gpu_leadergpu.parse(SAMPLE, SPEC)
     assert batch.source_id == "gpu_leadergpu"
-    assert batch.parser_version == "gpu_leadergpu/2.0"
+    assert batch.parser_version == "gpu_leadergpu/2.1"
     assert batch.provider == "LeaderGPU"
     assert [o.listing for o in batch.offers] == list(EXPECTED)  # card order, then minute/day/week/month
     assert offers_of(batch) == EXPECTED

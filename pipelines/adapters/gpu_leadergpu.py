@@ -6,16 +6,19 @@ the WHOLE server per minute / day / week / month (`€ 0.29 / minute`, `€ 2,65
 button or an "Out of stock" label.
 
 Cards and fields are found by what they say, never by class names or nesting (pipelines/reading/cards.py):
-the title reads `N pcs <GPU>` or `Nx <GPU>`, a price reads as a money amount and a period in either order, GPU
-memory is the text labelled "GPU memory". Each (card, period) is its own listing, `"8 pcs NVIDIA H100 / day"`,
-in the currency the page prints. A card with no price ("Price on request") is reported in `unpriced`, never
-landed; a price in no card (a card whose title no longer reads as one) refuses the page. The batch's shape is a
-fingerprint of the labels recognised (title form, periods, memory label, stock phrases), for drift detection.
+the title reads `N pcs <GPU>`, `Nx <GPU>`, `xN <GPU>` or `<GPU> xN`, a price reads as a money amount and a
+period in either order, GPU memory is the text labelled "GPU memory". Each (card, period) is its own listing,
+`"8 pcs NVIDIA H100 / day"`, in the currency the page prints. A card with no price ("Price on request") is
+reported in `unpriced`, never landed; a price in no card (a card whose title no longer reads as one) refuses
+the page. A card may name its GPU again in other words (`4x NVIDIA A10` and `GPU: 4 pcs A10 24GB`): still one
+listing; a card naming two GPUs, two counts or two memory sizes is refused, never guessed. The batch's shape is
+a fingerprint of the labels recognised (title form, periods, memory label, stock phrases), for drift detection.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 
 from bs4 import BeautifulSoup
@@ -30,7 +33,7 @@ from pipelines.reading.values import parse_memory, parse_money
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
-PARSER_VERSION = "gpu_leadergpu/2.0"
+PARSER_VERSION = "gpu_leadergpu/2.1"  # 2.1: a card may name its GPU twice; xN title forms
 
 DEFAULT_CURRENCY = "EUR"  # for an amount printed without a currency mark
 HTML_KEY = "matchesHtml"
@@ -48,11 +51,20 @@ PERIOD_KIND = {
 }
 PERIOD_ORDER = list(BillingPeriod)
 
-# `8 pcs NVIDIA H100` (also `8 pcs. ...`, `1 pc ...`), `8x NVIDIA H100`, `8 × H100`.
-_TITLE = re.compile(r"(?P<count>[0-9]+)\s*(?P<form>pcs?\.?(?=\s)|[x×])\s*(?P<name>\S.*)", re.IGNORECASE)
-# The `Nx` form also reads CPU and disk lines (`2 x Intel Xeon Gold`, `8 x 3.84 TB NVMe`): there the name must
+_FOOTNOTE = r"(?:\s*[*†‡¹²³⁴⁵⁶⁷⁸⁹])*"  # `4x NVIDIA A10*`: the marker is not part of the name
+# `8 pcs NVIDIA H100` (also `8 pcs. ...`, `1 pc ...`), `8x NVIDIA H100`, `8 × H100`; `×8 H100`; `H100 ×8`.
+_TITLES = (
+    re.compile(rf"(?P<count>[0-9]+)\s*(?P<form>pcs?\.?(?=\s)|[x×])\s*(?P<name>\S.*?){_FOOTNOTE}", re.IGNORECASE),
+    re.compile(rf"(?P<form>[x×])\s*(?P<count>[0-9]+)\s+(?P<name>\S.*?){_FOOTNOTE}", re.IGNORECASE),
+    re.compile(rf"(?P<name>\S.*?)\s*(?P<form>[x×])\s*(?P<count>[0-9]+){_FOOTNOTE}", re.IGNORECASE),
+)
+# The title forms as the shape records them: `N pcs <GPU>`, `Nx <GPU>`, `xN <GPU>`, `<GPU> xN`.
+_TITLE_FORMS = ("pcs", "x", "x-before", "x-after")
+# The `x` forms also read CPU and disk lines (`2 x Intel Xeon Gold`, `8 x 3.84 TB NVMe`): there the name must
 # say it is a GPU, by vendor word or by a model the catalogue knows.
 _GPU_WORD = re.compile(r"\b(?:nvidia|tesla|geforce|quadro|radeon|instinct|amd\s+mi\d+|mi\d{3}x?)\b", re.IGNORECASE)
+_VENDOR_WORD = re.compile(r"\b(?:nvidia|tesla|geforce|quadro|amd)\b", re.IGNORECASE)
+_MEMORY_IN_NAME = re.compile(r"\b([0-9]+)\s*GB\b", re.IGNORECASE)
 _MEMORY_LABEL = re.compile(r"\b(?:gpu|video)\s*memory\b|\bvram\b", re.IGNORECASE)
 
 
@@ -62,7 +74,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
         soup = BeautifulSoup(html, "lxml")
     except (ValueError, UnicodeError) as exc:  # lone surrogates and the like, which lxml refuses
         raise ParseError(source.id, f"{HTML_KEY} is not readable HTML: {exc}") from exc
-    page = read_cards(soup, _is_title)
+    page = read_cards(soup, _is_title, _same_gpu)
     if page.stray_prices:
         raise ParseError(
             source.id,
@@ -111,28 +123,70 @@ def _matches_html(body: bytes, source_id: str) -> str:
     return html
 
 
+@dataclass(frozen=True)
+class _Title:
+    count: int
+    name: str
+    form: str  # one of _TITLE_FORMS
+
+
+def _read_title(text: str) -> _Title | None:
+    """Count and GPU name from a title in any of its forms, or None when the text is not one."""
+    for index, pattern in enumerate(_TITLES):
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        counted = match.group("form").lower().startswith("pc")
+        name = match.group("name").strip()
+        if counted or _GPU_WORD.search(name) or canonical(name) is not None:
+            return _Title(int(match.group("count")), name, "pcs" if counted else _TITLE_FORMS[index + 1])
+    return None
+
+
 def _is_title(text: str) -> bool:
-    match = _TITLE.fullmatch(text)
-    if match is None:
-        return False
-    name = match.group("name")
-    return match.group("form").lower().startswith("pc") or bool(_GPU_WORD.search(name)) or canonical(name) is not None
+    return _read_title(text) is not None
 
 
-def _title_form(form: str) -> str:
-    return "pcs" if form.lower().startswith("pc") else "x"
+def _same_gpu(text: str) -> tuple[int, str] | None:
+    """What a title names, so `4x NVIDIA A10` and `4 pcs A10 24GB` are one GPU: its count and model."""
+    title = _read_title(text)
+    if title is None:
+        return None
+    known = canonical(title.name)
+    bare = _MEMORY_IN_NAME.sub(" ", _VENDOR_WORD.sub(" ", title.name))
+    return title.count, known.model if known else " ".join(bare.upper().split())
+
+
+def _refuse_conflicting_names(card: Card, source_id: str) -> None:
+    """A card naming two GPUs, two counts or two memory sizes is refused: which one it sells is not known."""
+    named = [(mention.text, _read_title(mention.text), mention.key) for mention in card.mentions]
+    first_text, first, first_key = named[0]
+    assert first is not None and isinstance(first_key, tuple)  # cards are found by their titles
+    memories = {m.group(1) for text, _, _ in named for m in _MEMORY_IN_NAME.finditer(text)}
+    for text, title, key in named[1:]:
+        assert title is not None and isinstance(key, tuple)
+        if key[1] != first_key[1]:
+            detail = f"names two different GPUs, {first_text!r} and {text!r}"
+        elif key[0] != first_key[0]:
+            detail = f"gives conflicting GPU counts, {first.count} in {first_text!r} and {title.count} in {text!r}"
+        else:
+            continue
+        raise CellError(source_id, card.title, "title", f"the card {detail}")
+    if len(memories) > 1:
+        sizes = " and ".join(f"{size} GB" for size in sorted(memories, key=int))
+        raise CellError(source_id, card.title, "title", f"the card names conflicting GPU memory, {sizes}")
 
 
 def _card(card: Card, default_currency: str, source_id: str, labels: set[str]) -> list[GpuOffer]:
     """The card's offers, one per period priced; the labels it was read by are added to `labels`."""
     title = card.title
-    match = _TITLE.fullmatch(title)
-    assert match is not None  # cards are found by their titles
-    count = int(match.group("count"))
-    gpu_name = match.group("name").strip()
+    read = _read_title(title)
+    assert read is not None  # cards are found by their titles
+    count, gpu_name = read.count, read.name
     if not 1 <= count <= 1024:
         raise CellError(source_id, title, "title", f"GPU count {count} is not between 1 and 1024")
-    labels.add(f"title:{_title_form(match.group('form'))}")
+    _refuse_conflicting_names(card, source_id)
+    labels.add(f"title:{read.form}")
     memory = _memory(card, source_id, labels)
     stock, phrase = stock_of(card.element)
     if phrase:

@@ -1,9 +1,11 @@
 """Product cards found by what their text says, never by class names or fixed nesting.
 
 Providers restyle card pages far more often than they change what a card says, so a card is defined by
-meaning: the largest element around a title text (`8 pcs NVIDIA H100`) that holds no other title. A title that
-stands alone in a flat layout (heading, then its specs and prices as siblings) takes the siblings up to the
-next title. Inside a card:
+meaning: the largest element around a title text (`8 pcs NVIDIA H100`) that names nothing else. A card may
+name its item again in other words (`GPU: 4 pcs NVIDIA A10` under `4x NVIDIA A10`): the caller's key says which
+names are the same, and a card keeps every name it holds (`Card.mentions`) so the caller can refuse one naming
+two things. A title that stands alone in a flat layout (heading, then its specs and prices as siblings) takes
+the siblings up to the next card's title (pipelines/reading/card_titles.py). Inside a card:
 - a price is the smallest text reading as a money amount and a billing period, in either order
   (`€ 0.29 / minute`, `€ 7.50 per day`, `per day € 7.50`, `Daily: €7.50`, `monthly €210`), even when amount and
   period sit in sibling elements or in a table cell and its column header;
@@ -17,18 +19,23 @@ HTML tag semantics (table cells and headers, buttons) are used; class names neve
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TypeGuard
 
 from bs4 import BeautifulSoup, Tag
-from bs4.element import CData, NavigableString, PageElement
 
+from pipelines.reading.card_titles import (
+    CardUnits,
+    Mention,
+    Node,
+    is_content,
+    mention_at,
+    named_in,
+    text_of,
+    title_first,
+)
 from pipelines.reading.values import CURRENCY_MARKS, clean
 from schemas.gpu import BillingPeriod, StockStatus
-
-Node = Tag | NavigableString
-_TEXT_TYPES = (NavigableString, CData)  # not comments, doctypes or processing instructions
 
 # Struck-through old prices, scripts and templates carry text that is not a card's current offer.
 NOT_CONTENT = ["script", "style", "template", "noscript", "del", "s", "strike"]
@@ -108,22 +115,13 @@ class Card:
     title: str
     element: Tag
     prices: list[PriceText] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)  # every name the card gives, its title's first
 
 
 @dataclass
 class CardPage:
     cards: list[Card]
     stray_prices: list[str]  # price texts that sit in no card
-
-
-def _is_content(node: PageElement) -> TypeGuard[Node]:
-    return isinstance(node, Tag) or type(node) in _TEXT_TYPES
-
-
-def text_of(node: Node) -> str:
-    if isinstance(node, NavigableString):
-        return clean(str(node))
-    return clean(node.get_text(" ", strip=True))
 
 
 def read_price(text: str) -> PriceText | None:
@@ -143,7 +141,7 @@ def printed_currencies(amount: str) -> set[str]:
 
 def innermost(root: Tag, reads_as: Callable[[str], bool]) -> list[tuple[str, Node]]:
     """Texts that read as wanted in full, each from the smallest element or bare string saying it, in page order."""
-    nodes: list[Node] = [root, *(n for n in root.descendants if _is_content(n))]
+    nodes: list[Node] = [root, *(n for n in root.descendants if is_content(n))]
     texts = {id(n): text_of(n) for n in nodes}
     matching = [n for n in nodes if texts[id(n)] and reads_as(texts[id(n)])]
     enclosing = {id(parent) for n in matching for parent in n.parents}
@@ -195,31 +193,38 @@ def _columns(tr: Tag) -> list[str]:
     return headers
 
 
-def read_cards(root: Tag, is_title: Callable[[str], bool]) -> CardPage:
-    """Every card on the page (one per title, in page order) with its prices; prices outside every card apart."""
+def read_cards(
+    root: Tag, is_title: Callable[[str], bool], key: Callable[[str], Hashable] = lambda name: name
+) -> CardPage:
+    """Every card on the page (one per thing titled, in page order) with its prices; prices in no card apart.
+
+    `key` says which names are the same thing (`4x NVIDIA A10`, `4 pcs A10 24GB`); by default, the same text.
+    """
     for tag in root.find_all(NOT_CONTENT):
         tag.decompose()
+    # Names are read before table cells get their column headers, which would read as spec labels.
+    found = innermost(root, lambda text: named_in(text, is_title) is not None)
+    mentions = [mention_at(text, node, is_title, key) for text, node in found]
     label_table_cells(root)
-    titles = innermost(root, is_title)
-    title_ids = {id(node) for _, node in titles}
-    holding: dict[int, int] = {}  # element id -> title texts inside it
-    for _, node in titles:
-        for parent in node.parents:
-            holding[id(parent)] = holding.get(id(parent), 0) + 1
     prices = innermost(root, lambda text: read_price(text) is not None)
-    cards = []
-    for title, node in titles:
-        element = node if isinstance(node, Tag) else node.parent
-        assert element is not None  # a string found in the tree has a parent
-        while element.parent is not None and element.parent is not root and holding.get(id(element.parent)) == 1:
-            element = element.parent
-        if text_of(element) == title:  # nothing but the title: a flat layout, its content follows it
-            element = _with_following_siblings(element, holding, title_ids)
-        cards.append(Card(title, element))
-    by_element = {id(card.element): card for card in cards}
+    units = CardUnits(root, mentions, [node for _, node in prices if not _in_prose(node)])
+    cards: list[Card] = []
+    by_element: dict[int, Card] = {}
+    for mention in mentions:
+        card = _card_around(mention.node, by_element)
+        if card is None:
+            element = units.card_element(mention)
+            card = by_element.get(id(element)) or Card(mention.text, element)
+            if id(element) not in by_element:
+                by_element[id(element)] = card
+                cards.append(card)
+        card.mentions.append(mention)
+    for card in cards:
+        card.mentions = title_first(card.mentions)
+        card.title = card.mentions[0].text
     strays = []
     for text, node in prices:
-        card = next((by_element[id(e)] for e in [node, *node.parents] if id(e) in by_element), None)
+        card = _card_around(node, by_element)
         price = read_price(text)
         assert price is not None  # innermost kept only texts that read as a price
         if card is not None:
@@ -227,6 +232,10 @@ def read_cards(root: Tag, is_title: Callable[[str], bool]) -> CardPage:
         elif not _in_prose(node):  # in a sentence it is a promotion ("Save <b>€ 50 / month</b> on ..."): ignored
             strays.append(text)
     return CardPage(cards, strays)
+
+
+def _card_around(node: Node, by_element: dict[int, Card]) -> Card | None:
+    return next((by_element[id(e)] for e in [node, *node.parents] if id(e) in by_element), None)
 
 
 def _in_prose(node: Node) -> bool:
@@ -237,28 +246,11 @@ def _in_prose(node: Node) -> bool:
             for sibling in siblings:
                 if isinstance(sibling, Tag) and sibling.name not in _INLINE:
                     break
-                if _is_content(sibling) and re.search(r"[^\W\d_]", text_of(sibling)):
+                if is_content(sibling) and re.search(r"[^\W\d_]", text_of(sibling)):
                     return True
         parent = current.parent
         current = parent if parent is not None and parent.name in _INLINE else None  # the line goes on outside it
     return False
-
-
-def _with_following_siblings(element: Tag, holding: dict[int, int], title_ids: set[int]) -> Tag:
-    """A title standing alone (flat layout): wrap it with its following siblings up to the next title."""
-    run: list[Node] = []
-    for sibling in element.next_siblings:
-        if id(sibling) in title_ids or holding.get(id(sibling)):
-            break
-        if _is_content(sibling):
-            run.append(sibling)
-    if not run:
-        return element
-    wrapper = BeautifulSoup("", "html.parser").new_tag("div")
-    element.wrap(wrapper)
-    for node in run:
-        wrapper.append(node.extract())
-    return wrapper
 
 
 def stock_of(card: Tag) -> tuple[StockStatus, str | None]:
