@@ -69,6 +69,16 @@ class MissingColumnError(ParseError):
         )
 
 
+class RenderedTableMissing(ParseError):
+    """A rendered page lacks the table its figures live in (Sphinx drops a malformed list-table from the HTML).
+    `source_texts` names where the page's source text may be read instead, most likely first; empty when the
+    page has none (then this is a plain refusal)."""
+
+    def __init__(self, source_id: str, message: str, source_texts: tuple[str, ...] = ()):
+        self.source_texts = source_texts
+        super().__init__(source_id, message)
+
+
 class CellError(ParseError):
     def __init__(self, source_id: str, row_label: str, column: str, detail: str):
         self.column = column

@@ -98,6 +98,9 @@ class ConfigSpec(_Strict):
     memory_printed: str | None = None
     memory_value: Decimal | None = Field(default=None, gt=0)
     memory_unit: MemoryUnit | None = None
+    bandwidth_printed: str | None = None  # total memory bandwidth as printed ("46.4 TB/s", "13,120 GiB/s")
+    bandwidth_value: Decimal | None = Field(default=None, gt=0)
+    bandwidth_unit: BandwidthUnit | None = None
     compute: list[Compute] = Field(default_factory=list)
     doc_version: str | None = None
 
@@ -107,6 +110,13 @@ class ConfigSpec(_Strict):
         if self.memory_value is None or self.memory_unit is None:
             return None
         return to_gib(self.memory_value, self.memory_unit)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def bandwidth_gb_s(self) -> Decimal | None:
+        if self.bandwidth_value is None or self.bandwidth_unit is None:
+            return None
+        return gb_per_second(self.bandwidth_value, self.bandwidth_unit)
 
 
 class SdkRelease(_Strict):
@@ -146,6 +156,7 @@ class SpecBatch(_Strict):
     claims: list[VendorClaim] = Field(default_factory=list)
     gpus: list[GpuSpec] = Field(default_factory=list)  # the curated NVIDIA reference
     shape: str | None = None
+    warnings: list[str] = Field(default_factory=list)  # what the parser tolerated (e.g. a ragged RST table)
 
     @property
     def row_count(self) -> int:

@@ -75,7 +75,7 @@ def test_chip_and_configuration_pages_land_and_cross_check(specs):
     assert specs.query(
         """SELECT count(*) FILTER (WHERE agrees), count(*) FROM accelerator_config_crosscheck
            WHERE config_source_url LIKE '%/neuron/%'"""
-    ) == [(34, 34)]  # Trn2: 2 x 10 figures, Trn3: 2 x 7
+    ) == [(38, 38)]  # Trn2: 2 x 11 figures, Trn3: 2 x 8 (memory bandwidth among them)
     # The product page's 20.7 TB is decimal: 19,278 GiB against 144 x 144 GiB = 20,736: a warning naming both.
     ((warning,),) = specs.query(
         "SELECT warning FROM accelerator_config_crosscheck WHERE configuration = 'Trn3 Gen2 UltraServer' "

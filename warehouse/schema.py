@@ -59,10 +59,12 @@ def upgrade_history(con: duckdb.DuckDBPyConnection) -> None:
     from warehouse.gpu_landing import upgrade_gpu_history
     from warehouse.landing import upgrade_aws_history
     from warehouse.pricelist_landing import upgrade_pricelist_history
+    from warehouse.spec_landing import upgrade_spec_history
 
     upgrade_gpu_history(con)
     upgrade_aws_history(con)
     upgrade_pricelist_history(con)
+    upgrade_spec_history(con)
     # Files made before traffic profiles: pilot_inputs' CHECK refuses their input kind.
     rebuild_if_check_refuses(con, "pilot_inputs", "input_kind", "traffic", "schema_pilots.sql", "comments_pilots.sql")
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 
 from schemas.specs import Compute, SpecBatch
 from warehouse.landing import Snapshot
-from warehouse.versioning import VersionedTable
+from warehouse.versioning import VersionedTable, rehash
 
 FIGURE = pa.decimal128(18, 6)
 
@@ -44,6 +45,10 @@ CONFIGS = VersionedTable(
         pa.field("memory_unit", pa.string()),
         pa.field("memory_gib", FIGURE),
         pa.field("doc_version", pa.string()),
+        pa.field("bandwidth_printed", pa.string()),
+        pa.field("bandwidth_value", FIGURE),
+        pa.field("bandwidth_unit", pa.string()),
+        pa.field("bandwidth_gb_s", FIGURE),
     ),
 )
 
@@ -129,6 +134,12 @@ GPU_FIGURES = VersionedTable(
 )
 
 SPEC_TABLES = tuple(t.name for t in (CHIPS, CONFIGS, COMPUTE, RELEASES, LAUNCHES, CLAIMS, GPU_FIGURES))
+
+
+def upgrade_spec_history(con: duckdb.DuckDBPyConnection) -> None:
+    """After the schema files ran: configurations landed before their memory bandwidth was read (its columns NULL)
+    get their attribute hashes in the current definition; their next refresh opens versions that carry it."""
+    rehash(con, CONFIGS)
 
 
 def _gpu_figure_rows(batch: SpecBatch) -> list[dict[str, Any]]:

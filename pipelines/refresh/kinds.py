@@ -110,9 +110,10 @@ def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _state: Landed) 
     return Prepared(batch, [], {"rate_rows": len(batch.rates)})
 
 
-def _prepare_spec(batch: SpecBatch, _source: SourceSpec, _on: date, _state: Landed) -> Prepared:
+def _prepare_spec(batch: SpecBatch, source: SourceSpec, _on: date, _state: Landed) -> Prepared:
     counts = {"chip_rows": len(batch.chips), "config_rows": len(batch.configs), "release_rows": len(batch.releases)}
-    return Prepared(batch, [], counts | {"launch_rows": len(batch.launches), "claim_rows": len(batch.claims)})
+    warnings = [f"[{source.id}] {warning}" for warning in batch.warnings]  # what the parser tolerated
+    return Prepared(batch, warnings, counts | {"launch_rows": len(batch.launches), "claim_rows": len(batch.claims)})
 
 
 def _aws_prices(batch: SourceBatch) -> dict[Key, Decimal]:

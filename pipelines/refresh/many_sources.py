@@ -46,6 +46,7 @@ from pipelines.refresh.pricelist_units import (
     prices_with_type_attributes,
     reads_region_index,
 )
+from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.refresh.threads import StopRequested, as_stop, result_of, settle, start_workers
 from pipelines.sources.adapter_registry import adapter_kind
@@ -88,8 +89,9 @@ def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
 class _Run:
     """One refresh of many sources: the shared state its workers and its writer need."""
 
-    def __init__(self, fetch: Callable[[SourceSpec], FetchResult], archive: Archive, on_phase: PhaseCallback):
-        self.fetch = fetch
+    def __init__(self, fetcher: Fetcher, fetched: Fetched, archive: Archive, on_phase: PhaseCallback):
+        self.fetcher = fetcher
+        self.fetch = partial(fetch_or_take, fetcher, fetched)
         self.archive = archive
         self.on_phase = on_phase
         self.fx_landed = threading.Event()
@@ -123,7 +125,9 @@ class _Run:
     ) -> Gathered:
         if self.stopping.is_set():  # stopped while this source waited for its turn to parse
             return Gathered(source, started, result=result)
-        done = prepare_fetched(source, result, self.archive, WarehouseState(con=reader))
+        state = WarehouseState(con=reader)  # a page that lost its table is read from its source text instead
+        read = partial(prepare_fetched, archive=self.archive, state=state)
+        result, done = read_or_source_text(source, result, read, partial(fetch_source, fetcher=self.fetcher))
         if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
             return Gathered(source, started, result, checked=done)
         return Gathered(source, started, result, prepared=done)
@@ -224,7 +228,7 @@ def refresh_sources(
 ) -> list[SourceOutcome]:
     """refresh_all for sources that are each one unit (no price-list region index)."""
     ordered = landing_order(sources)
-    run = _Run(partial(fetch_or_take, fetcher, fetched or {}), archive, on_phase)
+    run = _Run(fetcher, fetched or {}, archive, on_phase)
     fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}
     if not fx_ids:
         run.fx_landed.set()

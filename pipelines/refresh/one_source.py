@@ -27,6 +27,7 @@ from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
 from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
 from pipelines.refresh.kinds import KINDS
+from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
@@ -214,7 +215,11 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
         with connect(db_path) as con:
             return log_fetch_failure(con, source, exc, started)
     try:
-        checked = check_fetched(source, result, archive, WarehouseState(db_path))
+        # A page that lost its table is read from its source text (pipelines.refresh.source_text).
+        state = WarehouseState(db_path)
+        result, checked = read_or_source_text(
+            source, result, lambda s, r: check_fetched(s, r, archive, state), lambda s: fetch_source(s, fetcher)
+        )
         with connect(db_path) as con:
             return land_checked(con, source, result, checked)
     finally:

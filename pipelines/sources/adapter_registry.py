@@ -13,6 +13,8 @@ JSON = ("application/json",)
 XML = ("text/xml", "application/xml")
 # The price list's CSV files come from S3-style hosts, which may label them generically.
 CSV = ("text/csv", "application/csv", "application/octet-stream", "binary/octet-stream")
+# A Sphinx page's source text (`_sources/<page>.rst.txt`), read when the rendered page lost its table.
+RST_SOURCE = ("text/plain", "text/x-rst", "text/prs.fallenstein.rst")
 JAVASCRIPT = ("application/x-javascript", "application/javascript", "text/javascript")  # the spot feed's label
 
 
@@ -41,7 +43,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
     "neuron_chip": AdapterInfo("pipelines.adapters.neuron_chip", "spec", HTML, reads_html=True),
-    "neuron_config": AdapterInfo("pipelines.adapters.neuron_config", "spec", HTML, reads_html=True),
+    "neuron_config": AdapterInfo("pipelines.adapters.neuron_config", "spec", HTML + RST_SOURCE, reads_html=True),
     "neuron_release": AdapterInfo("pipelines.adapters.neuron_release", "spec", HTML, reads_html=True),
     "aws_ultraserver_page": AdapterInfo("pipelines.adapters.aws_ultraserver_page", "spec", HTML, reads_html=True),
     "vendor_claims": AdapterInfo("pipelines.adapters.vendor_claims", "spec", HTML, reads_html=True),

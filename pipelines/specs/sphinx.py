@@ -15,6 +15,9 @@ from bs4 import BeautifulSoup, Tag
 from pipelines.specs.figures import normalise
 
 _VERSION_IN_URL = re.compile(r"/en/(latest|stable|v?\d+\.\d+(?:\.\d+)?(?:\.beta)?)/")
+# The page's source text, which Sphinx serves beside the HTML: `.rst.txt` (the default suffix), or `.rst` as some
+# releases of the Neuron docs serve it.
+SOURCE_SUFFIXES = (".rst.txt", ".rst")
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,21 @@ def cell_text(tag: Tag) -> str:
     return "; ".join([*lead, *bullets])
 
 
+def source_text_paths(path: str) -> list[str]:
+    """Where a rendered page's source text lives: /en/<ver>/<page>.html -> /en/<ver>/_sources/<page>.rst.txt (then
+    .rst). Works on a URL or a sample path alike; [] for a path that is no Sphinx page under /en/<ver>/."""
+    found = _VERSION_IN_URL.search(path)
+    if found is None or not path.endswith(".html") or "/_sources/" in path:
+        return []
+    page = path[found.end() :].removesuffix(".html")
+    return [f"{path[: found.end()]}_sources/{page}{suffix}" for suffix in SOURCE_SUFFIXES]
+
+
+def is_source_text(body: bytes) -> bool:
+    """A body that is reStructuredText source rather than a rendered page (which opens with markup)."""
+    return not body.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
 def title(soup: BeautifulSoup) -> str:
     """The page's first heading without the permalink "#" (the theme may repeat it in a second <h1>)."""
     heading = soup.find("h1")
@@ -41,6 +59,12 @@ def title(soup: BeautifulSoup) -> str:
     for link in heading.find_all("a"):
         link.decompose()
     return normalise(heading.get_text(" ", strip=True)).rstrip("#").strip()
+
+
+def url_version(url: str) -> str | None:
+    """The release in a docs URL (`/en/v2.29.1/` -> 2.29.1; `latest` kept as it is), else None."""
+    found = _VERSION_IN_URL.search(url)
+    return (found[1] if found[1] in ("latest", "stable") else found[1].removeprefix("v")) if found else None
 
 
 def doc_version(soup: BeautifulSoup, url: str) -> str | None:

@@ -33,6 +33,10 @@ COMMENT ON COLUMN accelerator_config_history.memory_value IS 'Numeric part of me
 COMMENT ON COLUMN accelerator_config_history.memory_unit IS 'Unit of memory_value as printed: GB/TB (decimal) or GiB/TiB (binary).';
 COMMENT ON COLUMN accelerator_config_history.memory_gib IS 'Memory in GiB, converted by the printed unit''s definition (1 GB = 10^9 bytes, 1 GiB = 2^30).';
 COMMENT ON COLUMN accelerator_config_history.doc_version IS 'Neuron documentation release the figures come from (/en/v2.xx/ in the URL, else the page''s own version); NULL for product pages.';
+COMMENT ON COLUMN accelerator_config_history.bandwidth_printed IS 'Total memory bandwidth exactly as printed, with its unit (e.g. 46.4 TB/s, 13,120 GiB/s; a bare table cell takes its label''s unit); NULL when the page prints none.';
+COMMENT ON COLUMN accelerator_config_history.bandwidth_value IS 'Numeric part of bandwidth_printed.';
+COMMENT ON COLUMN accelerator_config_history.bandwidth_unit IS 'Unit of bandwidth_value per second as printed: GB/s, TB/s (decimal) or GiB/s, TiB/s (binary).';
+COMMENT ON COLUMN accelerator_config_history.bandwidth_gb_s IS 'Total memory bandwidth in decimal GB per second, converted by the printed unit''s definition (820 GiB/s = 880.468296 GB/s).';
 COMMENT ON COLUMN accelerator_config_history.attributes_hash IS 'SHA-256 of the row''s attributes (a fingerprint for readers; versions are decided column by column).';
 COMMENT ON COLUMN accelerator_config_history.valid_from IS 'When this version became current (fetch time).';
 COMMENT ON COLUMN accelerator_config_history.valid_to IS 'When it stopped being current; NULL while current.';
@@ -144,6 +148,10 @@ COMMENT ON COLUMN accelerator_configs.memory_value IS 'Numeric part of memory_pr
 COMMENT ON COLUMN accelerator_configs.memory_unit IS 'Unit of memory_value as printed: GB/TB (decimal) or GiB/TiB (binary).';
 COMMENT ON COLUMN accelerator_configs.memory_gib IS 'Memory in GiB, converted by the printed unit''s definition (1 GB = 10^9 bytes, 1 GiB = 2^30).';
 COMMENT ON COLUMN accelerator_configs.doc_version IS 'Neuron documentation release the figures come from (/en/v2.xx/ in the URL, else the page''s own version); NULL for product pages.';
+COMMENT ON COLUMN accelerator_configs.bandwidth_printed IS 'Total memory bandwidth exactly as printed, with its unit (e.g. 46.4 TB/s, 13,120 GiB/s; a bare table cell takes its label''s unit); NULL when the page prints none.';
+COMMENT ON COLUMN accelerator_configs.bandwidth_value IS 'Numeric part of bandwidth_printed.';
+COMMENT ON COLUMN accelerator_configs.bandwidth_unit IS 'Unit of bandwidth_value per second as printed: GB/s, TB/s (decimal) or GiB/s, TiB/s (binary).';
+COMMENT ON COLUMN accelerator_configs.bandwidth_gb_s IS 'Total memory bandwidth in decimal GB per second, converted by the printed unit''s definition (820 GiB/s = 880.468296 GB/s).';
 COMMENT ON COLUMN accelerator_configs.valid_from IS 'When this version became current (fetch time).';
 COMMENT ON COLUMN accelerator_configs.valid_to IS 'When it stopped being current; NULL while current.';
 COMMENT ON COLUMN accelerator_configs.fetch_id IS 'fetch_log row of the fetch that produced this version.';
@@ -237,18 +245,19 @@ COMMENT ON COLUMN accelerator_generations.sha256 IS 'SHA-256 of the fetched body
 COMMENT ON COLUMN accelerator_generations.parser_version IS 'Adapter and version that parsed it.';
 COMMENT ON COLUMN accelerator_generations.launch_source_url IS 'The announcement the launch date was taken from.';
 
-COMMENT ON VIEW accelerator_config_crosscheck IS 'Each configuration total (memory, compute per format) against chips x the chip page figure; warning names both when they differ by more than 2 % (rounding).';
+COMMENT ON VIEW accelerator_config_crosscheck IS 'Each configuration total (memory, memory bandwidth, compute per format) against chips x the chip page figure; warning names both when they differ by more than the tolerance (printed rounding for bandwidth, 2 % for the others).';
 COMMENT ON COLUMN accelerator_config_crosscheck.configuration IS 'Instance size or UltraServer as printed (e.g. Inf2.xlarge, trn2.48xlarge / trn2u.48xlarge, Trn3 Gen2 UltraServer).';
 COMMENT ON COLUMN accelerator_config_crosscheck.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
 COMMENT ON COLUMN accelerator_config_crosscheck.chips IS 'Accelerator chips in the configuration, as printed.';
-COMMENT ON COLUMN accelerator_config_crosscheck.figure IS 'What is compared: memory GiB, or a format dense/sparse in tera-ops.';
+COMMENT ON COLUMN accelerator_config_crosscheck.figure IS 'What is compared: memory GiB, memory bandwidth GB/s, or a format dense/sparse in tera-ops.';
 COMMENT ON COLUMN accelerator_config_crosscheck.printed IS 'The configuration''s figure as printed.';
-COMMENT ON COLUMN accelerator_config_crosscheck.printed_total IS 'The configuration''s figure in GiB or tera-ops.';
+COMMENT ON COLUMN accelerator_config_crosscheck.printed_total IS 'The configuration''s figure in GiB, GB/s or tera-ops.';
 COMMENT ON COLUMN accelerator_config_crosscheck.chip_figure IS 'The chip page''s figure in the same unit.';
 COMMENT ON COLUMN accelerator_config_crosscheck.chip_printed IS 'The chip page''s figure as printed.';
 COMMENT ON COLUMN accelerator_config_crosscheck.config_source_url IS 'Where the configuration total was printed.';
 COMMENT ON COLUMN accelerator_config_crosscheck.chip_source_url IS 'Where the chip figure was printed.';
 COMMENT ON COLUMN accelerator_config_crosscheck.expected_total IS 'chips x chip_figure.';
 COMMENT ON COLUMN accelerator_config_crosscheck.relative_difference IS '|printed_total - expected_total| / expected_total, 4 dp.';
-COMMENT ON COLUMN accelerator_config_crosscheck.agrees IS 'True when within 2 % (rounding between pages).';
+COMMENT ON COLUMN accelerator_config_crosscheck.tolerance IS 'How far printed_total may be from expected_total: for memory bandwidth, the printed rounding (half a unit in the last printed digit of the configuration figure, plus chips x half a unit in the last digit of the chip figure); for the others, 2 % of expected_total.';
+COMMENT ON COLUMN accelerator_config_crosscheck.agrees IS 'True when |printed_total - expected_total| is within tolerance.';
 COMMENT ON COLUMN accelerator_config_crosscheck.warning IS 'NULL when they agree; else a sentence naming both figures and both sources.';

@@ -45,6 +45,13 @@ CREATE TABLE IF NOT EXISTS accelerator_config_history (
     parser_version     VARCHAR NOT NULL
 );
 
+-- Memory bandwidth of a configuration, read from parser neuron_config/1.1 on: files made before it gain the
+-- columns on first open (rows landed before stay NULL until their next refresh opens a version carrying it).
+ALTER TABLE accelerator_config_history ADD COLUMN IF NOT EXISTS bandwidth_printed VARCHAR;
+ALTER TABLE accelerator_config_history ADD COLUMN IF NOT EXISTS bandwidth_value DECIMAL(18, 6);
+ALTER TABLE accelerator_config_history ADD COLUMN IF NOT EXISTS bandwidth_unit VARCHAR;
+ALTER TABLE accelerator_config_history ADD COLUMN IF NOT EXISTS bandwidth_gb_s DECIMAL(18, 6);
+
 CREATE TABLE IF NOT EXISTS accelerator_compute_history (
     source_id          VARCHAR NOT NULL,
     subject_kind       VARCHAR NOT NULL CHECK (subject_kind IN ('chip', 'configuration')),
