@@ -8,7 +8,8 @@ from pathlib import Path
 import duckdb
 from typer.testing import CliRunner
 
-from pipelines.cli.app import EXIT_CODES, app
+from pipelines.cli.app import app
+from pipelines.cli.reporting import EXIT_CODES
 from pipelines.sources.file import load_sources
 
 runner = CliRunner()

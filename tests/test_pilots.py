@@ -168,7 +168,7 @@ def test_add_lands_one_pilot(db):
         ("w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,100,yes,2999-01-01,", "row 2, measured_on"),
         ("w,Hyperstack,NVIDIA H999,,on_demand,tokens,100,yes,2026-09-20,", "row 2: unknown offering"),
         ("w,,trn1.2xlarge,us-east-1,on_demand,tokens,100,yes,2026-09-20,", "row 2: unknown offering"),
-        (GOOD_ROW, "pilot_key"),  # the same workload and offering twice in one file
+        (GOOD_ROW, "row 2: the pilot 'w' on"),  # the same workload and offering twice in one file: both rows named
     ],
 )
 def test_a_bad_row_lands_nothing(db, tmp_path, bad_row, said):
@@ -179,6 +179,24 @@ def test_a_bad_row_lands_nothing(db, tmp_path, bad_row, said):
     assert f"error: {bad}: nothing landed" in done.stderr and said in done.stderr
     assert "Traceback" not in done.stderr
     assert pilot_rows(db) == 0 and rows(db, "SELECT count(*) FROM pilot_inputs") == [(0,)]
+
+
+def test_pilot_errors_name_the_rows_for_encoding_and_duplicates(db, tmp_path):
+    """A byte that is not UTF-8 is reported by its row and line, a repeated pilot by both rows' numbers."""
+    latin = tmp_path / "latin1.csv"
+    latin.write_bytes(f"{HEADER}\n{GOOD_ROW}\n".encode() + "caf\u00e9,".encode("latin-1") + GOOD_ROW[2:].encode())
+    done = ratecard("pilot", "import", latin, "--db", db)
+    assert done.returncode == 8 and "row 2 (line 3)" in done.stderr and "0xe9 is not UTF-8" in done.stderr, done.stderr
+    twice = tmp_path / "twice.csv"
+    twice.write_text(f"{HEADER}\n{GOOD_ROW}\n{GOOD_ROW.replace('w,', 'other,', 1)}\n{GOOD_ROW}\n")
+    done = ratecard("pilot", "import", twice, "--db", db)
+    assert done.returncode == 8 and "row 3: the pilot 'w' on " in done.stderr, done.stderr
+    assert "already given in row 1" in done.stderr, done.stderr
+    profiles = tmp_path / "traffic.csv"
+    profiles.write_text("workload,monthly_units,active_hours_per_day,peak_units_per_hour\nw,100,2,100\nw,200,2,100\n")
+    done = ratecard("pilot", "traffic", "--csv", profiles, "--db", db)
+    assert done.returncode == 8 and "row 2: workload 'w' already given in row 1" in done.stderr, done.stderr
+    assert pilot_rows(db) == 0 and rows(db, "SELECT count(*) FROM traffic_profile_history") == [(0,)]
 
 
 def test_a_missing_column_and_a_bad_plan_are_refused(db, tmp_path):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -125,15 +126,26 @@ def export_one(
 def export_warehouse(
     db_path: Path | str, out: Path, fmt: Format = "parquet", *, wait_s: float = 30.0
 ) -> dict[str, Any]:
-    """Write every public view and history table of the file at `db_path` (a snapshot) into `out`."""
-    out.mkdir(parents=True, exist_ok=True)
-    with connect(db_path, read_only=True, wait_s=wait_s) as con:
-        files = [export_one(con, v["name"], v["comment"], out, fmt, False) for v in rows_as_dicts(con, PUBLIC_VIEWS)]
-        files += [export_one(con, t["name"], t["comment"], out, fmt, True) for t in rows_as_dicts(con, HISTORY_TABLES)]
-        manifest = {
-            "format": fmt,
-            "snapshot": snapshot_info(con, db_path),
-            "files": sorted(files, key=lambda f: f["name"]),
-        }
+    """Write every public view and history table of the file at `db_path` (a snapshot) into `out`. A new folder
+    appears whole or not at all: it is written beside its final name and renamed when complete."""
+    with connect(db_path, read_only=True, wait_s=wait_s) as con:  # before any folder: a refusal leaves nothing
+        if out.is_dir():
+            return export_into(con, db_path, out, fmt)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+        try:
+            manifest = export_into(con, db_path, staging, fmt)
+            staging.rename(out)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return manifest
+
+
+def export_into(con: duckdb.DuckDBPyConnection, db_path: Path | str, out: Path, fmt: Format) -> dict[str, Any]:
+    """Every public view and history table, then manifest.json, into the folder `out`."""
+    files = [export_one(con, v["name"], v["comment"], out, fmt, False) for v in rows_as_dicts(con, PUBLIC_VIEWS)]
+    files += [export_one(con, t["name"], t["comment"], out, fmt, True) for t in rows_as_dicts(con, HISTORY_TABLES)]
+    manifest = {"format": fmt, "snapshot": snapshot_info(con, db_path), "files": sorted(files, key=lambda f: f["name"])}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
     return manifest

@@ -51,28 +51,59 @@ def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float
             _held[held] -= 1
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    created = not path.exists()
+    fd = locked_descriptor(path, db_path, wait_s, poll_s)
     try:
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-                    raise RefreshLocked(
-                        f"another refresh of {db_path} is running ({holder}); waited {wait_s:g} s for {path}"
-                    ) from None
-                time.sleep(poll_s)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC\n".encode(), 0)
         _held[held] = 1
         try:
             yield
+        except BaseException:
+            if created:  # a refused or failed first command leaves no lock file behind (a foreign --db, say)
+                path.unlink(missing_ok=True)
+            raise
         finally:
             del _held[held]
             os.ftruncate(fd, 0)
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def locked_descriptor(path: Path, db_path: Path | str, wait_s: float, poll_s: float) -> int:
+    """An open descriptor of the lock file, flock-ed. A lock file can be removed by the holder it belonged to
+    (above), so the lock taken must still be the file at `path`, else it is taken again on the new one."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            take(fd, path, deadline, poll_s, db_path, wait_s)
+            if same_file(fd, path):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+
+
+def take(fd: int, path: Path, deadline: float, poll_s: float, db_path: Path | str, wait_s: float) -> None:
+    """flock the descriptor, waiting until `deadline`; then RefreshLocked naming the holder."""
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
+                raise RefreshLocked(
+                    f"another refresh of {db_path} is running ({holder}); waited {wait_s:g} s for {path}"
+                ) from None
+            time.sleep(poll_s)
+
+
+def same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False

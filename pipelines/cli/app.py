@@ -1,119 +1,35 @@
 """`ratecard`: refresh the warehouse, show its views, re-parse archived pages.
 
 A problem the user can fix (a bad sources file, a database that is not ratecard's, held or unwritable) ends
-the command with one red line naming the file and the problem, a hint, and its own exit code (EXIT_CODES);
-anything else is a bug, reported in one line as such. `--debug` shows the traceback instead.
+the command with one red line naming the file and the problem, a hint, and its own exit code (EXIT_CODES, in
+pipelines.cli.reporting); anything else is a bug, reported in one line as such. `--debug` shows the traceback.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.text import Text
-from typer.core import TyperGroup
 
 from pipelines.cli import backfill as cli_backfill
 from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
 from pipelines.cli import export as cli_export
 from pipelines.cli import pilot as cli_pilot
-from pipelines.cli.options import SnapshotReadOption, WriteOption
+from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption
 from pipelines.cli.process import skip_the_exit_collection, warm_up_gate_in_background
+from pipelines.cli.reporting import EPILOG, ReportingGroup
 from pipelines.cli.terminal import quiet_libraries, wide_console
-from pipelines.dashboard import DashboardError
-from pipelines.errors import SourcesFileError
-from pipelines.pilots.errors import PilotInputError
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
-from warehouse.files import (
-    DEFAULT_DB_PATH,
-    LakeCatalogMissing,
-    NewerDuckDBFile,
-    NotADuckDBFile,
-    WarehouseBusy,
-    WarehouseMissing,
-    WarehouseUnreachable,
-    WarehouseUnwritable,
-)
-from warehouse.lock import RefreshLocked, exclusive_refresh
+from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
+from warehouse.lock import exclusive_refresh
 from warehouse.target import exists, local_dir
 
 # Only light modules above: `ratecard --help` and `ratecard show` must start fast, so pydantic, DuckDB, Great
 # Expectations and Dagster are imported by the commands that use them.
 if TYPE_CHECKING:
     from pipelines.sources.file import SourceSpec
-
-EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
-EXIT_CODES = {
-    0: "success",
-    1: "a source failed (its previous version stays current), or show/reparse found no database yet",
-    2: "usage: an unknown option, command or --source id",
-    3: "another refresh of this database is running",
-    4: "bad sources file: missing, not TOML, or a field wrong (file:line and field named)",
-    5: "the database is not a DuckDB file (or is damaged), or was written by a newer DuckDB",
-    6: "the database is locked by another program",
-    7: "the database path cannot be written: a directory, or in a directory not writable",
-    8: "bad pilot or plan input (ratecard pilot): the row and field named; nothing landed",
-    9: "the DuckLake warehouse's PostgreSQL catalog cannot be reached, or its database does not exist",
-    EXIT_BUG: "an unexpected error: a bug in ratecard (rerun with --debug for the traceback)",
-}
-# Each user error: its exit code and what to do about it.
-USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
-    WarehouseMissing: (1, "run `ratecard refresh` first (or point --db at an existing database)"),
-    RefreshLocked: (3, "wait for it to finish, or pass --wait SECONDS to queue behind it"),
-    SourcesFileError: (4, "correct the file there (pipelines/sources.toml shows every field), or pass --sources FILE"),
-    NotADuckDBFile: (5, "point --db at a ratecard database, or move this file away: refresh creates a new one"),
-    NewerDuckDBFile: (
-        5,
-        "made by ratecard on DuckDB 2.0? its published snapshot (NAME.snapshot.duckdb beside it) holds every table "
-        "in a format this DuckDB reads: move the file aside and copy the snapshot in its place; else point --db "
-        "at another file",
-    ),
-    LakeCatalogMissing: (
-        9,
-        "create it (createdb NAME, or CREATE DATABASE NAME in psql) and run the command again: DuckLake makes its "
-        "tables there itself; or correct dbname in RATECARD_WAREHOUSE",
-    ),
-    WarehouseUnreachable: (9, "start the catalog's PostgreSQL server, or correct the conninfo in RATECARD_WAREHOUSE"),
-    WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
-    WarehouseUnwritable: (7, "point --db at a file in a directory you can write"),
-    DashboardError: (1, "do what the message says, then run the command again"),
-    PilotInputError: (8, "correct the rows named (offering names: the offering_prices view) and run it again"),
-}
-EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning in EXIT_CODES.items())
-
-
-def report(exc: Exception, errors: Console) -> int:
-    """One red line naming the problem, one hint line; returns the exit code."""
-    message = " ".join(str(exc).split())  # one line, whatever the message carried
-    code, hint = next(((c, h) for kind, (c, h) in USER_ERRORS.items() if isinstance(exc, kind)), (EXIT_BUG, ""))
-    if code == EXIT_BUG:
-        message = (
-            f"unexpected {type(exc).__name__}: {message}. This is a bug in ratecard: rerun the same "
-            "command with --debug for the traceback, and report it"
-        )
-    errors.print(Text(f"error: {message}", style="red"), soft_wrap=True)
-    if hint:
-        errors.print(Text(f"hint: {hint}", style="dim"), soft_wrap=True)
-    return code
-
-
-class ReportingGroup(TyperGroup):
-    """The one place errors become output: without --debug no traceback ever reaches the user."""
-
-    # Any: the base class types ctx with typer's private vendored click Context, which is not ours to import.
-    def invoke(self, ctx: Any) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (typer.TyperException, typer.Exit, typer.Abort):
-            raise  # usage errors (exit 2) and deliberate exits already speak for themselves
-        except Exception as exc:
-            if ctx.params.get("debug"):
-                raise
-            raise typer.Exit(code=report(exc, Console(stderr=True))) from None
-
 
 app = typer.Typer(
     help="AWS accelerator and GPU prices, validated and versioned in DuckDB.",
@@ -126,7 +42,6 @@ console = wide_console()
 cli_dashboard.register(app, console)
 
 DbOption = WriteOption
-SourcesOption = Annotated[Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")]
 SourceIdsOption = Annotated[list[str] | None, typer.Option("--source", help="Only this source id (repeatable).")]
 WAIT_HELP = "Seconds to wait for a refresh already running, or a program holding the database."
 

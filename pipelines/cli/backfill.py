@@ -12,13 +12,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipelines.cli.options import WriteOption
+from pipelines.cli.options import SourcesOption, WriteOption
+from pipelines.cli.reporting import Mistake
 from pipelines.cli.terminal import quiet_libraries
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
 
 if TYPE_CHECKING:
     from pipelines.refresh.backfill import BackfillReport, VersionOutcome
+    from pipelines.sources.file import SourceSpec
 
 backfill_app = typer.Typer(help="Land history that predates ratecard from the sources' own archives.")
 STATUS_STYLE = {"landed": "green", "unchanged": "dim", "quarantined": "red", "fetch_failed": "red"}
@@ -58,8 +60,22 @@ def summary(report: BackfillReport) -> Table:
     return table
 
 
+def declared_index(sources_file: Path) -> tuple[SourceSpec, int]:
+    """The EC2 price-list region index the sources file declares, and its per-host limit: read before anything
+    is created, so a bad sources file leaves nothing behind."""
+    from pipelines.refresh.backfill import ec2_region_indexes
+    from pipelines.sources.file import load_sources_file
+
+    declared = load_sources_file(sources_file)
+    indexes = ec2_region_indexes(declared.sources)
+    if not indexes:
+        raise typer.BadParameter(f"{sources_file} declares no EC2 price-list region index", param_hint="--sources")
+    return indexes[0], declared.concurrency.per_host
+
+
 def run(
-    sources_file: Path,
+    index: SourceSpec,
+    per_host: int,
     db: Path,
     console: Console,
     *,
@@ -71,17 +87,12 @@ def run(
     from pipelines.fetch.archive import Archive
     from pipelines.fetch.http import Fetcher, FetchSettings
     from pipelines.fetch.offline import pointed_at, serve_directory
-    from pipelines.refresh.backfill import backfill_pricelist, ec2_region_indexes
-    from pipelines.sources.file import load_sources_file
+    from pipelines.refresh.backfill import backfill_pricelist
     from warehouse.target import local_dir
 
-    declared = load_sources_file(sources_file)
-    indexes = ec2_region_indexes(declared.sources)
-    if not indexes:
-        raise typer.BadParameter(f"{sources_file} declares no EC2 price-list region index", param_hint="--sources")
     with contextlib.ExitStack() as stack:
-        source = pointed_at(indexes, stack.enter_context(serve_directory()))[0] if offline else indexes[0]
-        fetcher = stack.enter_context(Fetcher(FetchSettings(per_host_limit=declared.concurrency.per_host)))
+        source = pointed_at([index], stack.enter_context(serve_directory()))[0] if offline else index
+        fetcher = stack.enter_context(Fetcher(FetchSettings(per_host_limit=per_host)))
         return backfill_pricelist(
             source,
             fetcher=fetcher,
@@ -102,9 +113,7 @@ def register(app: typer.Typer, console: Console) -> None:
         ] = None,
         region: Annotated[list[str] | None, typer.Option("--region", help="Only this region (repeatable).")] = None,
         offline: Annotated[bool, typer.Option("--offline", help="Serve the bundled samples on 127.0.0.1.")] = False,
-        sources_file: Annotated[
-            Path, typer.Option("--sources", help="Sources file (replaces the bundled one).")
-        ] = DEFAULT_SOURCES_FILE,
+        sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
         db: WriteOption = DEFAULT_DB_PATH,
         wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh holding the warehouse.")] = (
             60.0
@@ -117,6 +126,8 @@ def register(app: typer.Typer, console: Console) -> None:
         from warehouse.lock import exclusive_refresh
         from warehouse.publish import publish_snapshot
 
+        index, per_host = declared_index(sources_file)
+        since_date = parse_since(since)
         writable_location(db)
         with connect(db, wait_s=wait):  # created (with its schema) or refused here, in one line
             pass
@@ -124,12 +135,11 @@ def register(app: typer.Typer, console: Console) -> None:
 
         started = time.perf_counter()
         try:
-            report = run(
-                sources_file, db, console, since=parse_since(since), regions=region, offline=offline, wait=wait
-            )
+            report = run(index, per_host, db, console, since=since_date, regions=region, offline=offline, wait=wait)
         except SourceError as exc:  # the version index itself: nothing can be backfilled without it
-            console.print(f"[red]error:[/] {exc}", soft_wrap=True)
-            raise typer.Exit(code=1) from None
+            raise Mistake(
+                str(exc), "nothing can be backfilled without the version index: run again later", code=1
+            ) from None
         with exclusive_refresh(db, wait_s=wait):
             published = publish_snapshot(db)
         console.print(summary(report))

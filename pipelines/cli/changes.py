@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipelines.cli.options import SnapshotReadOption
+from pipelines.cli.reporting import Mistake
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
 
@@ -46,6 +47,12 @@ WHERE ($kind IS NULL OR price_kind = $kind OR starts_with(price_kind, $kind || '
   AND ($region IS NULL OR lower(region) = lower($region))
 ORDER BY provider, offering, price_kind, region NULLS FIRST, valid_from
 """
+# Every name `history` answers to, for the nearest-name hint.
+OFFERING_NAMES = """
+SELECT DISTINCT instance_type AS name FROM aws_instance_price_history
+UNION SELECT DISTINCT instance_type FROM aws_pricelist_price_history
+UNION SELECT DISTINCT gpu_model FROM gpu_listing_history
+"""
 DbOption = SnapshotReadOption
 
 
@@ -54,7 +61,24 @@ def parse_since(text: str) -> timedelta:
     match = DURATION.match(text)
     if not match:
         raise typer.BadParameter(f"{text!r} is not a duration like 7d, 12h, 30m or 2w", param_hint="--since")
-    return timedelta(seconds=int(match[1]) * UNIT_SECONDS[match[2]])
+    try:
+        return timedelta(seconds=int(match[1]) * UNIT_SECONDS[match[2]])
+    except OverflowError:
+        raise too_far_back(text) from None
+
+
+def window_start(text: str, now: datetime) -> datetime:
+    """The instant `--since` reaches back to; one before the calendar's first year is a usage error."""
+    try:
+        return now - parse_since(text)
+    except OverflowError:
+        raise too_far_back(text) from None
+
+
+def too_far_back(text: str) -> typer.BadParameter:
+    return typer.BadParameter(
+        f"{text!r} reaches back before the year 1: give a shorter window, e.g. 520w (ten years)", param_hint="--since"
+    )
 
 
 def parse_percent(text: str) -> Decimal:
@@ -65,6 +89,22 @@ def parse_percent(text: str) -> Decimal:
     if not value.is_finite() or value < 0:
         raise typer.BadParameter(f"{text!r} is not a percentage like 5% or 0.5", param_hint="--min-change")
     return value
+
+
+def no_history(db: Path, offering: str, kind: str | None, region: str | None) -> Mistake:
+    """History found nothing: name what was asked, and the nearest names the warehouse does hold."""
+    from difflib import get_close_matches
+
+    names = {row["name"].lower() for row in query(db, OFFERING_NAMES, {}) if row["name"]}
+    near = get_close_matches(offering.lower(), sorted(names), n=3, cutoff=0.8)
+    if offering.lower() in names:
+        hint = f"{offering} has prices, only not with these filters: `ratecard history {offering}` lists them all"
+    elif near:
+        hint = f"did you mean {', '.join(near)}?"
+    else:
+        hint = "name an instance type (trn1.32xlarge) or a GPU model (H100); `ratecard show` lists what is priced"
+    asked = f"kind {kind or 'any'}, region {region or 'any'}"
+    return Mistake(f"no price history for {offering!r} ({asked}) in {db}", hint, code=1)
 
 
 def money(value: Decimal | None) -> str:
@@ -156,7 +196,7 @@ def register(app: typer.Typer, console: Console) -> None:
         db: DbOption = DEFAULT_DB_PATH,
     ) -> None:
         """What moved: price changes, listings added or removed, stock flips and page shape changes."""
-        start = datetime.now(UTC) - parse_since(since)
+        start = window_start(since, datetime.now(UTC))
         rows = query(db, CHANGES, {"since": start, "min_pct": parse_percent(min_change)})
         console.print(
             changes_table(rows, f"Changes since {start:%Y-%m-%d %H:%M} UTC (USD per accelerator-hour, excl. tax)")
@@ -174,9 +214,6 @@ def register(app: typer.Typer, console: Console) -> None:
         """The price timeline of one instance type or GPU model, with a sparkline per offering."""
         rows = query(db, HISTORY, {"offering": offering, "kind": kind, "region": region})
         if not rows:
-            console.print(
-                f"[red]error:[/] no price history for {offering!r} (kind {kind or 'any'}, region {region or 'any'})"
-            )
-            raise typer.Exit(code=1)
+            raise no_history(db, offering, kind, region)
         for table in history_tables(rows, offering):
             console.print(table)

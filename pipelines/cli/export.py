@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from pipelines.cli.options import SnapshotReadOption
+from pipelines.cli.options import SnapshotReadOption, named_path
+from pipelines.cli.reporting import folder_to_write
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
 
@@ -22,7 +23,9 @@ class ExportFormat(StrEnum):
 def register(app: typer.Typer, console: Console) -> None:
     @app.command()
     def export(
-        out: Annotated[Path, typer.Option("--out", help="Folder to write the files and manifest.json into.")],
+        out: Annotated[
+            Path, typer.Option("--out", parser=named_path, help="Folder to write the files and manifest.json into.")
+        ],
         fmt: Annotated[ExportFormat, typer.Option("--format", help="parquet (DECIMAL kept) or csv.")] = (
             ExportFormat.parquet
         ),
@@ -35,7 +38,7 @@ def register(app: typer.Typer, console: Console) -> None:
         source = readable(db)
         if not exists(source):
             raise WarehouseMissing(db, "does not exist yet")
-        manifest = export_warehouse(source, out, fmt.value)
+        manifest = export_warehouse(source, folder_to_write("--out", out, "its files and manifest.json"), fmt.value)
         rows = sum(f["rows"] for f in manifest["files"])
         console.print(f"exported {len(manifest['files'])} views and tables ({rows} rows) from {source} to {out}")
         console.print(f"manifest: {out / 'manifest.json'} (snapshot {manifest['snapshot']['publish_id']})")

@@ -10,12 +10,22 @@ import typer
 from warehouse.target import WAREHOUSE_ENV
 
 
+def named_path(value: str | Path) -> Path:
+    """A path the user typed, refused when empty: `Path("")` is the current folder, where nobody meant to write."""
+    if isinstance(value, Path):  # a default, already a path
+        return value
+    if not value.strip():
+        raise typer.BadParameter("is empty: name a file or folder")
+    return Path(value)
+
+
 def warehouse_option(reads: str) -> Any:  # typer.Option is typed Any
     """`--warehouse` (alias `--db`, env RATECARD_WAREHOUSE): a DuckDB file or `ducklake:postgres:<conninfo>`."""
     return typer.Option(
         "--warehouse",
         "--db",
         envvar=WAREHOUSE_ENV,
+        parser=named_path,
         help=f"DuckDB file, or `ducklake:postgres:CONNINFO` (data in `$RATECARD_LAKE_DATA_PATH`); {reads}.",
     )
 
@@ -23,3 +33,6 @@ def warehouse_option(reads: str) -> Any:  # typer.Option is typed Any
 WriteOption = Annotated[Path, warehouse_option("written")]
 SnapshotReadOption = Annotated[Path, warehouse_option("a file's published snapshot is read when present")]
 ReadOption = Annotated[Path, warehouse_option("read")]
+SourcesOption = Annotated[
+    Path, typer.Option("--sources", parser=named_path, help="Sources file (replaces the bundled one).")
+]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from pipelines.cli.options import SnapshotReadOption, WriteOption
+from pipelines.cli.options import SnapshotReadOption, WriteOption, named_path
 from pipelines.cli.terminal import quiet_libraries
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
@@ -104,7 +104,10 @@ def register(app: typer.Typer, console: Console) -> None:
 
     @pilot_app.command("import")
     def import_file(
-        file: Annotated[Path, typer.Argument(help="CSV: workload,provider,offering,region,price_kind,work_unit,...")],
+        file: Annotated[
+            Path,
+            typer.Argument(parser=named_path, help="CSV: workload,provider,offering,region,price_kind,work_unit,..."),
+        ],
         db: DbOption = DEFAULT_DB_PATH,
         wait: WaitOption = 30.0,
     ) -> None:
@@ -133,7 +136,9 @@ def register(app: typer.Typer, console: Console) -> None:
         cold_start: Annotated[
             str, typer.Option("--cold-start-seconds", help="A serverless worker's start-up (model load), seconds.")
         ] = "0",
-        csv_file: Annotated[Path | None, typer.Option("--csv", help="Profiles from a CSV instead of options.")] = None,
+        csv_file: Annotated[
+            Path | None, typer.Option("--csv", parser=named_path, help="Profiles from a CSV instead of options.")
+        ] = None,
         note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
         db: DbOption = DEFAULT_DB_PATH,
         wait: WaitOption = 30.0,
@@ -219,11 +224,13 @@ def register(app: typer.Typer, console: Console) -> None:
 
 def _read_csv_file(origin: str, file: Path) -> tuple[bytes, str]:
     """The file's bytes (hashed for provenance) and its text; unreadable or not UTF-8 is the user's input error."""
+    from pipelines.pilots.records import csv_text
+
     try:
         content = file.read_bytes()
-        return content, content.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PilotInputError(origin, [f"cannot be read: {exc}"]) from None
+    except OSError as exc:
+        raise PilotInputError(origin, [f"cannot be read: {exc.strerror or exc}"]) from None
+    return content, csv_text(origin, content)
 
 
 def _decimal_text(text: str) -> Decimal | str:

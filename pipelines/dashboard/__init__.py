@@ -16,6 +16,10 @@ class DashboardError(RuntimeError):
     """The site cannot be written or served, for a reason the user can fix (the message says how)."""
 
 
+class PortTaken(DashboardError):
+    """`ratecard serve` cannot listen on the port asked for: another program has it, or it is not allowed."""
+
+
 def site_dir_for(db: Path | str) -> Path:
     """Where the site of a database goes by default: `dashboard/` beside it."""
     return local_dir(db) / "dashboard"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipelines.pilots.records import PilotResult
+from pipelines.pilots.records import PilotResult, pilot_key
 from schemas.gx_runner import ValidationReport, frame, import_gx, run_suite
 
 SUITE = "pilot_results"
@@ -20,9 +20,7 @@ def pilot_rows(records: list[PilotResult]) -> list[dict[str, Any]]:
     return [
         {
             "row": number,
-            "pilot_key": "|".join(
-                str(part) for part in (r.workload, r.source, r.provider, r.offering, r.region, r.price_kind)
-            ),
+            "pilot_key": pilot_key(r),
             "workload": r.workload,
             "offering": r.offering,
             "price_kind": r.price_kind,

@@ -220,9 +220,48 @@ def read_csv_records(
     return records, problems
 
 
+def csv_text(origin: str, content: bytes) -> str:
+    """A CSV file's bytes as text (UTF-8, a BOM dropped); bytes that are not UTF-8 are named by row and line."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = content.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (content.rfind(b"\n", 0, exc.start) + 1) + 1
+        where = "the header" if line == 1 else f"row {line - 1} (line {line})"
+        bad = content[exc.start : exc.end].hex(" ")
+        raise PilotInputError(
+            origin, [f"{where}, byte {column}: 0x{bad} is not UTF-8; save the file as UTF-8 (CSV UTF-8)"]
+        ) from None
+
+
+def repeated_rows(keys: list[str], what: str) -> list[str]:
+    """`row N: <what> <key> already given in row M`, for each data row whose key an earlier row gave."""
+    first: dict[str, int] = {}
+    problems = []
+    for number, key in enumerate(keys, start=1):
+        if key in first:
+            problems.append(f"row {number}: {what} {key} already given in row {first[key]}")
+        first.setdefault(key, number)
+    return problems
+
+
+def describe_key(record: PilotResult) -> str:
+    return f"{record.workload!r} on {record.describe()}"
+
+
+def pilot_key(record: PilotResult) -> str:
+    """What makes a pilot one measurement: the workload on one offering, priced one way, in one region."""
+    return "|".join(
+        str(part)
+        for part in (record.workload, record.source, record.provider, record.offering, record.region, record.price_kind)
+    )
+
+
 def read_pilot_csv(origin: str, text: str) -> list[PilotResult]:
     """Every row as a PilotResult; any bad row (or a missing column) refuses the whole file, all problems named."""
     records, problems = read_csv_records(PilotResult, origin, text, REQUIRED_COLUMNS, PILOT_COLUMNS)
+    # Only in a file whose every row read: then the n-th record is data row n.
+    problems += [] if problems else repeated_rows([describe_key(r) for r in records], "the pilot")
     if problems:
         raise PilotInputError(origin, problems)
     if not records:

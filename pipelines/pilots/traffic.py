@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from pipelines.pilots.errors import PilotInputError
 from pipelines.pilots.landing import Landed, record_input, transaction
-from pipelines.pilots.records import exact_number, model_from_fields, read_csv_records
+from pipelines.pilots.records import exact_number, model_from_fields, read_csv_records, repeated_rows
 
 TRAFFIC_COLUMNS = (
     "workload",
@@ -81,14 +81,8 @@ def traffic_from_fields(where: str, fields: dict[str, Any], origin: str | None =
 def read_traffic_csv(origin: str, text: str) -> list[TrafficProfile]:
     """Every row as a profile; a bad row, a missing column or a workload given twice refuses the whole file."""
     profiles, problems = read_csv_records(TrafficProfile, origin, text, REQUIRED_TRAFFIC_COLUMNS, TRAFFIC_COLUMNS)
-    seen: dict[str, int] = {}
     # Only in a file whose every row read: then the n-th profile is data row n.
-    for number, profile in enumerate(profiles if not problems else [], start=1):
-        if profile.workload in seen:
-            problems.append(
-                f"row {number}: workload {profile.workload!r} already given in row {seen[profile.workload]}"
-            )
-        seen.setdefault(profile.workload, number)
+    problems += [] if problems else repeated_rows([repr(p.workload) for p in profiles], "workload")
     if not profiles and not problems:
         problems.append("no data rows under the header")
     if problems:
