@@ -80,12 +80,13 @@ def build_pricelist_asset(
         fetcher: FetcherResource,
         sources: SourcesResource,
     ) -> Iterator[dg.AssetCheckResult | dg.MaterializeResult[None]]:
-        declared = {s.id: s for s in sources.load().sources}
+        sources_file = sources.load()
+        declared = {s.id: s for s in sources_file.sources}
         if source.id not in declared:
             raise dg.Failure(f"not declared in {sources.sources_file}: {source.id}", allow_retries=False)
         spec = declared[source.id]
         try:
-            with fetcher.fetcher() as client:
+            with fetcher.fetcher(sources_file.concurrency.per_host, sources_file.fetch) as client:
                 outcomes = refresh_regions(
                     spec,
                     fetcher=client,

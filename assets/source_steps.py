@@ -30,7 +30,7 @@ from pipelines.orchestration.resources import FetcherResource, SourcesResource, 
 from pipelines.refresh.many_sources import RefreshStopped, fetch_all, refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.threads import signals_stop
-from pipelines.sources.file import SourceSpec
+from pipelines.sources.file import SourcesFile, SourceSpec
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh
 from warehouse.transactions import label_commits
@@ -63,9 +63,8 @@ def build_source_step(
         todo = [s for s in declared.sources if s.id in wanted]
         if missing := wanted - {s.id for s in todo}:
             raise dg.Failure(f"not declared in {sources.sources_file}: {sorted(missing)}", allow_retries=False)
-        limits = declared.concurrency
         label_commits("ratecard refresh", refresh=f"dagster run {context.run_id}", step=context.op_def.name)
-        outcomes, stopped = refresh_group(todo, warehouse, fetcher, limits.per_host, limits.max_sources)
+        outcomes, stopped = refresh_group(todo, warehouse, fetcher, declared)
         for outcome in outcomes:
             yield from outcome_events(context, outcome)
         fail_for(outcomes, stopped)
@@ -84,12 +83,13 @@ def settled_earlier(context: dg.AssetExecutionContext) -> set[str]:
 
 
 def refresh_group(
-    todo: list[SourceSpec], warehouse: WarehouseResource, fetcher: FetcherResource, per_host: int, max_sources: int
+    todo: list[SourceSpec], warehouse: WarehouseResource, fetcher: FetcherResource, declared: SourcesFile
 ) -> tuple[list[SourceOutcome], RefreshStopped | None]:
     """Fetch everything unlocked, then check and land under the refresh lock; the outcomes and, if a signal
     stopped it, the stop."""
     try:
-        with signals_stop(signal.SIGINT, signal.SIGTERM), fetcher.fetcher(per_host) as client:
+        per_host, max_sources = declared.concurrency.per_host, declared.concurrency.max_sources
+        with signals_stop(signal.SIGINT, signal.SIGTERM), fetcher.fetcher(per_host, declared.fetch) as client:
             fetched = fetch_all(todo, client, max_sources)
             with exclusive_refresh(warehouse.db_path, wait_s=LOCK_WAIT_S):
                 outcomes = refresh_all(

@@ -1,5 +1,5 @@
 """`python -m bench [landing|history|offline_refresh|parsing|gate|sources|pricelist|pricelist_landing|
-pricelist_refresh|dagster|refresh_phases|...]`: run the scenarios (all by default), print one table.
+pricelist_refresh|dagster|refresh_phases|hanging_host|...]`: run the scenarios (all by default), print one table.
 
 Every figure, and every ratio, comes from this run: nothing is compared with remembered numbers.
 Progress goes to stderr; the report to stdout.
@@ -20,6 +20,7 @@ from bench import (
     dagster_job,
     exports,
     gate,
+    hanging_host,
     history,
     landing,
     offline_refresh,
@@ -47,6 +48,7 @@ SCENARIOS = {
     "publish": publish,
     "exports": exports,
     "dagster": dagster_job,
+    "hanging_host": hanging_host,
 }
 BUDGET_SECONDS = 180
 

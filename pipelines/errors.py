@@ -10,6 +10,8 @@ FetchCause = Literal[
     "refused",  # nothing listens on the host's port
     "connect",  # any other failure to connect (TLS, unreachable): retried
     "timeout",  # connect or read timeout: retried
+    "host-down",  # not tried: the host timed out too often in a row this run (fetch/limits.py)
+    "deadline",  # not tried, or cut off: the refresh's deadline passed
     "broken",  # connection reset or closed mid-answer: retried
     "http-429",
     "http-5xx",

@@ -59,6 +59,15 @@ def refresh(
     db: DbOption = DEFAULT_DB_PATH,
     source: SourceIdsOption = None,
     wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 0.0,
+    deadline: Annotated[
+        float | None,
+        typer.Option(
+            "--deadline",
+            min=1,
+            help="Seconds after which no fetch runs: outstanding ones fail, named (default: the sources file's "
+            "[fetch] deadline_s, 1800).",
+        ),
+    ] = None,
 ) -> None:
     """Fetch, validate and land every source (or --source ones), refresh the views, publish the snapshot.
 
@@ -78,7 +87,7 @@ def refresh(
         usable_database(db, wait)
         from pipelines.cli.refresh import print_summary, run_refresh, write_log
 
-        report = run_refresh(declared, selected, db, console, offline=offline)
+        report = run_refresh(declared, selected, db, console, offline=offline, deadline_s=deadline)
         if report.published is not None:
             from pipelines.orchestration.notify import notify_changes
 

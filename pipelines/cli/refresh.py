@@ -58,7 +58,13 @@ class RefreshReport:
 
 
 def run_refresh(
-    sources_file: SourcesFile, selected: list[SourceSpec], db: Path, console: Console, *, offline: bool
+    sources_file: SourcesFile,
+    selected: list[SourceSpec],
+    db: Path,
+    console: Console,
+    *,
+    offline: bool,
+    deadline_s: float | None = None,
 ) -> RefreshReport:
     from pipelines.fetch.offline import pointed_at, serve_directory
     from warehouse.publish import publish_snapshot
@@ -66,7 +72,11 @@ def run_refresh(
 
     label_commits("ratecard refresh", refresh=f"cli {datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ} pid {os.getpid()}")
     archive = Archive(local_dir(db) / "archive")
-    settings = FetchSettings(per_host_limit=sources_file.concurrency.per_host)
+    settings = FetchSettings(
+        per_host_limit=sources_file.concurrency.per_host,
+        trip_after_timeouts=sources_file.fetch.trip_after_timeouts,
+        deadline_s=deadline_s or sources_file.fetch.deadline_s,
+    )
     started: dict[str, float] = {}
     seconds: dict[str, float] = {}
     with contextlib.ExitStack() as stack:

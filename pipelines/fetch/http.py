@@ -9,19 +9,20 @@ import contextlib
 import hashlib
 import threading
 import time
-import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import BinaryIO
 
 import httpx
 import pydantic
 import tenacity
 
 from pipelines.errors import FetchError
+from pipelines.fetch.body import HashingFile, read_body
 from pipelines.fetch.causes import describe, status_cause, transport_cause
+from pipelines.fetch.limits import Deadline, HostBreaker
 from pipelines.fetch.responses import Retryable, connect_failure, redirect_target, retry_after_s
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -50,6 +51,8 @@ class FetchSettings(pydantic.BaseModel):
     max_retry_after_s: float = pydantic.Field(120.0, ge=0)  # a longer Retry-After: give up at once
     max_bytes: int = pydantic.Field(10 * 1024 * 1024, ge=1)  # cap on the decompressed body
     per_host_limit: int = pydantic.Field(2, ge=1)  # concurrent requests per host
+    trip_after_timeouts: int = pydantic.Field(3, ge=1)  # timeouts in a row that trip a host (fetch/limits.py)
+    deadline_s: float | None = pydantic.Field(None, gt=0)  # over the Fetcher's whole life; None: no deadline
     user_agent: str = "ratecard/0.1 (+https://github.com/ratecard/ratecard; price pipeline)"
 
 
@@ -93,18 +96,6 @@ class _Page:  # what one successful attempt yields
     spooled_sha256: str | None = None  # the hash of a body streamed to a file, taken as it arrived
 
 
-class HashingFile:
-    """A file being written that hashes what passes through it, so a 420 MB body is not read back to be hashed."""
-
-    def __init__(self, out: BinaryIO):
-        self.out = out
-        self.digest = hashlib.sha256()
-
-    def write(self, chunk: bytes) -> int:
-        self.digest.update(chunk)
-        return self.out.write(chunk)
-
-
 class Fetcher:
     """Fetches pages through one shared httpx.Client. Thread-safe; use as a context manager or call close()."""
 
@@ -122,6 +113,8 @@ class Fetcher:
         )
         self._slots: dict[str, threading.BoundedSemaphore] = {}
         self._slots_lock = threading.Lock()
+        self._breaker = HostBreaker(s.trip_after_timeouts)
+        self._deadline = Deadline.after(s.deadline_s)
 
     def __enter__(self) -> Fetcher:
         return self
@@ -161,7 +154,7 @@ class Fetcher:
 
         started = time.monotonic()
         retrying = tenacity.Retrying(
-            sleep=lambda seconds: self._sleep(float(seconds)),  # tenacity passes a float subclass
+            sleep=lambda seconds: self._sleep(self._until_deadline(float(seconds))),  # tenacity: a float subclass
             stop=tenacity.stop_after_attempt(self.settings.max_attempts),
             wait=self._wait,
             retry=tenacity.retry_if_exception_type(Retryable),
@@ -207,11 +200,32 @@ class Fetcher:
             return failure.retry_after_s
         return self._backoff(retry_state)
 
+    def _until_deadline(self, seconds: float) -> float:
+        """`seconds`, cut to what is left before the deadline (a backoff never sleeps past it)."""
+        left = self._deadline.left()
+        return seconds if left is None else min(seconds, left)
+
     def _slot(self, host: str) -> threading.BoundedSemaphore:
         with self._slots_lock:
             if host not in self._slots:
                 self._slots[host] = threading.BoundedSemaphore(self.settings.per_host_limit)
             return self._slots[host]
+
+    @contextlib.contextmanager
+    def _turn(self, source_id: str, host: str) -> Iterator[httpx.Timeout]:
+        """One of the host's slots, held for a request and its body; yields the request's timeouts, cut to the
+        deadline. Refused when the deadline passes first, or the host tripped while this request waited."""
+        self._deadline.check(source_id, "not fetched")
+        self._breaker.check(source_id, host)
+        slot = self._slot(host)
+        if not slot.acquire(timeout=self._deadline.left()):  # None: as long as it takes
+            raise self._deadline.passed(source_id, f"not fetched (waiting for its turn at {host})")
+        try:
+            self._breaker.check(source_id, host)  # tripped by the requests this one waited behind
+            read, connect = self.settings.read_timeout_s, self.settings.connect_timeout_s
+            yield httpx.Timeout(self._until_deadline(read), connect=self._until_deadline(connect))
+        finally:
+            slot.release()
 
     def _attempt(self, source_id: str, url: httpx.URL, hosts_ok: frozenset[str], request: _Request) -> _Page:
         """One try: follow redirects by hand, check the status, read the body under the size cap."""
@@ -222,8 +236,13 @@ class Fetcher:
                 headers = dict(request.headers)
                 if request.content_type:
                     headers["Content-Type"] = request.content_type
-                stream = self._client.stream(request.method, url, content=request.body, headers=headers)
-                with self._slot(url.host), stream as response:
+                with (
+                    self._turn(source_id, url.host) as timeout,
+                    self._client.stream(
+                        request.method, url, content=request.body, headers=headers, timeout=timeout
+                    ) as response,
+                ):
+                    self._breaker.answered(url.host)
                     if response.status_code in REDIRECT_STATUSES:
                         url = redirect_target(source_id, response, hosts_ok)
                         continue
@@ -231,17 +250,27 @@ class Fetcher:
                     spooled = None
                     with open(request.spool_to, "wb") if request.spool_to else contextlib.nullcontext() as out:
                         hashing = HashingFile(out) if out is not None else None
-                        body = self._read_body(source_id, response, request.max_bytes, hashing)
+                        cut = partial(self._deadline.check, source_id)  # the body stops at the deadline
+                        body = read_body(source_id, response, request.max_bytes, hashing, cut)
                         spooled = hashing.digest.hexdigest() if hashing is not None else None
                     content_type = response.headers.get("Content-Type")
                     return _Page(fetched_at, str(response.url), response.status_code, content_type, body, spooled)
             except httpx.ConnectError as exc:
                 raise connect_failure(source_id, url, exc) from exc
+            except httpx.TimeoutException as exc:
+                raise self._timed_out(source_id, url.host, exc) from exc
             except TRANSIENT_ERRORS as exc:
                 raise Retryable(describe(exc), transport_cause(exc)) from exc
             except httpx.HTTPError as exc:  # e.g. UnsupportedProtocol, WriteTimeout: retrying will not help
                 raise FetchError(source_id, describe(exc), cause=transport_cause(exc)) from exc
         raise FetchError(source_id, f"more than {MAX_REDIRECTS} redirects", cause="redirect")
+
+    def _timed_out(self, source_id: str, host: str, exc: httpx.TimeoutException) -> Retryable | FetchError:
+        """A timeout counts toward tripping its host; one cut short by the deadline is final."""
+        if self._deadline.left() == 0.0:
+            return self._deadline.passed(source_id, f"cut off ({describe(exc)})")
+        self._breaker.timed_out(host, describe(exc))
+        return Retryable(describe(exc), "timeout")
 
     def _check_status(self, source_id: str, response: httpx.Response) -> None:
         status = response.status_code
@@ -263,41 +292,3 @@ class Fetcher:
                 cause=cause,
             )
         raise Retryable(what, cause, status=status, retry_after_s=retry_after)
-
-    def _read_body(self, source_id: str, response: httpx.Response, limit: int, out: HashingFile | None) -> bytes:
-        """The body (or b"" when it is written to `out` as it arrives), inflated and under the size cap."""
-
-        def body_error(message: str) -> FetchError:
-            return FetchError(source_id, message, status=response.status_code, cause="body")
-
-        too_big = f"body exceeds {limit} bytes"
-        declared = response.headers.get("Content-Length", "").strip()
-        if declared.isdigit() and int(declared) > limit:
-            raise body_error(f"{too_big} (Content-Length {declared})")
-        # We inflate gzip ourselves: httpx inflates each network chunk whole, so a small gzip bomb
-        # could balloon in memory before we see it; zlib's max_length stops at the cap instead.
-        encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
-        if encoding in ("gzip", "x-gzip"):
-            inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
-        elif encoding in ("identity", ""):
-            inflater = None
-        else:
-            raise body_error(f"unsupported Content-Encoding {encoding!r}")
-
-        parts: list[bytes] = []
-        size = 0
-        for raw in response.iter_raw():
-            try:
-                chunk = inflater.decompress(raw, limit - size + 1) if inflater else raw
-            except zlib.error as exc:
-                raise body_error(f"corrupt gzip body: {exc}") from exc
-            size += len(chunk)
-            if size > limit:
-                raise body_error(too_big)
-            if out is not None:
-                out.write(chunk)
-            else:
-                parts.append(chunk)
-        if inflater is not None and not inflater.eof:
-            raise body_error("gzip body ends mid-stream")
-        return b"".join(parts)

@@ -10,7 +10,7 @@ import dagster as dg
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at
-from pipelines.sources.file import SourcesFile, load_sources_file
+from pipelines.sources.file import FetchLimits, SourcesFile, load_sources_file
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
 from warehouse.target import local_dir
@@ -35,9 +35,13 @@ class FetcherResource(dg.ConfigurableResource["FetcherResource"]):
     max_bytes: int = 10 * 1024 * 1024
 
     @contextmanager
-    def fetcher(self, per_host_limit: int = 2) -> Iterator[Fetcher]:
+    def fetcher(self, per_host_limit: int = 2, limits: FetchLimits | None = None) -> Iterator[Fetcher]:
+        """A Fetcher for one step; `limits` (the sources file's [fetch]) bounds it in time, as a CLI refresh."""
+        limits = limits or FetchLimits()
         settings = FetchSettings(
             per_host_limit=per_host_limit,
+            trip_after_timeouts=limits.trip_after_timeouts,
+            deadline_s=limits.deadline_s,
             connect_timeout_s=self.connect_timeout_s,
             read_timeout_s=self.read_timeout_s,
             max_attempts=self.max_attempts,

@@ -122,12 +122,23 @@ class Concurrency(BaseModel):
     per_host: int = Field(2, ge=1, le=64)  # requests in flight to one host: politeness toward each provider
 
 
+class FetchLimits(BaseModel):
+    """What bounds one refresh's fetching in time (pipelines/fetch/limits.py): a host that times out this many
+    times in a row fails its remaining sources at once, and no fetch runs past the deadline."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    deadline_s: float = Field(1800, gt=0, le=86400)  # seconds from the refresh's start
+    trip_after_timeouts: int = Field(3, ge=1, le=100)
+
+
 class SourcesFile(BaseModel):
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # as SourceSpec: no URL in errors
 
     drift: DriftRules = DriftRules()
     fx: FxSettings = FxSettings()
     concurrency: Concurrency = Concurrency()
+    fetch: FetchLimits = FetchLimits()
     notify: NotifySettings = NotifySettings()  # the change-feed webhook (pipelines/orchestration/notify.py)
     # Secrets never live in this file or in URLs: a header's value is read from an environment variable at
     # fetch time and never logged or stored (e.g. { Authorization = "RUNPOD_API_KEY" }).

@@ -1,0 +1,81 @@
+"""What stops one hanging host, or one slow run, from holding a whole refresh: a per-host circuit breaker and a
+deadline over every fetch of one Fetcher.
+
+A load balancer that accepts connections and never answers costs each request its full read timeout, and each
+source its retries: with 31 sources at 2 per host that is half an hour. After `trip_after` timeouts in a row on
+one host (no answer in between), the host is tripped: every later request to it fails at once, naming the
+timeouts, and its sources are tried again on the next run (a new Fetcher starts with every host closed). An
+answer of any status resets the count: a host that answers, even with errors, is not hanging.
+
+The deadline is one instant for the Fetcher's whole life (one refresh). A request that starts after it fails at
+once; one in flight has its timeouts cut to what is left, and its body stops at the deadline. What was fetched
+before it stays fetched, and lands.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pipelines.errors import FetchError
+
+
+@dataclass
+class HostBreaker:
+    """Consecutive timeouts per host; a host is tripped once it reaches `trip_after`. Thread-safe."""
+
+    trip_after: int
+    _timeouts: dict[str, int] = field(default_factory=dict)
+    _last: dict[str, str] = field(default_factory=dict)  # the last timeout's description, for the message
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def timed_out(self, host: str, detail: str) -> None:
+        with self._lock:
+            self._timeouts[host] = self._timeouts.get(host, 0) + 1
+            self._last[host] = detail
+
+    def answered(self, host: str) -> None:
+        with self._lock:
+            self._timeouts.pop(host, None)
+
+    def check(self, source_id: str, host: str) -> None:
+        """Raises FetchError (cause "host-down") when `host` is tripped."""
+        with self._lock:
+            count, last = self._timeouts.get(host, 0), self._last.get(host, "")
+        if count >= self.trip_after:
+            message = (
+                f"not fetched: host {host} tripped after {count} timeouts in a row ({last}); it accepts connections "
+                "but does not answer. Its sources are tried again on the next run"
+            )
+            raise FetchError(source_id, message, retryable=True, cause="host-down")
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An instant on the monotonic clock, or none (`at` None: never passes)."""
+
+    at: float | None
+    seconds: float | None  # the budget it was set from, for messages
+    clock: Callable[[], float] = time.monotonic
+
+    @classmethod
+    def after(cls, seconds: float | None, clock: Callable[[], float] = time.monotonic) -> Deadline:
+        return cls(None if seconds is None else clock() + seconds, seconds, clock)
+
+    def left(self) -> float | None:
+        """Seconds until the deadline (never below 0), or None without one."""
+        return None if self.at is None else max(0.0, self.at - self.clock())
+
+    def check(self, source_id: str, doing: str) -> None:
+        """Raises FetchError (cause "deadline") once the deadline has passed; `doing` says what was cut."""
+        if self.left() == 0.0:
+            raise self.passed(source_id, doing)
+
+    def passed(self, source_id: str, doing: str) -> FetchError:
+        message = (
+            f"{doing}: the refresh's deadline of {self.seconds:g} s passed (set by [fetch] deadline_s in the sources "
+            "file, or --deadline); tried again on the next run"
+        )
+        return FetchError(source_id, message, retryable=True, cause="deadline")
