@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -92,6 +93,7 @@ def places(tmp_path_factory) -> Iterator[dict[str, Path]]:
     sources.write_text("this is = = not TOML\n")  # stops a refresh, reparse or backfill at its first check
     here = Path.cwd()
     os.chdir(root)
+    taken = socket.create_server(("127.0.0.1", 0))  # serve's base port: even given a site, it never serves
     try:
         yield {
             "db": db,
@@ -99,8 +101,10 @@ def places(tmp_path_factory) -> Iterator[dict[str, Path]]:
             "dir": root / "a_dir",
             "missing": root / "no" / "such" / "place",
             "stop": sources,
+            "port": Path(str(taken.getsockname()[1])),
         }
     finally:
+        taken.close()
         os.chdir(here)
 
 
@@ -115,6 +119,8 @@ def base_args(command: Any, places: dict[str, Path]) -> dict[str, list[str]]:
             value = [str(places["stop"])]
         elif name == "site":
             value = [str(places["dir"])]  # no index.html: serve refuses before it listens
+        elif name == "port":
+            value = [str(places["port"])]  # taken: serve refuses, even where another case wrote a site
         elif param.required:
             value = [USABLE.get(name, "x")]
         else:
@@ -154,6 +160,11 @@ def test_no_bad_argument_is_reported_as_a_bug(places):
     runner = CliRunner()
     bugs = []
     for args in sweep_cases(places):
+        # The folders are as they were for every case: a site one case wrote (`dashboard --out DIR`) is not the
+        # next case's input.
+        shutil.rmtree(places["dir"])
+        places["dir"].mkdir()
+        shutil.rmtree(places["missing"].parent.parent, ignore_errors=True)
         before = set(places["db"].parent.parent.rglob("*"))
         result = runner.invoke(app, args)
         output = result.output + (result.stderr if result.stderr_bytes is not None else "")
