@@ -27,9 +27,10 @@ from assets.sources import (
 )
 from pipelines.errors import FetchError
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.refresh.many_sources import RefreshStopped, fetch_all, refresh_all
+from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
-from pipelines.refresh.threads import signals_stop
+from pipelines.refresh.prefetch import fetch_all
+from pipelines.refresh.threads import RefreshStopped, signals_stop
 from pipelines.sources.file import SourcesFile, SourceSpec
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked, exclusive_refresh

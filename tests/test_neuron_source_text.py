@@ -16,8 +16,9 @@ from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at, serve_directory
-from pipelines.refresh.many_sources import fetch_all, refresh_all
+from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.refresh.prefetch import fetch_all
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from pipelines.sources.locations import SAMPLES_DIR

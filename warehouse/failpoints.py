@@ -1,16 +1,21 @@
-"""Failpoints: named places where a test can make this process stop dead, to prove crash safety.
+"""Failpoints: named places where a test can make this process stop dead, to prove crash and stop safety.
 
-`RATECARD_FAILPOINT=<name>:<marker file>` makes `failpoint(<name>)` write the marker and sleep, so a test can
-SIGKILL the process at exactly that point (say, halfway through a landing transaction). Unset, it does nothing.
+`RATECARD_FAILPOINT=<name>[@<n>]:<marker file>` makes the n-th call (default: the first) of `failpoint(<name>)`
+write the marker and sleep, so a test can SIGKILL the process, or send it SIGINT or SIGTERM, at exactly that point
+(say, halfway through a landing transaction, or in the twentieth region's landing). Unset, it does nothing.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ENV = "RATECARD_FAILPOINT"
+_calls: Counter[str] = Counter()
+_lock = threading.Lock()
 
 
 def failpoint(name: str) -> None:
@@ -18,6 +23,12 @@ def failpoint(name: str) -> None:
     if not spec:
         return
     wanted, _, marker = spec.partition(":")
-    if wanted == name:
+    wanted_name, _, nth = wanted.partition("@")
+    if wanted_name != name:
+        return
+    with _lock:
+        _calls[name] += 1
+        reached = _calls[name] == int(nth or 1)
+    if reached:
         Path(marker).write_text(str(os.getpid()))
-        time.sleep(3600)
+        time.sleep(3600)  # a signal's handler raises here (main thread); in a worker, the main thread stops

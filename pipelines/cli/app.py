@@ -7,6 +7,7 @@ pipelines.cli.reporting); anything else is a bug, reported in one line as such. 
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -84,16 +85,14 @@ def refresh(
     writable_location(db)
     warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
     with exclusive_refresh(db, wait_s=wait):
-        usable_database(db, wait)
-        from pipelines.cli.refresh import print_summary, run_refresh, write_log
+        mark = usable_database(db, wait)
+        from pipelines.cli.refresh import finish_refresh, run_refresh
+        from pipelines.refresh.threads import signals_stop
 
-        report = run_refresh(declared, selected, db, console, offline=offline, deadline_s=deadline)
-        if report.published is not None:
-            from pipelines.orchestration.notify import notify_changes
-
-            report.notes += notify_changes(db, declared.notify).messages  # never raises: a refresh stays good
-        report.log_path = write_log(report, db)
-    print_summary(report, db, console)
+        # From here a signal stops the refresh at whatever it is doing, and the report is still written whole.
+        with signals_stop(signal.SIGTERM, signal.SIGINT) as scope:
+            report = run_refresh(declared, selected, db, console, offline=offline, mark=mark, deadline_s=deadline)
+            finish_refresh(report, declared, db, console, scope)
     if report.exit_code:
         raise typer.Exit(code=report.exit_code)
 
@@ -108,13 +107,14 @@ def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> li
     return [s for s in declared if not wanted or s.id in wanted]
 
 
-def usable_database(db: Path, wait: float) -> None:
+def usable_database(db: Path, wait: float) -> int:
     """Open the file once, read-write (creating it and its schema), so a file that is not ratecard's, or is held,
-    is refused here in one line instead of failing every source."""
+    is refused here in one line instead of failing every source. Returns the last fetch id logged so far."""
+    from pipelines.refresh.logged import last_fetch_id
     from warehouse.db import connect
 
-    with connect(db, wait_s=wait):
-        pass
+    with connect(db, wait_s=wait) as con:
+        return last_fetch_id(con)
 
 
 @app.command()
@@ -154,13 +154,19 @@ def reparse(
     warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
-        for spec in replayed_units(selected, db):
-            result = reparse_source(spec, db_path=db, archive=archive)
-            console.print(
-                f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
-                f"{result.unchanged} unchanged, {result.quarantined} quarantined"
-            )
-        console.print(f"published {publish_snapshot(db)}")
+        from pipelines.cli.stopping import stops_cleanly
+        from pipelines.refresh.one_source import SourceOutcome
+
+        rebuilt: list[SourceOutcome] = []  # each source's rebuild is one transaction: committed, or not at all
+        with stops_cleanly("reparse", db, console, lambda: rebuilt):
+            for spec in replayed_units(selected, db):
+                result = reparse_source(spec, db_path=db, archive=archive)
+                rebuilt.append(SourceOutcome(spec.id, "landed", str(spec.url), inserted=result.landed))
+                console.print(
+                    f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
+                    f"{result.unchanged} unchanged, {result.quarantined} quarantined"
+                )
+            console.print(f"published {publish_snapshot(db)}")
 
 
 def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -20,6 +21,7 @@ from warehouse.files import DEFAULT_DB_PATH
 
 if TYPE_CHECKING:
     from pipelines.refresh.backfill import BackfillReport, VersionOutcome
+    from pipelines.refresh.one_source import SourceOutcome
     from pipelines.sources.file import SourceSpec
 
 backfill_app = typer.Typer(help="Land history that predates ratecard from the sources' own archives.")
@@ -105,6 +107,15 @@ def run(
         )
 
 
+def logged_outcomes(db: Path, mark: int) -> list[SourceOutcome]:
+    """What the backfill logged after `mark`: each version's region, landed, unchanged or quarantined."""
+    from pipelines.refresh.logged import logged_since
+    from warehouse.db import connect
+
+    with connect(db) as con:
+        return logged_since(con, mark)
+
+
 def register(app: typer.Typer, console: Console) -> None:
     @backfill_app.command("pricelist")
     def pricelist(
@@ -122,6 +133,8 @@ def register(app: typer.Typer, console: Console) -> None:
         """Fetch every past version of the EC2 offer (each region's file) and land it as history from the date it
         took effect. Resumable and idempotent: versions landed before are skipped."""
         quiet_libraries()
+        from pipelines.cli.stopping import stops_cleanly
+        from pipelines.refresh.logged import last_fetch_id
         from warehouse.db import connect, writable_location
         from warehouse.lock import exclusive_refresh
         from warehouse.publish import publish_snapshot
@@ -129,19 +142,20 @@ def register(app: typer.Typer, console: Console) -> None:
         index, per_host = declared_index(sources_file)
         since_date = parse_since(since)
         writable_location(db)
-        with connect(db, wait_s=wait):  # created (with its schema) or refused here, in one line
-            pass
+        with connect(db, wait_s=wait) as con:  # created (with its schema) or refused here, in one line
+            mark = last_fetch_id(con)
         from pipelines.errors import SourceError
 
         started = time.perf_counter()
-        try:
-            report = run(index, per_host, db, console, since=since_date, regions=region, offline=offline, wait=wait)
-        except SourceError as exc:  # the version index itself: nothing can be backfilled without it
-            raise Mistake(
-                str(exc), "nothing can be backfilled without the version index: run again later", code=1
-            ) from None
-        with exclusive_refresh(db, wait_s=wait):
-            published = publish_snapshot(db)
+        with stops_cleanly("backfill pricelist", db, console, partial(logged_outcomes, db, mark)):
+            try:
+                report = run(index, per_host, db, console, since=since_date, regions=region, offline=offline, wait=wait)
+            except SourceError as exc:  # the version index itself: nothing can be backfilled without it
+                raise Mistake(
+                    str(exc), "nothing can be backfilled without the version index: run again later", code=1
+                ) from None
+            with exclusive_refresh(db, wait_s=wait):
+                published = publish_snapshot(db)
         console.print(summary(report))
         for error in report.errors:
             console.print(f"[red]{error}[/]", soft_wrap=True)

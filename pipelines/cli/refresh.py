@@ -24,11 +24,13 @@ from rich.table import Table
 
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.refresh.many_sources import RefreshStopped, refresh_all
+from pipelines.refresh.logged import logged_since, made_whole
+from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.pricelist_units import reads_region_index
-from pipelines.refresh.threads import StopRequested, signals_stop
+from pipelines.refresh.threads import RefreshStopped, StopRequested, StopScope, as_stop
 from pipelines.sources.file import SourcesFile, SourceSpec
+from warehouse.failpoints import failpoint
 from warehouse.target import local_dir
 
 STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}
@@ -64,7 +66,40 @@ def run_refresh(
     console: Console,
     *,
     offline: bool,
+    mark: int,
     deadline_s: float | None = None,
+) -> RefreshReport:
+    """The refresh, its reference files and the publish, under a stop scope the caller holds: a stop at any point
+    (a signal, or DuckDB's interrupted query standing for one) ends it with a report of what landed, made whole
+    from fetch_log rows after `mark` (the run's first fetch id - 1)."""
+    done: list[SourceOutcome] = []  # every outcome reported so far: a stop may lose the list refresh_all holds
+    seconds: dict[str, float] = {}
+    try:
+        return _refresh_and_publish(sources_file, selected, db, console, offline, deadline_s, done, seconds)
+    except BaseException as exc:
+        stop = exc.cause if isinstance(exc, RefreshStopped) else as_stop(exc)
+        if stop is None:
+            raise
+        number = stop.signal_number if isinstance(stop, StopRequested) else signal.SIGINT
+        return RefreshReport(stopped_outcomes(db, mark, done), seconds, stopped_by=int(number))
+
+
+def stopped_outcomes(db: Path, mark: int, done: list[SourceOutcome]) -> list[SourceOutcome]:
+    from warehouse.db import connect
+
+    with connect(db) as con:
+        return made_whole(done, logged_since(con, mark))
+
+
+def _refresh_and_publish(
+    sources_file: SourcesFile,
+    selected: list[SourceSpec],
+    db: Path,
+    console: Console,
+    offline: bool,
+    deadline_s: float | None,
+    done: list[SourceOutcome],
+    seconds: dict[str, float],
 ) -> RefreshReport:
     from pipelines.fetch.offline import pointed_at, serve_directory
     from warehouse.publish import publish_snapshot
@@ -78,7 +113,6 @@ def run_refresh(
         deadline_s=deadline_s or sources_file.fetch.deadline_s,
     )
     started: dict[str, float] = {}
-    seconds: dict[str, float] = {}
     with contextlib.ExitStack() as stack:
         sources = pointed_at(selected, stack.enter_context(serve_directory())) if offline else selected
         fetcher = stack.enter_context(Fetcher(settings))
@@ -100,6 +134,7 @@ def run_refresh(
             progress.update(tasks[source_id], description=f"{source_id}: {phase}")
 
         def on_done(outcome: SourceOutcome) -> None:
+            done.append(outcome)
             task(outcome.source_id)
             seconds[outcome.source_id] = max(
                 0.0, time.perf_counter() - started.get(outcome.source_id, time.perf_counter())
@@ -109,29 +144,44 @@ def run_refresh(
             progress.update(tasks[outcome.source_id], completed=1, total=1, description=description)
             progress.stop_task(tasks[outcome.source_id])
 
-        try:
-            with signals_stop(
-                signal.SIGTERM, signal.SIGINT
-            ):  # SIGINT too: DuckDB 1.5 would swallow its KeyboardInterrupt
-                outcomes = refresh_all(
-                    sources,
-                    db_path=db,
-                    archive=archive,
-                    fetcher=fetcher,
-                    max_sources=sources_file.concurrency.max_sources,
-                    on_phase=on_phase,
-                    on_done=on_done,
-                )
-        except RefreshStopped as stop:
-            signal_number = stop.cause.signal_number if isinstance(stop.cause, StopRequested) else signal.SIGINT
-            return RefreshReport(stop.outcomes, seconds, stopped_by=int(signal_number))
+        outcomes = refresh_all(
+            sources,
+            db_path=db,
+            archive=archive,
+            fetcher=fetcher,
+            max_sources=sources_file.concurrency.max_sources,
+            on_phase=on_phase,
+            on_done=on_done,
+        )
     # A full refresh also lands the in-repo reference files; not when nothing could be fetched (no network),
     # so that summary stays the plain "no network?" one.
     if len(selected) == len(sources_file.sources) and not no_network(outcomes):
         from pipelines.refresh.references import land_references
 
-        outcomes += land_references(db, archive)
+        references = land_references(db, archive)
+        done += references
+        outcomes += references
+    failpoint("publish-start")  # stop tests signal here: every source landed, the snapshot not begun
     return RefreshReport(outcomes, seconds, published=publish_snapshot(db))
+
+
+def finish_refresh(report: RefreshReport, declared: SourcesFile, db: Path, console: Console, scope: StopScope) -> None:
+    """The change notification (skipped when stopped), then the log and the summary with every further signal
+    held: they are the report of the run, stopped or not, and a second Ctrl-C must not cut them short."""
+    if report.published is not None and report.stopped_by is None:
+        from pipelines.orchestration.notify import notify_changes
+
+        try:
+            report.notes += notify_changes(db, declared.notify).messages  # never raises an error of its own
+        except BaseException as exc:
+            if as_stop(exc) is None:
+                raise
+            report.notes.append("change notification not sent: the refresh was stopped first")
+    scope.shield()
+    if report.stopped_by is None:
+        report.stopped_by = scope.signal_number  # a signal while notifying, or once the work was done
+    report.log_path = write_log(report, db)
+    print_summary(report, db, console)
 
 
 @contextlib.contextmanager
@@ -141,12 +191,12 @@ def _progress(console: Console) -> Iterator[Progress]:
         yield progress
 
 
-def write_log(report: RefreshReport, db: Path) -> Path:
+def write_log(report: RefreshReport, db: Path, command: str = "refresh") -> Path:
     """Every detail the terminal leaves out: full errors, validation failures and warnings, per source."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = local_dir(db) / "logs" / f"refresh-{stamp}.log"
+    path = local_dir(db) / "logs" / f"{command.replace(' ', '-')}-{stamp}.log"
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [f"ratecard refresh of {db} at {stamp}"]
+    lines = [f"ratecard {command} of {db} at {stamp}"]
     for outcome in report.outcomes:
         lines.append(
             f"\n== {outcome.source_id}: {outcome.status} ({report.seconds.get(outcome.source_id, 0):.2f} s) "
@@ -161,8 +211,8 @@ def write_log(report: RefreshReport, db: Path) -> Path:
     return path
 
 
-def print_summary(report: RefreshReport, db: Path, console: Console) -> None:
-    table = Table(title=f"Refresh of {db}", show_lines=False)
+def print_summary(report: RefreshReport, db: Path, console: Console, command: str = "refresh") -> None:
+    table = Table(title=f"{command.capitalize()} of {db}", show_lines=False)
     for name in ("source", "outcome", "opened", "closed", "unchanged", "seconds", "detail"):
         table.add_column(name, justify="right" if name in ("opened", "closed", "unchanged", "seconds") else "left")
     for outcome in report.outcomes:
@@ -193,10 +243,10 @@ def closing_line(report: RefreshReport) -> str:
     landed = sum(o.status == "landed" for o in report.outcomes)
     unchanged = sum(o.status == "unchanged" for o in report.outcomes)
     counts = f"{landed} landed, {unchanged} unchanged, {len(report.failed)} failed"
+    published = f"snapshot published to {report.published}" if report.published else "[red]snapshot not published[/]"
     if report.stopped_by is not None:
         name = signal.Signals(report.stopped_by).name
-        return f"[red]stopped by {name}[/]: {counts} before the stop; nothing half-landed; snapshot not published"
-    published = f"snapshot published to {report.published}" if report.published else "[red]snapshot not published[/]"
+        return f"[red]stopped by {name}[/]: {counts} before the stop; nothing half-landed; {published}"
     return f"{counts}; {published}"
 
 

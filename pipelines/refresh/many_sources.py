@@ -39,6 +39,7 @@ from pipelines.refresh.one_source import (
     prepare_fetched,
 )
 from pipelines.refresh.parse_turns import ParseTurns
+from pipelines.refresh.prefetch import Fetched, fetch_or_take
 from pipelines.refresh.pricelist_units import (
     IndexFetch,
     fetch_index,
@@ -48,16 +49,16 @@ from pipelines.refresh.pricelist_units import (
 )
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
-from pipelines.refresh.threads import StopRequested, as_stop, result_of, settle, start_workers
+from pipelines.refresh.threads import RefreshStopped, StopRequested, as_stop, result_of, settle, start_workers
 from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
 from schemas.gx_runner import warm_up_in_background
 from warehouse.db import connect, cursor
+from warehouse.failpoints import failpoint
 
 REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
-Fetched = dict[str, FetchResult | FetchError]  # source id -> what its fetch brought
 
 
 @dataclass
@@ -70,15 +71,6 @@ class Gathered:
     prepared: Prepared | None = None  # parsed and prepared, waiting for validation (many at once, by the writer)
     checked: Checked | None = None  # the verdict
     error: FetchError | None = None
-
-
-class RefreshStopped(Exception):
-    """Raised out of refresh_all when the caller stopped it; carries the outcomes landed before the stop."""
-
-    def __init__(self, outcomes: list[SourceOutcome], cause: BaseException):
-        super().__init__(f"stopped after {len(outcomes)} source(s): {type(cause).__name__}")
-        self.outcomes = outcomes
-        self.cause = cause
 
 
 def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
@@ -139,6 +131,7 @@ class _Run:
 
     def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
+        failpoint("validate")  # stop tests signal here: in the checker thread, before GE runs
         for gathered in waiting:
             self.on_phase(gathered.source.id, "validating")
         items = [(g.source, g.prepared) for g in waiting if g.prepared is not None]
@@ -152,7 +145,9 @@ class _Run:
             return log_fetch_failure(con, gathered.source, gathered.error, gathered.started)
         assert gathered.result is not None and gathered.checked is not None  # not stopped: it was checked
         try:
-            return land_checked(con, gathered.source, gathered.result, gathered.checked)
+            outcome = land_checked(con, gathered.source, gathered.result, gathered.checked)
+            failpoint("landed")  # stop tests signal here: committed, not yet reported to the caller
+            return outcome
         finally:  # the body is done with: a price-list offer file streamed to disk (~250 MB) is removed
             discard_body(gathered.result)
             gathered.result = gathered.prepared = None
@@ -291,30 +286,3 @@ def start_checker(
 
     threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
     return checked
-
-
-def fetch_all(sources: list[SourceSpec], fetcher: Fetcher, max_sources: int) -> Fetched:
-    """Only the network half, `max_sources` at a time, touching no file: for a caller that must not hold the
-    writer while it waits on the network (a Dagster step). Raises RefreshStopped if interrupted."""
-
-    def fetch(source: SourceSpec) -> FetchResult | FetchError:
-        try:
-            return fetch_source(source, fetcher)
-        except FetchError as exc:
-            return exc
-
-    stopping = threading.Event()
-    futures = start_workers(fetch, sources, max_sources, stopping)
-    try:
-        return {source.id: result_of(future) for source, future in zip(sources, futures, strict=True)}
-    except (KeyboardInterrupt, StopRequested) as exc:
-        stopping.set()
-        raise RefreshStopped([], exc) from exc
-
-
-def fetch_or_take(fetcher: Fetcher, fetched: Fetched, source: SourceSpec) -> FetchResult:
-    """The body fetched earlier for `source` (re-raising its FetchError), else a fetch now."""
-    done = fetched.get(source.id)
-    if isinstance(done, FetchError):
-        raise done
-    return done if done is not None else fetch_source(source, fetcher)

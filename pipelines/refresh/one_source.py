@@ -33,6 +33,7 @@ from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 from warehouse.db import connect
+from warehouse.failpoints import failpoint
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
 from warehouse.queries import changes_for
 
@@ -92,6 +93,7 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher, *, to_file: bool | None =
     """The network half: raises FetchError; touches neither the archive nor the warehouse. An adapter that
     reads files (a price-list offer file, ~250 MB) gets its body streamed to a temporary file, which
     discard_body removes once the body has landed or been quarantined (`to_file` overrides the adapter's say)."""
+    failpoint("fetch")  # stop tests signal here: in a worker thread, before the request
     spool = None
     if reads_files(source.adapter) if to_file is None else to_file:
         handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".body")

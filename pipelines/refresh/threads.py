@@ -13,11 +13,23 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, wait
 from queue import Empty, Queue
 from types import FrameType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from pipelines.refresh.one_source import SourceOutcome
 
 POLL_S = 0.1  # how often a waiting thread wakes, so a stop is seen at once
 Item = TypeVar("Item")
 Done = TypeVar("Done")
+
+
+class RefreshStopped(Exception):
+    """Raised out of refresh_all when the caller stopped it; carries the outcomes landed before the stop."""
+
+    def __init__(self, outcomes: list[SourceOutcome], cause: BaseException):
+        super().__init__(f"stopped after {len(outcomes)} source(s): {type(cause).__name__}")
+        self.outcomes = outcomes
+        self.cause = cause
 
 
 class StopRequested(BaseException):
@@ -28,22 +40,42 @@ class StopRequested(BaseException):
         self.signal_number = signal_number
 
 
-@contextlib.contextmanager
-def signals_stop(*signal_numbers: int) -> Iterator[None]:
-    """These signals raise StopRequested in the main thread, as SIGINT raises KeyboardInterrupt. Elsewhere (a
-    step run in a worker thread) nothing changes: only the main thread may set handlers."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+class StopScope:
+    """The signals received while a stop scope is open. Only the first raises (StopRequested, in the main thread):
+    a second Ctrl-C while the first one's stop unwinds (closing the warehouse, printing the summary) is recorded,
+    never raised out of the cleanup. Once `shield()` is called (the work is done, the report is being written),
+    none raises; the caller reads `signal_number` and ends with its exit code."""
 
-    def stop(signal_number: int, _frame: FrameType | None) -> None:
+    def __init__(self) -> None:
+        self.shielded = False
+
+    @property
+    def signal_number(self) -> int | None:
+        return _received[0] if _received else None
+
+    def shield(self) -> None:
+        self.shielded = True
+
+    def handle(self, signal_number: int, _frame: FrameType | None) -> None:
+        first = not _received
         _received.append(signal_number)
-        raise StopRequested(signal_number)
+        if first and not self.shielded:
+            raise StopRequested(signal_number)
 
+
+@contextlib.contextmanager
+def signals_stop(*signal_numbers: int) -> Iterator[StopScope]:
+    """These signals raise StopRequested in the main thread, as SIGINT raises KeyboardInterrupt (the first one
+    only: see StopScope). Elsewhere (a step run in a worker thread) nothing changes: only the main thread may set
+    handlers."""
+    scope = StopScope()
+    if threading.current_thread() is not threading.main_thread():
+        yield scope
+        return
     _received.clear()
-    previous = {number: signal.signal(number, stop) for number in signal_numbers}
+    previous = {number: signal.signal(number, scope.handle) for number in signal_numbers}
     try:
-        yield
+        yield scope
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -57,10 +89,10 @@ _received: list[int] = []
 
 def as_stop(exc: BaseException) -> BaseException | None:
     """The stop `exc` stands for: itself (KeyboardInterrupt, StopRequested), a StopRequested for a signal that
-    DuckDB turned into an interrupted query, or None for any other error."""
+    DuckDB turned into an interrupted query (or any error raised while a stop unwinds), or None otherwise."""
     if isinstance(exc, KeyboardInterrupt | StopRequested):
         return exc
-    return StopRequested(_received[-1]) if _received else None
+    return StopRequested(_received[0]) if _received else None
 
 
 def result_of(future: Future[Done]) -> Done:

@@ -1,0 +1,47 @@
+"""How `reparse` and `backfill pricelist` end on SIGINT or SIGTERM, whatever they were doing: as `refresh` does.
+
+The command runs under a stop scope (pipelines.refresh.threads.signals_stop). A stop at any point (a signal, or
+DuckDB's interrupted query standing for one) rolls back what was in flight, and the command ends with the
+"stopped by" summary of what was committed before it, a details log and exit 130 / 143: never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from pipelines.cli.refresh import RefreshReport, print_summary, write_log
+from pipelines.refresh.one_source import SourceOutcome
+from pipelines.refresh.threads import RefreshStopped, StopRequested, StopScope, as_stop, signals_stop
+
+
+def signal_of(exc: BaseException) -> int | None:
+    """The signal `exc` stands for, or None when it is an error, not a stop."""
+    stop = exc.cause if isinstance(exc, RefreshStopped) else as_stop(exc)
+    if stop is None:
+        return None
+    return int(stop.signal_number if isinstance(stop, StopRequested) else signal.SIGINT)
+
+
+@contextlib.contextmanager
+def stops_cleanly(
+    command: str, db: Path, console: Console, done_so_far: Callable[[], list[SourceOutcome]]
+) -> Iterator[StopScope]:
+    """The block under a stop scope; a stop ends the command with `done_so_far()` as its summary and log."""
+    with signals_stop(signal.SIGTERM, signal.SIGINT) as scope:
+        try:
+            yield scope
+        except BaseException as exc:
+            number = signal_of(exc)
+            if number is None:
+                raise
+            scope.shield()  # a second Ctrl-C must not cut the report short
+            report = RefreshReport(done_so_far(), {}, stopped_by=number)
+            report.log_path = write_log(report, db, command)
+            print_summary(report, db, console, command)
+            raise typer.Exit(code=report.exit_code) from None

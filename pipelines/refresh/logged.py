@@ -1,0 +1,63 @@
+"""A run's outcomes as fetch_log has them: the report of a stopped refresh is made whole from the log.
+
+A stop can arrive between a source's commit and the moment its outcome reaches the caller's list (or while the
+warehouse closes after the last landing): the source has landed, but the list does not know it. fetch_log is
+written in the same transaction as the landing, so it is the truth: every row logged after the run's mark that
+the outcomes lack is added, from its row.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from pipelines.errors import SourceError
+from pipelines.refresh.one_source import SourceOutcome
+
+
+class LoggedFailure(SourceError):
+    """A failure known only from its fetch_log row: its text as it was logged."""
+
+    stage = "logged"
+
+    def __init__(self, source_id: str, text: str):
+        Exception.__init__(self, text)
+        self.source_id = source_id
+        self.message = text
+
+
+def last_fetch_id(con: duckdb.DuckDBPyConnection) -> int:
+    """The mark a run starts from: rows logged by the run have greater fetch ids (one writer at a time)."""
+    row = con.execute("SELECT coalesce(max(fetch_id), 0) FROM fetch_log").fetchone()
+    return int(row[0]) if row else 0
+
+
+def logged_since(con: duckdb.DuckDBPyConnection, mark: int) -> list[SourceOutcome]:
+    """Every fetch_log row after `mark`, as an outcome, in the order logged."""
+    rows = con.execute(
+        """SELECT source_id, outcome, url, fetch_id, sha256, fetched_at, rows_inserted, rows_closed, error
+           FROM fetch_log WHERE fetch_id > ? ORDER BY fetch_id""",
+        [mark],
+    ).fetchall()
+    return [
+        SourceOutcome(
+            source_id,
+            status,
+            url,
+            fetch_id=fetch_id,
+            sha256=sha256,
+            fetched_at=fetched_at,
+            inserted=inserted,
+            closed=closed,
+            error=LoggedFailure(source_id, error) if status in ("quarantined", "fetch_failed") else None,
+        )
+        for source_id, status, url, fetch_id, sha256, fetched_at, inserted, closed, error in rows
+    ]
+
+
+def made_whole(outcomes: list[SourceOutcome], logged: list[SourceOutcome]) -> list[SourceOutcome]:
+    """`outcomes`, plus each logged row none of them stands for (matched by fetch id), with a warning saying so."""
+    known = {o.fetch_id for o in outcomes if o.fetch_id is not None}
+    missing = [o for o in logged if o.fetch_id not in known]
+    for outcome in missing:
+        outcome.warnings.append("logged as the stop arrived: reported from fetch_log")
+    return outcomes + missing

@@ -1,0 +1,132 @@
+"""SIGINT or SIGTERM at any phase of `refresh`, `reparse` and `backfill pricelist` ends cleanly: exit 130 / 143,
+the "stopped by" summary naming every source that landed (exactly fetch_log's landed rows for the run), a details
+log, no traceback and no "bug", and a next run that succeeds. The signal is sent when the process reaches a
+failpoint (warehouse/failpoints.py: it writes a marker and waits), so each phase is hit for certain, not by a
+sleep: fetching (a worker), validating (the checker thread), mid-landing (a transaction open), just after a commit
+(the outcome not yet reported), the price-list regions, and publishing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+RATECARD = [sys.executable, "-m", "pipelines.cli"]
+EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
+SOME = ["--source", "fx_ecb", "--source", "aws_trn1", "--source", "gpu_hyperstack", "--source", "neuron_trainium"]
+
+
+def run_until(args: list[str], failpoint: str, sig: signal.Signals, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """The command, signalled with `sig` once it reaches `failpoint`."""
+    marker = tmp_path / f"reached-{failpoint.replace('@', '-')}"
+    env = {**os.environ, "RATECARD_FAILPOINT": f"{failpoint}:{marker}", "COLUMNS": "250"}
+    child = subprocess.Popen([*RATECARD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            assert child.poll() is None, f"ended before reaching {failpoint}: {child.communicate()}"
+            assert time.monotonic() < deadline, f"never reached {failpoint}"
+            time.sleep(0.02)
+        child.send_signal(sig)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    return subprocess.CompletedProcess(child.args, child.returncode, out, err)
+
+
+def landed_since(db: Path, mark: int) -> set[str]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute("SELECT source_id FROM fetch_log WHERE outcome = 'landed' AND fetch_id > ?", [mark])
+        return {row[0] for row in rows.fetchall()}
+
+
+def last_fetch_id(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        return int(con.execute("SELECT coalesce(max(fetch_id), 0) FROM fetch_log").fetchone()[0])  # type: ignore[index]
+
+
+def summary_landed(stdout: str) -> set[str]:
+    return set(re.findall(r"^│ (\S+)\s+│ landed\s", stdout, re.MULTILINE))
+
+
+def assert_stopped_cleanly(done: subprocess.CompletedProcess[str], sig: signal.Signals, db: Path, mark: int) -> None:
+    assert done.returncode == EXIT[sig], (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    both = done.stdout + done.stderr
+    assert "Traceback" not in both and "bug" not in both.lower(), done.stderr[-2000:]
+    assert f"stopped by {sig.name}" in done.stdout, done.stdout[-2000:]
+    assert summary_landed(done.stdout) == landed_since(db, mark), done.stdout[-3000:]
+    log = re.search(r"details: (\S+\.log)", done.stdout)
+    assert log and Path(log[1]).is_file(), done.stdout[-500:]
+    assert all(source in Path(log[1]).read_text() for source in landed_since(db, mark))
+
+
+@pytest.mark.parametrize(
+    ("failpoint", "sig", "selection"),
+    [
+        ("fetch", signal.SIGINT, SOME),
+        ("validate", signal.SIGTERM, SOME),
+        ("landing@2", signal.SIGINT, SOME),  # a transaction open: rolled back, not reported
+        ("landed@2", signal.SIGTERM, SOME),  # committed, not yet reported: reported from fetch_log
+        ("landed@20", signal.SIGINT, []),  # among the price-list regions
+        ("publish", signal.SIGTERM, []),  # every source landed, the snapshot copied, not renamed into place
+    ],
+)
+def test_a_refresh_stopped_at_any_phase_reports_exactly_what_landed(tmp_path, failpoint, sig, selection):
+    db = tmp_path / "prices.duckdb"
+    done = run_until(["refresh", "--offline", "--db", str(db), *selection], failpoint, sig, tmp_path)
+    assert_stopped_cleanly(done, sig, db, 0)
+    again = subprocess.run(
+        [*RATECARD, "refresh", "--offline", "--db", str(db), *SOME], capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def refreshed(tmp_path_factory) -> Path:
+    """One offline refresh of a few sources and the price list, for the reparse and backfill stops to copy."""
+    db = tmp_path_factory.mktemp("refreshed") / "prices.duckdb"
+    done = subprocess.run(
+        [*RATECARD, "refresh", "--offline", "--db", str(db), *SOME, "--source", "aws_pricelist"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return db
+
+
+def copy(db: Path, into: Path) -> Path:
+    shutil.copytree(db.parent, into)
+    return into / db.name
+
+
+def test_a_reparse_stopped_mid_rebuild_keeps_the_rebuilt_sources_and_rolls_back_the_rest(refreshed, tmp_path):
+    db = copy(refreshed, tmp_path / "copy")
+    done = run_until(["reparse", "--db", str(db)], "landing@2", signal.SIGTERM, tmp_path)
+    assert done.returncode == 143, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "stopped by SIGTERM" in done.stdout, done.stdout[-2000:]
+    assert re.search(r"details: \S+reparse-\S+\.log", done.stdout)
+    again = subprocess.run([*RATECARD, "reparse", "--db", str(db)], capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
+
+
+@pytest.mark.parametrize(("failpoint", "sig"), [("fetch@3", signal.SIGINT), ("landing@3", signal.SIGTERM)])
+def test_a_backfill_stopped_reports_the_versions_landed_and_resumes(refreshed, tmp_path, failpoint, sig):
+    db = copy(refreshed, tmp_path / "copy")
+    mark = last_fetch_id(db)
+    done = run_until(["backfill", "pricelist", "--offline", "--db", str(db)], failpoint, sig, tmp_path)
+    assert_stopped_cleanly(done, sig, db, mark)
+    again = subprocess.run(
+        [*RATECARD, "backfill", "pricelist", "--offline", "--db", str(db)], capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
