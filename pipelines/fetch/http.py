@@ -96,6 +96,11 @@ class _Page:  # what one successful attempt yields
     spooled_sha256: str | None = None  # the hash of a body streamed to a file, taken as it arrived
 
 
+def endpoint(url: httpx.URL) -> str:
+    """What the circuit breaker trips: one host and port (another port of the same host is another service)."""
+    return f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+
+
 class Fetcher:
     """Fetches pages through one shared httpx.Client. Thread-safe; use as a context manager or call close()."""
 
@@ -212,16 +217,17 @@ class Fetcher:
             return self._slots[host]
 
     @contextlib.contextmanager
-    def _turn(self, source_id: str, host: str) -> Iterator[httpx.Timeout]:
+    def _turn(self, source_id: str, url: httpx.URL) -> Iterator[httpx.Timeout]:
         """One of the host's slots, held for a request and its body; yields the request's timeouts, cut to the
         deadline. Refused when the deadline passes first, or the host tripped while this request waited."""
         self._deadline.check(source_id, "not fetched")
-        self._breaker.check(source_id, host)
+        host = url.host
+        self._breaker.check(source_id, endpoint(url))
         slot = self._slot(host)
         if not slot.acquire(timeout=self._deadline.left()):  # None: as long as it takes
             raise self._deadline.passed(source_id, f"not fetched (waiting for its turn at {host})")
         try:
-            self._breaker.check(source_id, host)  # tripped by the requests this one waited behind
+            self._breaker.check(source_id, endpoint(url))  # tripped by the requests this one waited behind
             read, connect = self.settings.read_timeout_s, self.settings.connect_timeout_s
             yield httpx.Timeout(self._until_deadline(read), connect=self._until_deadline(connect))
         finally:
@@ -237,12 +243,12 @@ class Fetcher:
                 if request.content_type:
                     headers["Content-Type"] = request.content_type
                 with (
-                    self._turn(source_id, url.host) as timeout,
+                    self._turn(source_id, url) as timeout,
                     self._client.stream(
                         request.method, url, content=request.body, headers=headers, timeout=timeout
                     ) as response,
                 ):
-                    self._breaker.answered(url.host)
+                    self._breaker.answered(endpoint(url))
                     if response.status_code in REDIRECT_STATUSES:
                         url = redirect_target(source_id, response, hosts_ok)
                         continue
@@ -258,7 +264,7 @@ class Fetcher:
             except httpx.ConnectError as exc:
                 raise connect_failure(source_id, url, exc) from exc
             except httpx.TimeoutException as exc:
-                raise self._timed_out(source_id, url.host, exc) from exc
+                raise self._timed_out(source_id, endpoint(url), exc) from exc
             except TRANSIENT_ERRORS as exc:
                 raise Retryable(describe(exc), transport_cause(exc)) from exc
             except httpx.HTTPError as exc:  # e.g. UnsupportedProtocol, WriteTimeout: retrying will not help

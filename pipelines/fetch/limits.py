@@ -3,7 +3,7 @@ deadline over every fetch of one Fetcher.
 
 A load balancer that accepts connections and never answers costs each request its full read timeout, and each
 source its retries: with 31 sources at 2 per host that is half an hour. After `trip_after` timeouts in a row on
-one host (no answer in between), the host is tripped: every later request to it fails at once, naming the
+one host and port (no answer in between), that endpoint is tripped: every later request to it fails at once, naming the
 timeouts, and its sources are tried again on the next run (a new Fetcher starts with every host closed). An
 answer of any status resets the count: a host that answers, even with errors, is not hanging.
 
@@ -24,7 +24,7 @@ from pipelines.errors import FetchError
 
 @dataclass
 class HostBreaker:
-    """Consecutive timeouts per host; a host is tripped once it reaches `trip_after`. Thread-safe."""
+    """Consecutive timeouts per endpoint (host:port); one is tripped once it reaches `trip_after`. Thread-safe."""
 
     trip_after: int
     _timeouts: dict[str, int] = field(default_factory=dict)
