@@ -93,6 +93,31 @@ def test_a_refresh_stopped_at_any_phase_reports_exactly_what_landed(tmp_path, fa
     assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_refresh_stopped_before_it_fetches_says_so_and_ends_quietly(tmp_path, sig):
+    db = tmp_path / "prices.duckdb"
+    done = run_until(["refresh", "--offline", "--db", str(db), *SOME], "opened", sig, tmp_path)
+    assert done.returncode == EXIT[sig] and "Traceback" not in done.stderr, done.stdout + done.stderr
+    assert f"stopped by {sig.name} before any source was fetched" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_in_the_first_moments_ends_the_command_quietly(tmp_path, sig):
+    """Before any command code runs (the interpreter importing the CLI): the console script's own handlers. At 0 s
+    the interpreter may not have run a line of ratecard yet: the kernel's default then (killed by the signal)."""
+    for delay in (0.0, 0.3, 0.6):
+        child = subprocess.Popen(
+            [*RATECARD, "refresh", "--offline", "--db", str(tmp_path / "prices.duckdb"), *SOME],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        time.sleep(delay)
+        child.send_signal(sig)
+        out, err = child.communicate(timeout=60)
+        allowed = {EXIT[sig], -sig} if delay == 0.0 else {EXIT[sig]}
+        assert child.returncode in allowed, (delay, child.returncode, out[-500:], err[-500:])
+        assert "Traceback" not in err and "bug" not in (out + err).lower(), (delay, err[-1000:])
+
+
 @pytest.fixture(scope="module")
 def refreshed(tmp_path_factory) -> Path:
     """One offline refresh of a few sources and the price list, for the reparse and backfill stops to copy."""

@@ -1,5 +1,5 @@
 """`python -m pipelines.cli`: the `ratecard` command without its console script."""
 
-from pipelines.cli.app import app
+from pipelines.cli.entry import main
 
-app(prog_name="ratecard")
+main()

@@ -30,6 +30,7 @@ from warehouse.target import exists, local_dir
 # Only light modules above: `ratecard --help` and `ratecard show` must start fast, so pydantic, DuckDB, Great
 # Expectations and Dagster are imported by the commands that use them.
 if TYPE_CHECKING:
+    from pipelines.refresh.threads import StopScope
     from pipelines.sources.file import SourceSpec
 
 app = typer.Typer(
@@ -76,6 +77,30 @@ def refresh(
     time, FX first. Ctrl-C or SIGTERM stops the whole refresh (exit 130 / 143) with nothing half-landed.
     """
     quiet_libraries()
+    from pipelines.refresh.threads import signals_stop
+
+    # From the first line a signal stops the refresh at whatever it is doing, and it still ends with its report.
+    with signals_stop(signal.SIGTERM, signal.SIGINT) as scope:
+        try:
+            code = refresh_stoppably(sources_file, db, source, wait, offline, deadline, scope)
+        except BaseException as exc:
+            from pipelines.cli.stopping import stopped_before_the_refresh
+
+            stopped_before_the_refresh(exc, scope, console)  # raises: an Exit for a stop, else `exc`
+    if code:
+        raise typer.Exit(code=code)
+
+
+def refresh_stoppably(
+    sources_file: Path,
+    db: Path,
+    source: list[str] | None,
+    wait: float,
+    offline: bool,
+    deadline: float | None,
+    scope: StopScope,
+) -> int:
+    """The refresh command's work under its stop scope; its exit code."""
     from pipelines.sources.file import load_sources_file
     from warehouse.db import writable_location
 
@@ -87,14 +112,13 @@ def refresh(
     with exclusive_refresh(db, wait_s=wait):
         mark = usable_database(db, wait)
         from pipelines.cli.refresh import finish_refresh, run_refresh
-        from pipelines.refresh.threads import signals_stop
+        from warehouse.failpoints import failpoint
 
-        # From here a signal stops the refresh at whatever it is doing, and the report is still written whole.
-        with signals_stop(signal.SIGTERM, signal.SIGINT) as scope:
-            report = run_refresh(declared, selected, db, console, offline=offline, mark=mark, deadline_s=deadline)
-            finish_refresh(report, declared, db, console, scope)
-    if report.exit_code:
-        raise typer.Exit(code=report.exit_code)
+        failpoint("opened")  # stop tests signal here: the warehouse open, nothing fetched yet
+
+        report = run_refresh(declared, selected, db, console, offline=offline, mark=mark, deadline_s=deadline)
+        finish_refresh(report, declared, db, console, scope)
+    return report.exit_code
 
 
 def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> list[SourceSpec]:
@@ -110,11 +134,11 @@ def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> li
 def usable_database(db: Path, wait: float) -> int:
     """Open the file once, read-write (creating it and its schema), so a file that is not ratecard's, or is held,
     is refused here in one line instead of failing every source. Returns the last fetch id logged so far."""
-    from pipelines.refresh.logged import last_fetch_id
     from warehouse.db import connect
 
-    with connect(db, wait_s=wait) as con:
-        return last_fetch_id(con)
+    with connect(db, wait_s=wait) as con:  # the query of refresh/logged.py's last_fetch_id, without its imports
+        row = con.execute("SELECT coalesce(max(fetch_id), 0) FROM fetch_log").fetchone()
+        return int(row[0]) if row else 0
 
 
 @app.command()

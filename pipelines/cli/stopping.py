@@ -11,6 +11,7 @@ import contextlib
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -45,3 +46,15 @@ def stops_cleanly(
             report.log_path = write_log(report, db, command)
             print_summary(report, db, console, command)
             raise typer.Exit(code=report.exit_code) from None
+
+
+def stopped_before_the_refresh(exc: BaseException, scope: StopScope, console: Console) -> NoReturn:
+    """`exc` again when it is an error; for a stop before run_refresh took over (reading the sources file, waiting
+    for the lock, opening the warehouse), the line saying nothing was fetched, and exit 130 / 143."""
+    number = signal_of(exc)
+    if number is None:
+        raise exc
+    scope.shield()
+    name = signal.Signals(number).name
+    console.print(f"[red]stopped by {name}[/] before any source was fetched: nothing landed, nothing published")
+    raise typer.Exit(code=RefreshReport([], {}, stopped_by=number).exit_code) from None

@@ -7,6 +7,7 @@ again, so every wait here wakes every POLL_S: a stop is seen within that, never 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -44,10 +45,15 @@ class StopScope:
     """The signals received while a stop scope is open. Only the first raises (StopRequested, in the main thread):
     a second Ctrl-C while the first one's stop unwinds (closing the warehouse, printing the summary) is recorded,
     never raised out of the cleanup. Once `shield()` is called (the work is done, the report is being written),
-    none raises; the caller reads `signal_number` and ends with its exit code."""
+    none raises; the caller reads `signal_number` and ends with its exit code.
+
+    A signal that finds the main thread importing a module is sent again a moment later instead of raising there:
+    an exception inside an import leaves a half-made module behind, and can deadlock with the thread warming up
+    Great Expectations' imports."""
 
     def __init__(self) -> None:
         self.shielded = False
+        self.raised = False
 
     @property
     def signal_number(self) -> int | None:
@@ -56,11 +62,26 @@ class StopScope:
     def shield(self) -> None:
         self.shielded = True
 
-    def handle(self, signal_number: int, _frame: FrameType | None) -> None:
-        first = not _received
+    def handle(self, signal_number: int, frame: FrameType | None) -> None:
         _received.append(signal_number)
-        if first and not self.shielded:
-            raise StopRequested(signal_number)
+        if self.raised or self.shielded:
+            return
+        if importing(frame):
+            again = threading.Timer(POLL_S, os.kill, (os.getpid(), signal_number))
+            again.daemon = True
+            again.start()
+            return
+        self.raised = True
+        raise StopRequested(signal_number)
+
+
+def importing(frame: FrameType | None) -> bool:
+    """Whether the interrupted frame runs inside the import machinery."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @contextlib.contextmanager
