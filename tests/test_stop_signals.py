@@ -8,6 +8,7 @@ sleep: fetching (a worker), validating (the checker thread), mid-landing (a tran
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -101,15 +103,31 @@ def test_a_refresh_stopped_before_it_fetches_says_so_and_ends_quietly(tmp_path, 
     assert f"stopped by {sig.name} before any source was fetched" in done.stdout, done.stdout
 
 
+@contextlib.contextmanager
+def default_signals_for_children() -> Iterator[None]:
+    """Children start with the signals' default actions, as a terminal gives them: a test runner's worker may
+    ignore SIGINT, and an ignored signal stays ignored across exec (a handled one is reset to the default)."""
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if saved[signal.SIGTERM] is signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_in_the_first_moments_ends_the_command_quietly(tmp_path, sig):
     """Before any command code runs (the interpreter importing the CLI): the console script's own handlers. At 0 s
     the interpreter may not have run a line of ratecard yet: the kernel's default then (killed by the signal)."""
     for delay in (0.0, 0.3, 0.6):
-        child = subprocess.Popen(
-            [*RATECARD, "refresh", "--offline", "--db", str(tmp_path / "prices.duckdb"), *SOME],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        with default_signals_for_children():
+            child = subprocess.Popen(
+                [*RATECARD, "refresh", "--offline", "--db", str(tmp_path / "prices.duckdb"), *SOME],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
         time.sleep(delay)
         child.send_signal(sig)
         out, err = child.communicate(timeout=60)

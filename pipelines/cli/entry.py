@@ -13,8 +13,9 @@ def quit_quietly(signal_number: int, _frame: FrameType | None) -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, quit_quietly)
-    signal.signal(signal.SIGTERM, quit_quietly)
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:  # ignored by whoever started us (`nohup`, `cmd &`)
+            signal.signal(number, quit_quietly)
     from pipelines.cli.app import app  # after the handlers: importing the commands takes a moment
 
     app(prog_name="ratecard")
