@@ -213,3 +213,9 @@ WHERE price_kind IN ('on_demand', 'capacity_block')
 GROUP BY price_kind, accelerator_spec, spec_source
 ORDER BY price_kind DESC, spec_source, min(usd_per_dense_pflop_hour_bf16) NULLS LAST, accelerator_spec
 """
+
+
+def last_fetch_id(con: duckdb.DuckDBPyConnection) -> int:
+    """The mark a run starts from: rows logged by the run have greater fetch ids (one writer at a time)."""
+    row = con.execute("SELECT coalesce(max(fetch_id), 0) FROM fetch_log").fetchone()
+    return int(row[0]) if row else 0

@@ -135,10 +135,10 @@ def usable_database(db: Path, wait: float) -> int:
     """Open the file once, read-write (creating it and its schema), so a file that is not ratecard's, or is held,
     is refused here in one line instead of failing every source. Returns the last fetch id logged so far."""
     from warehouse.db import connect
+    from warehouse.queries import last_fetch_id
 
-    with connect(db, wait_s=wait) as con:  # the query of refresh/logged.py's last_fetch_id, without its imports
-        row = con.execute("SELECT coalesce(max(fetch_id), 0) FROM fetch_log").fetchone()
-        return int(row[0]) if row else 0
+    with connect(db, wait_s=wait) as con:
+        return last_fetch_id(con)
 
 
 @app.command()

@@ -21,7 +21,6 @@ from warehouse.files import DEFAULT_DB_PATH
 
 if TYPE_CHECKING:
     from pipelines.refresh.backfill import BackfillReport, VersionOutcome
-    from pipelines.refresh.one_source import SourceOutcome
     from pipelines.sources.file import SourceSpec
 
 backfill_app = typer.Typer(help="Land history that predates ratecard from the sources' own archives.")
@@ -107,15 +106,6 @@ def run(
         )
 
 
-def logged_outcomes(db: Path, mark: int) -> list[SourceOutcome]:
-    """What the backfill logged after `mark`: each version's region, landed, unchanged or quarantined."""
-    from pipelines.refresh.logged import logged_since
-    from warehouse.db import connect
-
-    with connect(db) as con:
-        return logged_since(con, mark)
-
-
 def register(app: typer.Typer, console: Console) -> None:
     @backfill_app.command("pricelist")
     def pricelist(
@@ -134,10 +124,11 @@ def register(app: typer.Typer, console: Console) -> None:
         took effect. Resumable and idempotent: versions landed before are skipped."""
         quiet_libraries()
         from pipelines.cli.stopping import stops_cleanly
-        from pipelines.refresh.logged import last_fetch_id
+        from pipelines.refresh.logged import logged_in
         from warehouse.db import connect, writable_location
         from warehouse.lock import exclusive_refresh
         from warehouse.publish import publish_snapshot
+        from warehouse.queries import last_fetch_id
 
         index, per_host = declared_index(sources_file)
         since_date = parse_since(since)
@@ -147,7 +138,7 @@ def register(app: typer.Typer, console: Console) -> None:
         from pipelines.errors import SourceError
 
         started = time.perf_counter()
-        with stops_cleanly("backfill pricelist", db, console, partial(logged_outcomes, db, mark)):
+        with stops_cleanly("backfill pricelist", db, console, partial(logged_in, db, mark)):
             try:
                 report = run(index, per_host, db, console, since=since_date, regions=region, offline=offline, wait=wait)
             except SourceError as exc:  # the version index itself: nothing can be backfilled without it

@@ -24,11 +24,11 @@ from rich.table import Table
 
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.refresh.logged import logged_since, made_whole
+from pipelines.refresh.logged import logged_in, made_whole
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.pricelist_units import reads_region_index
-from pipelines.refresh.threads import RefreshStopped, StopRequested, StopScope, as_stop
+from pipelines.refresh.threads import StopScope, as_stop, stop_signal
 from pipelines.sources.file import SourcesFile, SourceSpec
 from warehouse.failpoints import failpoint
 from warehouse.target import local_dir
@@ -77,18 +77,10 @@ def run_refresh(
     try:
         return _refresh_and_publish(sources_file, selected, db, console, offline, deadline_s, done, seconds)
     except BaseException as exc:
-        stop = exc.cause if isinstance(exc, RefreshStopped) else as_stop(exc)
-        if stop is None:
+        number = stop_signal(exc)
+        if number is None:
             raise
-        number = stop.signal_number if isinstance(stop, StopRequested) else signal.SIGINT
-        return RefreshReport(stopped_outcomes(db, mark, done), seconds, stopped_by=int(number))
-
-
-def stopped_outcomes(db: Path, mark: int, done: list[SourceOutcome]) -> list[SourceOutcome]:
-    from warehouse.db import connect
-
-    with connect(db) as con:
-        return made_whole(done, logged_since(con, mark))
+        return RefreshReport(made_whole(done, logged_in(db, mark)), seconds, stopped_by=number)
 
 
 def _refresh_and_publish(

@@ -18,15 +18,7 @@ from rich.console import Console
 
 from pipelines.cli.refresh import RefreshReport, print_summary, write_log
 from pipelines.refresh.one_source import SourceOutcome
-from pipelines.refresh.threads import RefreshStopped, StopRequested, StopScope, as_stop, signals_stop
-
-
-def signal_of(exc: BaseException) -> int | None:
-    """The signal `exc` stands for, or None when it is an error, not a stop."""
-    stop = exc.cause if isinstance(exc, RefreshStopped) else as_stop(exc)
-    if stop is None:
-        return None
-    return int(stop.signal_number if isinstance(stop, StopRequested) else signal.SIGINT)
+from pipelines.refresh.threads import StopScope, signals_stop, stop_signal
 
 
 @contextlib.contextmanager
@@ -38,7 +30,7 @@ def stops_cleanly(
         try:
             yield scope
         except BaseException as exc:
-            number = signal_of(exc)
+            number = stop_signal(exc)
             if number is None:
                 raise
             scope.shield()  # a second Ctrl-C must not cut the report short
@@ -51,7 +43,7 @@ def stops_cleanly(
 def stopped_before_the_refresh(exc: BaseException, scope: StopScope, console: Console) -> NoReturn:
     """`exc` again when it is an error; for a stop before run_refresh took over (reading the sources file, waiting
     for the lock, opening the warehouse), the line saying nothing was fetched, and exit 130 / 143."""
-    number = signal_of(exc)
+    number = stop_signal(exc)
     if number is None:
         raise exc
     scope.shield()

@@ -2,16 +2,19 @@
 
 A stop can arrive between a source's commit and the moment its outcome reaches the caller's list (or while the
 warehouse closes after the last landing): the source has landed, but the list does not know it. fetch_log is
-written in the same transaction as the landing, so it is the truth: every row logged after the run's mark that
-the outcomes lack is added, from its row.
+written in the same transaction as the landing, so it is the truth: every row logged after the run's mark
+(warehouse.queries.last_fetch_id) that the outcomes lack is added, from its row.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import duckdb
 
 from pipelines.errors import SourceError
 from pipelines.refresh.one_source import SourceOutcome
+from warehouse.db import connect
 
 
 class LoggedFailure(SourceError):
@@ -23,12 +26,6 @@ class LoggedFailure(SourceError):
         Exception.__init__(self, text)
         self.source_id = source_id
         self.message = text
-
-
-def last_fetch_id(con: duckdb.DuckDBPyConnection) -> int:
-    """The mark a run starts from: rows logged by the run have greater fetch ids (one writer at a time)."""
-    row = con.execute("SELECT coalesce(max(fetch_id), 0) FROM fetch_log").fetchone()
-    return int(row[0]) if row else 0
 
 
 def logged_since(con: duckdb.DuckDBPyConnection, mark: int) -> list[SourceOutcome]:
@@ -52,6 +49,12 @@ def logged_since(con: duckdb.DuckDBPyConnection, mark: int) -> list[SourceOutcom
         )
         for source_id, status, url, fetch_id, sha256, fetched_at, inserted, closed, error in rows
     ]
+
+
+def logged_in(db_path: Path | str, mark: int) -> list[SourceOutcome]:
+    """logged_since, on a connection of its own (the run's own has closed, or was lost to the stop)."""
+    with connect(db_path) as con:
+        return logged_since(con, mark)
 
 
 def made_whole(outcomes: list[SourceOutcome], logged: list[SourceOutcome]) -> list[SourceOutcome]:

@@ -116,6 +116,15 @@ def as_stop(exc: BaseException) -> BaseException | None:
     return StopRequested(_received[0]) if _received else None
 
 
+def stop_signal(exc: BaseException) -> int | None:
+    """The signal number `exc` stands for (a RefreshStopped, a stop, or an error raised while one unwinds; SIGINT
+    for a plain KeyboardInterrupt), or None when it is an error, not a stop."""
+    stop = exc.cause if isinstance(exc, RefreshStopped) else as_stop(exc)
+    if stop is None:
+        return None
+    return int(stop.signal_number if isinstance(stop, StopRequested) else signal.SIGINT)
+
+
 def result_of(future: Future[Done]) -> Done:
     """The future's result, waking every POLL_S: a process signal may be delivered to a worker thread, and Python
     runs its handler only when the main thread runs again, so an unbounded wait could hold off a stop."""
