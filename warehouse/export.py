@@ -19,6 +19,7 @@ import duckdb
 
 from warehouse.db import connect
 from warehouse.queries import one_row, rows_as_dicts
+from warehouse.quoting import ident, literal
 from warehouse.target import is_lake
 
 Format = Literal["parquet", "csv"]
@@ -84,16 +85,6 @@ def copy_options(fmt: Format, partitioned: bool) -> str:
     if partitioned:
         options.append(f"PARTITION_BY ({PARTITION_COLUMN}), OVERWRITE_OR_IGNORE true")
     return ", ".join(options)
-
-
-def ident(name: str) -> str:
-    """A catalog name as a quoted SQL identifier (names come from the file's own catalog)."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def literal(text: str) -> str:
-    """A path as a SQL string literal: a folder name may hold a quote."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def export_one(

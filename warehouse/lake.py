@@ -20,6 +20,7 @@ import duckdb
 
 from warehouse.files import LakeCatalogMissing, WarehouseError, WarehouseUnreachable
 from warehouse.lake_checks import closing
+from warehouse.quoting import literal
 from warehouse.target import lake_conninfo, lake_data_path
 
 LAKE = "lake"  # the catalog's name inside each connection; `USE lake` makes it the default
@@ -48,10 +49,6 @@ def postgres_extension() -> Path:
         shutil.copyfile(shipped, staging)
         os.replace(staging, target)  # atomic: another process loading it sees the old file or the new
     return target
-
-
-def literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def lake_error(location: str, exc: duckdb.Error) -> WarehouseError | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
 
@@ -35,6 +36,11 @@ def allowed(instance_type: str, families: Sequence[str] = DEFAULT_FAMILIES) -> b
     return any(fnmatchcase(family, pattern) for pattern in families)
 
 
-def like_patterns(families: Sequence[str]) -> list[str]:
-    """The allowlist as SQL LIKE patterns on the family (no family name holds `%` or `_`)."""
-    return [pattern.replace("*", "%").replace("?", "_") for pattern in families]
+def family_regex(families: Sequence[str]) -> str:
+    """The allowlist as one RE2 pattern on the whole instance type: its family (up to the first dot, or the whole
+    type) matches one pattern. `*` and `?` stay within the family; every other character is literal."""
+    if not families:
+        return "^$.^"  # matches nothing: an empty allowlist keeps no row
+    wildcards = {"*": "[^.]*", "?": "[^.]"}
+    alternatives = ["".join(wildcards.get(ch) or re.escape(ch) for ch in pattern) for pattern in families]
+    return f"^(?:{'|'.join(alternatives)})(?:[.]|$)"

@@ -22,10 +22,11 @@ import duckdb
 
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.catalog import Catalog, load_catalog
-from pipelines.pricelist.families import DEFAULT_FAMILIES, like_patterns
+from pipelines.pricelist.families import DEFAULT_FAMILIES, family_regex
 from pipelines.pricelist.offer_rows import KeptRow, build_batch
 from pipelines.reading.tables import shape_fingerprint
 from schemas.pricelist import PriceListBatch
+from warehouse.quoting import literal
 
 PARSER_VERSION = "aws_price_list_csv/1.0"
 PREAMBLE = ("FormatVersion", "Disclaimer", "Publication Date", "Version", "OfferCode")
@@ -64,6 +65,10 @@ FILTERS = """
     AND "license_model" = 'No License required' AND "currency" = 'USD'
     AND "term_type" IN ('OnDemand', 'Reserved') AND coalesce("operation", '') NOT LIKE '%:CB'
 """
+
+# DuckDB's CSV buffer per scanning thread. Its default (32 MB) costs ~80 MB more peak RSS on two threads, and no
+# speed: the offer file's lines are ~700 bytes.
+SCAN_BUFFER_BYTES = 4 << 20
 
 
 def _key(header: str) -> str:
@@ -161,19 +166,24 @@ def rows_by_region(
     regions come free (a file for another region, or the all-regions file, is caught by any row, not only by a
     kept one). `columns` names the header's columns (select_list); `instance_type`, an expression over them, is a
     row's type."""
-    family_match = " OR ".join(["split_part(instance_type, '.', 1) LIKE ?"] * len(families)) or "false"
+    # No bound parameter: with one, DuckDB plans the scan less well (measured on a 420 MB file in a fresh
+    # process: 0.93-1.18 s and 117 MB above the process's size, against 0.69-0.79 s and 37 MB with the path and
+    # the allowlist written in as literals). One regular expression matches the family: 15 LIKEs over
+    # split_part(...) cost 1.6 s on the same file.
+    family_match = f"regexp_matches(instance_type, {literal(family_regex(families))})"
     sql = f"""
         WITH named AS (
             SELECT {columns}
-            FROM read_csv(?, skip = {len(PREAMBLE)}, header = true, all_varchar = true, delim = ',',
-                          quote = '"', escape = '"', strict_mode = true, null_padding = false)
+            FROM read_csv({literal(str(path))}, skip = {len(PREAMBLE)}, header = true, all_varchar = true, delim = ',',
+                          quote = '"', escape = '"', strict_mode = true, null_padding = false,
+                          buffer_size = {SCAN_BUFFER_BYTES})
         ), typed AS (SELECT * REPLACE ({instance_type} AS instance_type) FROM named)
         SELECT nullif(trim(region_code), '') AS code,
-               list(struct_pack({fields})) FILTER (WHERE {filters} AND ({family_match})) AS kept
+               list(struct_pack({fields})) FILTER (WHERE {filters} AND {family_match}) AS kept
         FROM typed GROUP BY code
     """
     try:
-        groups = con.execute(sql, [str(path), *like_patterns(families)]).fetchall()
+        groups = con.execute(sql).fetchall()
     except duckdb.Error as exc:
         raise ParseError(source_id, f"{path.name}: DuckDB could not read the file: {exc}") from exc
     regions = sorted(code for code, _ in groups if code is not None)

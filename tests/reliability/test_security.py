@@ -320,7 +320,10 @@ ALLOWED_INTERPOLATIONS = {
     "FILTERS",  # constant WHERE clauses
     "KEPT_FIELDS",  # the offer reader's constant column list (pipelines/pricelist/offer_csv.py)
     "RATE_FIELDS",  # the Savings Plans reader's constant column list (pipelines/pricelist/savings_plan_csv.py)
-    "family_match",  # `LIKE ?` placeholders, one per family; the patterns are parameters
+    "family_match",  # regexp_matches over the instance type with literal(family_regex(...)): see below
+    "literal(family_regex(families))",  # the allowlist as one RE2 pattern, quoted as a string literal
+    "literal(str(path))",  # the offer file's path, quoted as a string literal (a bound one slows the scan)
+    "SCAN_BUFFER_BYTES",  # a constant byte count
     "len(PREAMBLE)",  # a constant line count
     # warehouse/publish.py: the staging path as a quoted literal, the file's own database name as an identifier
     "staging_literal",
