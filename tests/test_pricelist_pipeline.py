@@ -4,7 +4,6 @@ region is quarantined loudly while the others land; `ratecard reparse` replays t
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import subprocess
 import tempfile
@@ -133,9 +132,9 @@ def test_a_publication_date_going_back_is_refused_and_the_last_good_version_stay
 
 def test_offer_files_are_archived_compressed_and_reparse_replays_them(pricelist, tmp_path):
     outcomes = refresh(pricelist, tmp_path)
-    archived = Archive(tmp_path / "archive").path_for(outcomes[unit("us-east-1")].sha256 or "")
-    assert archived.read_bytes()[:2] == b"\x1f\x8b"
-    assert gzip.decompress(archived.read_bytes()) == sample("us-east-1").read_bytes()
+    archive, sha = Archive(tmp_path / "archive"), outcomes[unit("us-east-1")].sha256 or ""
+    assert archive.path_for(sha).read_bytes()[:4] == b"\x28\xb5\x2f\xfd"  # zstd
+    assert archive.get(sha) == sample("us-east-1").read_bytes()
     before = query(tmp_path, "SELECT region_code, count(*) FROM aws_pricelist_price_history GROUP BY 1 ORDER BY 1")
     command = [str(RATECARD), "reparse", "--source", "aws_pricelist", "--db", str(tmp_path / "prices.duckdb")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)

@@ -9,7 +9,6 @@ thousand). Columns are found by their header names, never by position. The first
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import re
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 import duckdb
 
 from pipelines.errors import MissingColumnError, ParseError
+from pipelines.fetch.archive import UNREADABLE, open_body
 from pipelines.pricelist.catalog import Catalog, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, family_regex
 from pipelines.pricelist.offer_rows import KeptRow, build_batch
@@ -75,21 +75,15 @@ def _key(header: str) -> str:
     return re.sub(r"[^a-z0-9]", "", header.lower())
 
 
-def _open_text(path: Path) -> io.TextIOBase:
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")
-
-
 def read_head(path: Path, source_id: str, offer_code: str = "AmazonEC2") -> tuple[dict[str, str], list[str]]:
     """The five metadata lines (by key) and the header row, read without touching the rest of the file."""
-    with _open_text(path) as text:
-        lines = csv.reader(text)
+    with open_body(path) as body:
+        lines = csv.reader(io.TextIOWrapper(body, encoding="utf-8", newline=""))
         try:
             head = [next(lines) for _ in range(len(PREAMBLE) + 1)]
         except StopIteration:
             raise ParseError(source_id, f"{path.name}: the file ends inside its metadata and header") from None
-        except (csv.Error, UnicodeDecodeError, EOFError, OSError) as exc:
+        except (csv.Error, UnicodeDecodeError, *UNREADABLE) as exc:
             raise ParseError(source_id, f"{path.name}: unreadable head: {exc}") from exc
     meta = {row[0]: row[1] for row in head[:-1] if len(row) >= 2}
     missing = [key for key in PREAMBLE if key not in meta]
@@ -101,15 +95,16 @@ def read_head(path: Path, source_id: str, offer_code: str = "AmazonEC2") -> tupl
 
 
 def ends_with_newline(path: Path) -> bool:
-    """A download cut short ends mid-line; AWS's files end with a newline. A .gz (an archived body) is read to its
-    end for its last byte, so a replay says the same as the first parse; a .gz cut short counts as truncated."""
-    if path.suffix == ".gz":
+    """A download cut short ends mid-line; AWS's files end with a newline. A compressed file (an archived body) is
+    read to its end for its last byte, so a replay says the same as the first parse; one cut short counts as
+    truncated."""
+    if path.suffix in (".gz", ".zst"):
         last = b""
         try:
-            with gzip.open(path, "rb") as body:
+            with open_body(path) as body:
                 while chunk := body.read(1 << 20):
                     last = chunk
-        except (EOFError, OSError):
+        except UNREADABLE:
             return False
         return last.endswith(b"\n")
     with open(path, "rb") as raw:
@@ -279,9 +274,10 @@ def check_version(path: Path, printed: str, index_version: str | None, source_id
 
 
 def spilled(body: bytes, folder: str) -> Path:
-    """A body in memory (a fetch, an archived body) written to a file, because DuckDB streams files; a gzip body
-    (recognised by its magic bytes) keeps its compression."""
-    path = Path(folder) / ("offer.csv.gz" if body[:2] == b"\x1f\x8b" else "offer.csv")
+    """A body in memory (a fetch, an archived body) written to a file, because DuckDB streams files; a gzip or zstd
+    body (recognised by its magic bytes) keeps its compression."""
+    suffix = ".gz" if body[:2] == b"\x1f\x8b" else ".zst" if body[:4] == b"\x28\xb5\x2f\xfd" else ""
+    path = Path(folder) / f"offer.csv{suffix}"
     path.write_bytes(body)
     return path
 

@@ -124,9 +124,9 @@ def discard_body(result: FetchResult) -> None:
 
 @contextmanager
 def archiving(result: FetchResult, archive: Archive) -> Iterator[bytes | Path]:
-    """Archive the body (gzip, by its SHA-256) while the caller reads it: the bytes, or the file it was streamed
-    to. A file is compressed in a thread (zlib releases the GIL), so a big offer file's gzip overlaps its DuckDB
-    parse; the archive is complete, or its failure raised, when the block ends, before anything can land."""
+    """Archive the body (zstd, by its SHA-256) while the caller reads it: the bytes, or the file it was streamed
+    to. A file is compressed in a thread (Arrow's zstd releases the GIL), so a big offer file's compression overlaps
+    its DuckDB parse; the archive is complete, or its failure raised, when the block ends, before anything can land."""
     if result.body_file is None:
         archive.put(result.body)
         yield result.body

@@ -85,7 +85,7 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
             assert fetch.sha256 is not None  # REPLAYABLE_FETCHES selects archived fetches only
-            # An offer file (~250 MB) is read from its archived .gz by the parser, never whole into memory.
+            # An offer file (~250 MB) is read from its archived file (zstd, or older gzip), never whole into memory.
             body = archive.verified_path(fetch.sha256) if reads_files(source.adapter) else archive.get(fetch.sha256)
             # The state as it was before this fetch: the history rebuilt so far, the FX rates known then, the
             # shape of the fetch before it. The fetch date is the UTC date, as when it was first landed.

@@ -178,7 +178,8 @@ def test_secret_header_never_logged_or_stored(server, scenario, tmp_path, monkey
     captured = capsys.readouterr()
     texts += [caplog.text, captured.out, captured.err, *(r.getMessage() for r in caplog.records)]
     stored = warehouse_text(db_path)
-    archived = b"".join(gzip.decompress(p.read_bytes()) for p in (db_path.parent / "archive").rglob("*.gz"))
+    archive = Archive(db_path.parent / "archive")
+    archived = b"".join(archive.get(p.name.split(".")[0]) for p in archive.root.rglob("*.zst"))
 
     sent = [
         h
