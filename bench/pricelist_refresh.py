@@ -1,14 +1,18 @@
 """Scenario 9 — one full-size region landed through the whole refresh path: region index, offer file over HTTP
-on 127.0.0.1, archive, DuckDB parse, Great Expectations, landing.
+on 127.0.0.1, hash and zstd archive as it arrives, DuckDB parse, Great Expectations, landing.
 
 The seeded generator (bench/offer_full_size.py) writes a >= 400 MB offer file into a temporary folder laid out
-as the offline server serves AWS's paths. Each refresh runs in a child process, so its peak RSS (ru_maxrss) is
-its own. Three children run in the same session, against one server in this (the parent) process: the real path, where
-the offer file streams to disk and is hashed on the way, archived while DuckDB parses it; DuckDB's bare read_csv of
-the same file, the floor the refresh is compared with (issue 23: within 1.5x, at >= 150 MB/s); and the naive
-baseline, where the same body is held in memory (the path every page takes). Each refresh child opens a warehouse
-whose schema is applied, and Great Expectations imported, before the timed span: both are fixed costs of a
-process, measured in bench.refresh_phases, not costs per megabyte.
+as the offline server serves AWS's paths. Each refresh runs in a child process, so its peak RSS (ru_maxrss) and
+its CPU seconds are its own; the server runs in this (the parent) process, a peer as the network is. The real
+path and DuckDB's bare read_csv of the same file (the floor the refresh is compared with: issue 23 asks for
+within 1.5x, at >= 150 MB/s, in <= 350 MB) run in pairs, `RUNS` times, alternating, so both meet the same
+machine; the medians are compared. The naive baseline, where the same body is held in memory (the path every
+page takes), runs once. Each refresh child opens a warehouse whose schema is applied, and Great Expectations
+imported, before the timed span: both are fixed costs of a process, measured in bench.refresh_phases, not costs
+per megabyte; the RSS they leave is reported as the child's RSS before the span.
+
+CPU seconds (user + system) show the two-core floor: a refresh that spends C CPU seconds cannot take less than
+C / 2 seconds here, however well its stages overlap.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ from __future__ import annotations
 import contextlib
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from bench.offer_files import VERSION
@@ -29,6 +36,8 @@ from bench.report import Result, Timing, fmt_ratio, progress, ratio
 
 SCENARIO = "9 price-list refresh"
 MEGABYTES = 420
+RUNS = 3  # pairs of (refresh, bare read_csv)
+CORES = 2  # every machine here
 RSS_BOUND_MB = 350  # issue 23 (issue 14 asked for 600)
 STAMP = VERSION  # the file prints the version its index entry names
 
@@ -69,11 +78,19 @@ def child(mode: str, folder: str, base: str) -> None:
     in_memory = mock.patch("pipelines.refresh.one_source.reads_files", return_value=False)
     with Fetcher() as fetcher, in_memory if mode == "memory" else contextlib.nullcontext():
         source = SourceSpec.model_validate({**declared.model_dump(), "url": f"{base}/region_index.json"})
+        before_mb, cpu = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, cpu_seconds()
         started = time.perf_counter()
         (outcome,) = refresh_all([source], db_path=db, archive=Archive(root / mode), fetcher=fetcher, max_sources=4)
         seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "status": outcome.status, "rows": outcome.inserted}))
+    measured = {"seconds": seconds, "peak_mb": peak_mb, "before_mb": before_mb, "cpu_s": cpu_seconds() - cpu}
+    print(json.dumps(measured | {"status": outcome.status, "rows": outcome.inserted}))
+
+
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process so far, every thread counted."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
 
 
 def bare_read_csv(root: Path) -> None:
@@ -83,63 +100,102 @@ def bare_read_csv(root: Path) -> None:
 
     offer = root / "aws" / "pricelist" / "us-west-2.csv"
     con = duckdb.connect(config={"memory_limit": "384MB", "threads": 2, "preserve_insertion_order": False})
+    before_mb, cpu = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, cpu_seconds()
     started = time.perf_counter()
     (rows,) = con.execute(
         "SELECT count(*) FROM read_csv(?, skip = 5, header = true, all_varchar = true)", [str(offer)]
     ).fetchone() or (0,)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "status": "read", "rows": rows}))
+    measured = {"seconds": seconds, "peak_mb": peak_mb, "before_mb": before_mb, "cpu_s": cpu_seconds() - cpu}
+    print(json.dumps(measured | {"status": "read", "rows": rows}))
 
 
-def _run_child(mode: str, folder: Path, base: str = "") -> dict[str, object]:
+Run = dict[str, Any]
+
+
+def _run_child(mode: str, folder: Path, base: str = "") -> Run:
+    """One child's measurements, and the CPU seconds this process (the server) spent while it ran."""
+    server_cpu = cpu_seconds()
     done = subprocess.run(
         [sys.executable, "-m", "bench.pricelist_refresh", mode, str(folder), base],
         capture_output=True,
         text=True,
         check=True,
     )
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    result: Run = json.loads(done.stdout.strip().splitlines()[-1])
+    return result | {"server_cpu_s": cpu_seconds() - server_cpu}
 
 
-def run(megabytes: int = MEGABYTES) -> list[Result]:
+def run(megabytes: int = MEGABYTES, runs: int = RUNS) -> list[Result]:
     from pipelines.fetch.offline import serve_directory
 
     with tempfile.TemporaryDirectory(prefix="ratecard-bench-plrefresh-") as name:
         folder = Path(name)
         progress(f"{SCENARIO}: writing a {megabytes} MB offer file")
         size = lay_out(folder, megabytes)
+        ours: list[Run] = []
+        bare: list[Run] = []
         with serve_directory(folder) as base:
-            progress(f"{SCENARIO}: refresh, offer file streamed to disk (child process)")
-            ours = _run_child("streamed", folder, base)
-            progress(f"{SCENARIO}: DuckDB's bare read_csv of the same file (child process)")
-            bare = _run_child("bare", folder)
+            for n in range(1, runs + 1):
+                progress(f"{SCENARIO}: pair {n} of {runs}: refresh streamed, then DuckDB's bare read_csv (children)")
+                ours.append(_run_child("streamed", _own_folder(folder, f"run{n}"), base))
+                bare.append(_run_child("bare", folder))
             progress(f"{SCENARIO}: refresh, body held in memory (child process)")
-            naive = _run_child("memory", folder, base)
+            naive = _run_child("memory", _own_folder(folder, "memory"), base)
     return _results(size, ours, bare, naive)
 
 
-def _results(size: int, ours: dict[str, object], bare: dict[str, object], naive: dict[str, object]) -> list[Result]:
-    t_ours, t_bare, t_naive = (float(r["seconds"]) for r in (ours, bare, naive))  # type: ignore[arg-type]
-    mb_ours, mb_bare, mb_naive = (float(r["peak_mb"]) for r in (ours, bare, naive))  # type: ignore[arg-type]
-    bound = "under" if mb_ours < RSS_BOUND_MB else "OVER"
-    landed = f"{ours['status']}, {ours['rows']} rows opened; baseline {naive['status']}, {naive['rows']} rows"
+def _own_folder(folder: Path, name: str) -> Path:
+    """A folder of its own for one refresh child (its warehouse and archive): a second refresh into the same
+    warehouse would find the version landed and download nothing."""
+    own = folder / name
+    own.mkdir()
+    return own
+
+
+def median_of(runs: list[Run], key: str) -> float:
+    return statistics.median(float(r[key]) for r in runs)
+
+
+def _results(size: int, ours: list[Run], bare: list[Run], naive: Run) -> list[Result]:
     megabytes = size / 1e6
+    t_ours, t_bare = Timing(tuple(r["seconds"] for r in ours)), Timing(tuple(r["seconds"] for r in bare))
+    t_naive, mb_naive = float(naive["seconds"]), float(naive["peak_mb"])
+    cpu_ours, cpu_server = median_of(ours, "cpu_s"), median_of(ours, "server_cpu_s")  # the server: this process
+    cpu_bare = median_of(bare, "cpu_s")
+    mb_ours, mb_before, mb_bare = median_of(ours, "peak_mb"), median_of(ours, "before_mb"), median_of(bare, "peak_mb")
+    floor = cpu_ours / CORES
+    bound = "under" if mb_ours <= RSS_BOUND_MB else "OVER"
+    landed = f"{ours[0]['status']}, {ours[0]['rows']} rows opened; baseline {naive['status']}, {naive['rows']} rows"
+    paired = statistics.median(ratio(o["seconds"], b["seconds"]) for o, b in zip(ours, bare, strict=True))
+    row = partial(Result, SCENARIO)
     return [
-        Result(SCENARIO, f"refresh one {megabytes:,.0f} MB region, streamed to disk", Timing((t_ours,)), note=landed),
-        Result(SCENARIO, "refresh throughput, streamed", value=f"{megabytes / t_ours:,.0f} MB/s", note="goal 150"),
-        Result(SCENARIO, "DuckDB bare read_csv of the same file", Timing((t_bare,)), note=f"{bare['rows']} rows"),
-        Result(SCENARIO, "bare read_csv throughput", value=f"{megabytes / t_bare:,.0f} MB/s", note="the floor"),
-        Result(SCENARIO, "RATIO refresh ÷ bare read_csv", value=fmt_ratio(ratio(t_ours, t_bare)), note="goal <= 1.5"),
-        Result(SCENARIO, "baseline: the same refresh, body in memory", Timing((t_naive,)), note="same path"),
-        Result(SCENARIO, "peak RSS, streamed", value=f"{mb_ours:,.0f} MB", note=f"{bound} the {RSS_BOUND_MB} MB bound"),
-        Result(SCENARIO, "peak RSS, bare read_csv", value=f"{mb_bare:,.0f} MB", note="child process ru_maxrss"),
-        Result(SCENARIO, "peak RSS, body in memory", value=f"{mb_naive:,.0f} MB", note="child process ru_maxrss"),
-        Result(SCENARIO, "RATIO peak RSS in memory ÷ streamed", value=fmt_ratio(ratio(mb_naive, mb_ours)), note="> 1"),
-        Result(
-            SCENARIO, "RATIO time in memory ÷ streamed", value=fmt_ratio(ratio(t_naive, t_ours)), note="> 1: faster"
+        row(f"refresh one {megabytes:,.0f} MB region, streamed", t_ours, note=landed),
+        row("refresh throughput, streamed", value=f"{megabytes / t_ours.median:,.0f} MB/s", note="goal >= 150"),
+        row("DuckDB bare read_csv of the same file", t_bare, note=f"{bare[0]['rows']} rows"),
+        row("bare read_csv throughput", value=f"{megabytes / t_bare.median:,.0f} MB/s", note="the floor"),
+        row(
+            "RATIO refresh ÷ bare read_csv",
+            value=fmt_ratio(ratio(t_ours.median, t_bare.median)),
+            note=f"goal <= 1.5; median of the {len(ours)} pairs' own ratios {fmt_ratio(paired)}",
         ),
+        row("CPU seconds, refresh (user + system)", value=f"{cpu_ours:.2f} s", note=f"server: {cpu_server:.2f} s"),
+        row("CPU seconds, bare read_csv", value=f"{cpu_bare:.2f} s", note="DuckDB's two threads"),
+        row(
+            f"two-core floor of the refresh (CPU ÷ {CORES})",
+            value=f"{floor:.2f} s",
+            note=f"{fmt_ratio(ratio(floor, t_bare.median))} the bare read_csv at best",
+        ),
+        row(
+            "peak RSS, streamed",
+            value=f"{mb_ours:,.0f} MB",
+            note=f"{bound} the {RSS_BOUND_MB} MB bound; {mb_before:,.0f} MB before the span (imports, GE)",
+        ),
+        row("peak RSS, bare read_csv", value=f"{mb_bare:,.0f} MB", note="child process ru_maxrss"),
+        row("baseline: the same refresh, body in memory", Timing((t_naive,)), note=f"{mb_naive:,.0f} MB peak RSS"),
+        row("RATIO peak RSS in memory ÷ streamed", value=fmt_ratio(ratio(mb_naive, mb_ours)), note="> 1"),
+        row("RATIO time in memory ÷ streamed", value=fmt_ratio(ratio(t_naive, t_ours.median)), note="> 1: faster"),
     ]
 
 

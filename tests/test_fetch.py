@@ -15,6 +15,7 @@ import pytest
 
 from localserver import LocalServer, Reply
 from pipelines.errors import FetchError
+from pipelines.fetch.archive import open_body
 from pipelines.fetch.http import Fetcher, FetchResult, FetchSettings
 
 PAGE = b"<html><body><table><tr><td>trn1.2xlarge</td><td>$1.34</td></tr></table></body></html>"
@@ -322,8 +323,10 @@ def test_post_sends_the_body_and_content_type():
 def test_a_body_streamed_to_a_file_is_hashed_as_it_arrives_even_after_a_retry(server, make_fetcher, tmp_path):
     body = b"x" * 300_000 + b"end\n"
     server.set("/big.csv", Reply(body=body, truncate_to=150_000), Reply(body=body, content_type="text/csv"))
-    spool = tmp_path / "big.csv"
+    spool = tmp_path / "big.csv.zst"
     result = make_fetcher().fetch("src", server.url("/big.csv"), spool_to=spool)
     # The first, cut-short attempt wrote into the same file: the hash is of the body that was kept, in full.
-    assert result.body == b"" and result.body_file == spool and spool.read_bytes() == body
-    assert result.sha256 == hashlib.sha256(body).hexdigest()
+    with open_body(spool) as spooled:
+        assert result.body == b"" and result.body_file == spool and spooled.read() == body
+    assert result.sha256 == hashlib.sha256(body).hexdigest() and result.size == len(body)
+    assert spool.read_bytes()[:4] == b"\x28\xb5\x2f\xfd" and spool.stat().st_size < len(body) / 100  # zstd

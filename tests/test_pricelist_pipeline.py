@@ -30,7 +30,7 @@ from pricelist_server import (
 
 from localserver import LocalServer
 from pipelines.errors import FetchError
-from pipelines.fetch.archive import Archive
+from pipelines.fetch.archive import Archive, open_body
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import serve_directory
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
@@ -173,14 +173,15 @@ def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pr
     with Fetcher(FetchSettings(max_attempts=1, max_bytes=1000)) as fetcher:  # the settings' cap: far too small
         result = fetch_source(region, fetcher)  # the source's own cap (max_bytes in sources.toml) applies
         assert result.body == b"" and result.body_file is not None and result.size == len(expected)
-        assert result.body_file.read_bytes() == expected and result.sha256 == hashlib.sha256(expected).hexdigest()
+        with open_body(result.body_file) as spooled:  # zstd-compressed as it arrived
+            assert spooled.read() == expected and result.sha256 == hashlib.sha256(expected).hexdigest()
         discard_body(result)
         assert not result.body_file.exists()
         small = SourceSpec.model_validate(region.model_dump() | {"max_bytes": 1000})
         with pytest.raises(FetchError, match="exceeds 1000 bytes"):
             fetch_source(small, fetcher)
     assert result.body_file.parent == tmp_path
-    assert not list(tmp_path.glob("ratecard-aws_pricelist_us_east_1-*.body"))
+    assert not list(tmp_path.glob("ratecard-aws_pricelist_us_east_1-*"))
 
 
 def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_one(pricelist, tmp_path):

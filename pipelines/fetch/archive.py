@@ -77,13 +77,18 @@ class Archive:
         return self._store(hashlib.sha256(body).hexdigest(), lambda raw: raw.write(packed))
 
     def put_file(self, path: Path, sha256: str) -> str:
-        """Store a body kept in a file (a price-list offer file) under its SHA-256, streamed: never whole in memory."""
+        """Store a body kept in a file (a price-list offer file) under its SHA-256, streamed: never whole in memory.
+        A .zst file (as the fetcher spools a big body) is copied as it is; any other is compressed."""
 
         def copy(raw: BinaryIO) -> None:
+            with open(path, "rb") as body:
+                shutil.copyfileobj(body, raw, CHUNK)
+
+        def compress(raw: BinaryIO) -> None:
             with pa.CompressedOutputStream(raw, "zstd") as packed, open(path, "rb") as body:
                 shutil.copyfileobj(body, packed, CHUNK)
 
-        return self._store(sha256, copy)
+        return self._store(sha256, copy if path.suffix == STORED else compress)
 
     def _store(self, sha256: str, write: Callable[[BinaryIO], object]) -> str:
         target = self.path_for(sha256)

@@ -1,31 +1,18 @@
-"""A response body read under a size cap, inflated by hand, optionally streamed to a file that hashes it."""
+"""A response body read under a size cap, inflated by hand, optionally streamed to a spool file."""
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from collections.abc import Callable
-from typing import BinaryIO
 
 import httpx
 
 from pipelines.errors import FetchError
-
-
-class HashingFile:
-    """A file being written that hashes what passes through it, so a 420 MB body is not read back to be hashed."""
-
-    def __init__(self, out: BinaryIO):
-        self.out = out
-        self.digest = hashlib.sha256()
-
-    def write(self, chunk: bytes) -> int:
-        self.digest.update(chunk)
-        return self.out.write(chunk)
+from pipelines.fetch.spool import SpoolFile
 
 
 def read_body(
-    source_id: str, response: httpx.Response, limit: int, out: HashingFile | None, before_chunk: Callable[[str], None]
+    source_id: str, response: httpx.Response, limit: int, out: SpoolFile | None, before_chunk: Callable[[str], None]
 ) -> bytes:
     """The body (or b"" when it is written to `out` as it arrives), inflated and under the size cap."""
 

@@ -10,7 +10,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -20,10 +20,11 @@ import pydantic
 import tenacity
 
 from pipelines.errors import FetchError
-from pipelines.fetch.body import HashingFile, read_body
+from pipelines.fetch.body import read_body
 from pipelines.fetch.causes import describe, status_cause, transport_cause
 from pipelines.fetch.limits import Deadline, HostBreaker
 from pipelines.fetch.responses import Retryable, connect_failure, redirect_target, retry_after_s
+from pipelines.fetch.spool import spooling
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour
@@ -68,12 +69,13 @@ class FetchResult:
     content_type: str | None
     elapsed_ms: int  # whole fetch, retries and waits included
     attempts: int
-    # Set when the body was streamed to this file (`spool_to`) instead of memory: `body` is then empty.
+    # Set when the body was streamed to this file (`spool_to`, zstd) instead of memory: `body` is then empty.
     body_file: Path | None = None
+    body_file_size: int = 0  # the body's own size, not the compressed file's
 
     @property
     def size(self) -> int:
-        return self.body_file.stat().st_size if self.body_file is not None else len(self.body)
+        return self.body_file_size if self.body_file is not None else len(self.body)
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class _Page:  # what one successful attempt yields
     content_type: str | None
     body: bytes
     spooled_sha256: str | None = None  # the hash of a body streamed to a file, taken as it arrived
+    spooled_size: int = 0
 
 
 def endpoint(url: httpx.URL) -> str:
@@ -145,7 +148,7 @@ class Fetcher:
     ) -> FetchResult:
         """GET (or POST `body`, for APIs such as GraphQL) one URL, retried and capped as configured (`max_bytes`
         overrides the settings' cap for this request: a regional price-list file is far above a page's). With
-        `spool_to` the body is streamed to that file, never held in memory (FetchResult.body_file)."""
+        `spool_to` the body is streamed to that file zstd-compressed, never held in memory (FetchResult.body_file)."""
         try:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
@@ -196,6 +199,7 @@ class Fetcher:
             elapsed_ms=round((time.monotonic() - started) * 1000),
             attempts=attempt.retry_state.attempt_number,
             body_file=spool_to,
+            body_file_size=page.spooled_size,
         )
 
     def _wait(self, retry_state: tenacity.RetryCallState) -> float:
@@ -253,14 +257,14 @@ class Fetcher:
                         url = redirect_target(source_id, response, hosts_ok)
                         continue
                     self._check_status(source_id, response)
-                    spooled = None
-                    with open(request.spool_to, "wb") if request.spool_to else contextlib.nullcontext() as out:
-                        hashing = HashingFile(out) if out is not None else None
+                    with spooling(request.spool_to) as spool:
                         cut = partial(self._deadline.check, source_id)  # the body stops at the deadline
-                        body = read_body(source_id, response, request.max_bytes, hashing, cut)
-                        spooled = hashing.digest.hexdigest() if hashing is not None else None
+                        body = read_body(source_id, response, request.max_bytes, spool, cut)
                     content_type = response.headers.get("Content-Type")
-                    return _Page(fetched_at, str(response.url), response.status_code, content_type, body, spooled)
+                    page = _Page(fetched_at, str(response.url), response.status_code, content_type, body)
+                    if spool is not None:
+                        page = replace(page, spooled_sha256=spool.digest.hexdigest(), spooled_size=spool.size)
+                    return page
             except httpx.ConnectError as exc:
                 raise connect_failure(source_id, url, exc) from exc
             except httpx.TimeoutException as exc:

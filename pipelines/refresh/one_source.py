@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -96,7 +95,7 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher, *, to_file: bool | None =
     failpoint("fetch")  # stop tests signal here: in a worker thread, before the request
     spool = None
     if reads_files(source.adapter) if to_file is None else to_file:
-        handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".body")
+        handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".zst")  # the fetcher compresses
         os.close(handle)  # the fetcher reopens it for each attempt
         spool = Path(name)
     try:
@@ -124,17 +123,15 @@ def discard_body(result: FetchResult) -> None:
 
 @contextmanager
 def archiving(result: FetchResult, archive: Archive) -> Iterator[bytes | Path]:
-    """Archive the body (zstd, by its SHA-256) while the caller reads it: the bytes, or the file it was streamed
-    to. A file is compressed in a thread (Arrow's zstd releases the GIL), so a big offer file's compression overlaps
-    its DuckDB parse; the archive is complete, or its failure raised, when the block ends, before anything can land."""
+    """Archive the body (zstd, by its SHA-256), then hand it to the caller: the bytes, or the file it was streamed
+    to. That file is zstd already (the fetcher compresses as it downloads), so archiving it is a copy of a few MB:
+    nothing is read while DuckDB parses it."""
     if result.body_file is None:
         archive.put(result.body)
         yield result.body
         return
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratecard-archive") as pool:
-        stored = pool.submit(archive.put_file, result.body_file, result.sha256)
-        yield result.body_file
-        stored.result()
+    archive.put_file(result.body_file, result.sha256)
+    yield result.body_file
 
 
 def check_fetched(source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState) -> Checked:
