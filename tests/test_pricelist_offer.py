@@ -326,19 +326,19 @@ def test_unknown_reserved_terms_are_a_parse_error(tmp_path):
         parse(rewritten(tmp_path, "us-east-1", five_year, LeaseContractLength="5yr"))
 
 
-def test_a_file_body_is_archived_while_it_is_read_and_complete_when_the_block_ends(tmp_path):
+def test_a_file_body_is_archived_before_it_is_read_and_an_archive_failure_is_raised(tmp_path):
     from pipelines.fetch.archive import Archive
     from pipelines.fetch.http import FetchResult
-    from pipelines.refresh.one_source import archiving
+    from pipelines.refresh.one_source import archived
 
     offer = tmp_path / "offer.csv"
     offer.write_bytes(sample("us-east-1").read_bytes())
     digest = hashlib.sha256(offer.read_bytes()).hexdigest()
     result = FetchResult("src", "http://x/", "http://x/", 200, datetime.now(UTC), b"", digest, None, 0, 1, offer)
     archive = Archive(tmp_path / "archive")
-    with archiving(result, archive) as body:
-        assert body == offer and parse(body).prices  # the parse runs beside the archiving
+    body = archived(result, archive)
+    assert body == offer and parse(body).prices
     assert archive.verified_path(digest).exists()
     (tmp_path / "blocked").write_text("a file where the archive's folder should be")
-    with pytest.raises(NotADirectoryError), archiving(result, Archive(tmp_path / "blocked")) as body:
-        parse(body)  # the parse succeeds; the archive's failure is raised when the block ends
+    with pytest.raises(NotADirectoryError):
+        archived(result, Archive(tmp_path / "blocked"))  # nothing is parsed from a body that is not archived

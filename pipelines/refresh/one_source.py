@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,37 +119,35 @@ def discard_body(result: FetchResult) -> None:
         result.body_file.unlink(missing_ok=True)
 
 
-@contextmanager
-def archiving(result: FetchResult, archive: Archive) -> Iterator[bytes | Path]:
-    """Archive the body (zstd, by its SHA-256), then hand it to the caller: the bytes, or the file it was streamed
-    to. That file is zstd already (the fetcher compresses as it downloads), so archiving it is a copy of a few MB:
-    nothing is read while DuckDB parses it."""
+def archived(result: FetchResult, archive: Archive) -> bytes | Path:
+    """Archive the body (zstd, by its SHA-256) before anything reads it; returns it: the bytes, or the file it was
+    streamed to. That file is zstd already (the fetcher compresses as it downloads), so archiving it is a copy of a
+    few MB."""
     if result.body_file is None:
         archive.put(result.body)
-        yield result.body
-        return
+        return result.body
     archive.put_file(result.body_file, result.sha256)
-    yield result.body_file
+    return result.body_file
 
 
 def check_fetched(source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState) -> Checked:
-    """Archive the body while deciding whether it may land."""
-    with archiving(result, archive) as body:
-        try:
-            return check_body(source, body, result.fetched_at.date(), state, result.content_type)
-        except CHECK_BUGS as exc:
-            return check_bug(source, exc)
+    """Archive the body, then decide whether it may land."""
+    body = archived(result, archive)
+    try:
+        return check_body(source, body, result.fetched_at.date(), state, result.content_type)
+    except CHECK_BUGS as exc:
+        return check_bug(source, exc)
 
 
 def prepare_fetched(
     source: SourceSpec, result: FetchResult, archive: Archive, state: WarehouseState
 ) -> Prepared | Checked:
-    """Archive the body while parsing and preparing it (validation comes later, many sources at once)."""
-    with archiving(result, archive) as body:
-        try:
-            return prepare_body(source, body, result.fetched_at.date(), state, result.content_type)
-        except CHECK_BUGS as exc:
-            return check_bug(source, exc)
+    """Archive the body, then parse and prepare it (validation comes later, many sources at once)."""
+    body = archived(result, archive)
+    try:
+        return prepare_body(source, body, result.fetched_at.date(), state, result.content_type)
+    except CHECK_BUGS as exc:
+        return check_bug(source, exc)
 
 
 def log_fetch_failure(
