@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -63,11 +64,20 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         self.do_GET()
 
 
+class _SampleServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that goes away mid-answer (a stopped refresh closing its connections) is no fault of the server's:
+        # the answer is simply not wanted any more, so nothing is printed. Anything else is reported as usual.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 (a free port) for the duration of the block; yields the base URL."""
     handler = functools.partial(_QuietHandler, directory=str(root))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _SampleServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="ratecard-samples", daemon=True)
     thread.start()
     try:
