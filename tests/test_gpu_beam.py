@@ -165,7 +165,7 @@ def test_another_copys_h100_figures_parse() -> None:
 
 def test_an_hourly_figure_with_more_decimals_is_checked_at_those_decimals() -> None:
     assert parse(SAMPLE.replace(b"<td>$4.40</td>", b"<td>$4.3992</td>")).offers[-1].amount == D("0.001222")
-    with pytest.raises(CellError):
+    with pytest.raises(CellError, match=r"hourly 4\.3990 disagrees with 0\.001222/sec x 3600 = 4\.399200"):
         parse(SAMPLE.replace(b"<td>$4.40</td>", b"<td>$4.3990</td>"))
 
 

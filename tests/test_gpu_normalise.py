@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from pipelines.gpu.catalog import canonical
 from pipelines.gpu.normalise import FxTable, MissingFxRate, listing, normalise
@@ -95,10 +96,24 @@ def test_cross_rates_go_through_eur_on_one_fixing():
     assert (jpy.usd_per_currency_unit, jpy.fx_rate_date) == (Decimal("0.0068823529"), date(2026, 9, 25))
 
 
-@pytest.mark.parametrize(("currency", "on"), [("CHF", DAY), ("EUR", date(2026, 9, 1)), ("USD2", DAY)])
-def test_a_currency_without_a_rate_is_refused(currency, on):
-    with pytest.raises((MissingFxRate, ValueError)):
-        listing("P", offer("1", currency=currency), FX, on)
+@pytest.mark.parametrize(
+    ("currency", "on", "message"),
+    [
+        ("CHF", DAY, "no ECB rate for CHF on or before 2026-09-28"),
+        ("EUR", date(2026, 9, 1), "no ECB rate for USD on or before 2026-09-01"),  # the EUR leg needs USD's rate
+        ("USD2", DAY, "no ECB rate for USD2 on or before 2026-09-28"),  # near USD is not USD
+    ],
+)
+def test_a_currency_without_a_rate_is_refused(currency, on, message):
+    # model_copy skips validation, so a code the offer itself would refuse still reaches the FX lookup.
+    unrated = offer("1").model_copy(update={"currency": currency})
+    with pytest.raises(MissingFxRate, match=message):
+        listing("P", unrated, FX, on)
+
+
+def test_an_offer_in_a_malformed_currency_code_is_refused():
+    with pytest.raises(ValidationError, match=r"currency\s+String should match pattern '\^\[A-Z\]\{3\}\$'"):
+        offer("1", currency="USD2")
 
 
 def test_normalise_keeps_unknown_names_and_reports_them():

@@ -126,7 +126,9 @@ def test_the_kind_prepares_counts_and_names_prices_with_their_terms():
     }
     assert pricelist_kind_label(us_east_1()[3]) == "reserved 1y Partial Upfront standard"
     assert KIND.row_count(batch(us_east_1())) == 5
-    with pytest.raises(DuplicateOnDemand):
+    with pytest.raises(
+        DuplicateOnDemand, match=r"more than one on-demand row for trn1\.32xlarge in us-east-1 \(2 rows"
+    ):
         KIND.prepare(batch([price(), price()]), None, PUBLISHED.date(), None)
 
 

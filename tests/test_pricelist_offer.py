@@ -12,7 +12,7 @@ import pytest
 
 from pipelines.adapters import parser_for
 from pipelines.errors import MissingColumnError, ParseError
-from pipelines.pricelist.checks import DuplicateOnDemand, check_one_on_demand
+from pipelines.pricelist.checks import DuplicateOnDemand, check_one_on_demand, on_demand_duplicates
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.sources.file import load_sources, sample_path
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
@@ -191,7 +191,11 @@ def test_a_zero_priced_twin_is_not_a_duplicate(tmp_path):
     meta, header, rows = read_sample("us-east-1")
     original = next(r for r in rows if kept_row(r, "p5.48xlarge"))
     twin = {**original, "SKU": "ZEROZEROZEROZERO", "PricePerUnit": "0.0000000000"}  # 0: not offered
-    check_one_on_demand(parse(write_rows(tmp_path / "zero.csv", meta, header, [*rows, twin])))
+    batch = parse(write_rows(tmp_path / "zero.csv", meta, header, [*rows, twin]))
+    p5 = [p for p in batch.prices if p.instance_type == "p5.48xlarge" and p.price_kind is PriceListKind.ON_DEMAND]
+    assert [(p.sku, p.hourly_usd) for p in p5] == [(original["SKU"], Decimal(original["PricePerUnit"]))]
+    assert on_demand_duplicates(batch.prices) == {}
+    check_one_on_demand(batch)  # and the gate lets the region through
 
 
 def test_catalog_count_disagreeing_with_gpu_is_a_warning_naming_both(tmp_path):
@@ -265,7 +269,7 @@ def test_truncated_file_is_a_parse_error(tmp_path):
 def test_truncated_inside_the_metadata_is_a_parse_error(tmp_path):
     cut = tmp_path / "head.csv"
     cut.write_bytes(b'"FormatVersion","v1.0"\n"Disclaimer","This pricing list\n')
-    with pytest.raises(ParseError):
+    with pytest.raises(ParseError, match="the file ends inside its metadata and header"):
         parse(cut)
 
 
@@ -275,7 +279,7 @@ def test_truncated_gzip_is_a_parse_error(tmp_path):
     whole.write_bytes(packed)
     cut.write_bytes(packed[: len(packed) // 2])
     assert on_demand(parse(whole))["trn1.32xlarge"] == Decimal("21.50")
-    with pytest.raises(ParseError):
+    with pytest.raises(ParseError, match=r"cut\.csv\.gz: the file does not end with a newline: truncated download\?"):
         parse(cut)
 
 
@@ -340,5 +344,5 @@ def test_a_file_body_is_archived_before_it_is_read_and_an_archive_failure_is_rai
     assert body == offer and parse(body).prices
     assert archive.verified_path(digest).exists()
     (tmp_path / "blocked").write_text("a file where the archive's folder should be")
-    with pytest.raises(NotADirectoryError):
+    with pytest.raises(NotADirectoryError, match=r"Not a directory: .*blocked"):
         archived(result, Archive(tmp_path / "blocked"))  # nothing is parsed from a body that is not archived

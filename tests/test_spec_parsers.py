@@ -254,7 +254,7 @@ def test_vendor_claims_are_captured_as_claims(source_id: str, claim: str) -> Non
 
 
 def test_a_claim_is_always_a_claim() -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError, match=r"is_claim\s+Input should be True"):
         VendorClaim(claim_text="up to 50% savings", page_url="https://x", is_claim=False)  # type: ignore[arg-type]
 
 

@@ -1,5 +1,5 @@
 """The suite may grow and may get faster, but no test may be dropped to make it so: a whole run collects at least
-as many tests as it did before it was made parallel (issue 21)."""
+as many tests as the floor below. Raise the floor when the suite grows; never lower it to let a run pass."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-# `pytest --collect-only -q` of the whole suite on 2026-12-03, before the suite was sped up.
-TESTS_BEFORE_THE_SPEED_UP = 1390
+# What `pytest --collect-only -q` counted for the whole suite when the floor was last raised (1,837), less a
+# margin of 7 for a test folded into another.
+FEWEST_TESTS_COLLECTED = 1830
 TESTS_DIR = Path(__file__).resolve().parent
 
 
@@ -20,7 +21,7 @@ def is_whole_suite(config: pytest.Config) -> bool:
     return all(path == TESTS_DIR for path in given)
 
 
-def test_a_whole_run_collects_at_least_the_tests_of_before(request: pytest.FixtureRequest) -> None:
+def test_a_whole_run_collects_at_least_the_floor(request: pytest.FixtureRequest) -> None:
     if not is_whole_suite(request.config):
         pytest.skip("a partial run: only a run of the whole suite is counted")
-    assert request.session.testscollected >= TESTS_BEFORE_THE_SPEED_UP
+    assert request.session.testscollected >= FEWEST_TESTS_COLLECTED

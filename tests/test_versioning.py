@@ -152,7 +152,10 @@ def test_a_failed_landing_leaves_nothing_behind(con):
         region=None,
         printed_usd_per_accelerator_hour=None,
     )
-    with pytest.raises(duckdb.ConstraintException):
+    with pytest.raises(
+        duckdb.ConstraintException,
+        match=r"CHECK constraint failed on table aws_instance_price_history .*usd_per_instance_hour > 0",
+    ):
         land(con, batch([bad], specs=[spec(memory="2048")]), 1)
     assert (history(con), con.execute("SELECT count(*) FROM fetch_log").fetchall()) == before
     assert con.execute("SELECT accelerator_memory_value FROM aws_instance_specs").fetchall() == [
