@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from typing import Literal
 
 # Why a fetch failed, in a word a caller can compare across sources ("dns" everywhere: no network?).
@@ -102,12 +103,48 @@ class RecordInvalid(ParseError):
         super().__init__(source_id, "; ".join(self.failures))
 
 
+class ParserBug(ParseError):
+    """An unexpected exception while parsing or checking a page: a bug in ratecard, not the page's fault. The page
+    is quarantined all the same; the exception is this error's cause, and its traceback goes to the details log."""
+
+    def __init__(self, source_id: str, exc: BaseException, during: str = "parser"):
+        super().__init__(source_id, f"{during} bug: {type(exc).__name__}: {exc}")
+        self.__cause__ = exc  # as `raise ... from exc` chains it
+
+    def traceback_lines(self) -> list[str]:
+        cause = self.__cause__
+        if cause is None:
+            return []
+        return "".join(traceback.format_exception(cause)).rstrip().splitlines()
+
+
+def bug_behind(error: BaseException | None) -> ParserBug | None:
+    """The parser bug an error stands for, itself or somewhere along its chain of causes."""
+    while error is not None and not isinstance(error, ParserBug):
+        error = error.__cause__
+    return error
+
+
 class ValidationFailed(SourceError):
     stage = "validate"
 
     def __init__(self, source_id: str, failures: list[str]):
         self.failures = failures
         super().__init__(source_id, "batch failed validation: " + "; ".join(failures))
+
+
+class ReparseRolledBack(SourceError):
+    """A reparse would have left the source fewer current rows because fetches that landed before are now
+    refused: its rebuild was rolled back, so its rows stay as they were. Its cause is the first refused fetch's
+    error."""
+
+    stage = "reparse"
+
+    def __init__(self, source_id: str, message: str, *, fetch_id: int, rows_before: int, rows_after: int):
+        self.fetch_id = fetch_id
+        self.rows_before = rows_before
+        self.rows_after = rows_after
+        super().__init__(source_id, message)
 
 
 class SourcesFileError(Exception):

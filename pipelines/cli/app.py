@@ -160,8 +160,20 @@ def reparse(
     db: DbOption = DEFAULT_DB_PATH,
     source: SourceIdsOption = None,
     wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 60.0,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Accept a rebuild that leaves a source fewer current rows because fetches that landed before are "
+            "now refused (without it, that source is rolled back and the command exits 1).",
+        ),
+    ] = False,
 ) -> None:
-    """Re-parse every archived body of the sources with today's parsers and rebuild their history."""
+    """Re-parse every archived body of the sources with today's parsers and rebuild their history.
+
+    A source whose rebuild would lose current rows to fetches that landed before and are now refused keeps its
+    rows as they were; the others are rebuilt and published.
+    """
     quiet_libraries()
     from pipelines.sources.file import load_sources
     from warehouse.db import writable_location
@@ -170,27 +182,17 @@ def reparse(
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     from pipelines.fetch.archive import Archive
-    from pipelines.refresh.reparse import reparse_source
-    from warehouse.publish import publish_snapshot
 
     archive = Archive(local_dir(db) / "archive")
     writable_location(db)
     warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
-        from pipelines.cli.stopping import stops_cleanly
-        from pipelines.refresh.one_source import SourceOutcome
+        from pipelines.cli.reparse import reparse_all
 
-        rebuilt: list[SourceOutcome] = []  # each source's rebuild is one transaction: committed, or not at all
-        with stops_cleanly("reparse", db, console, lambda: rebuilt):
-            for spec in replayed_units(selected, db):
-                result = reparse_source(spec, db_path=db, archive=archive)
-                rebuilt.append(SourceOutcome(spec.id, "landed", str(spec.url), inserted=result.landed))
-                console.print(
-                    f"{spec.id}: {result.fetches} fetches replayed: {result.landed} landed, "
-                    f"{result.unchanged} unchanged, {result.quarantined} quarantined"
-                )
-            console.print(f"published {publish_snapshot(db)}")
+        code = reparse_all(replayed_units(selected, db), db, archive, console, force=force)
+    if code:
+        raise typer.Exit(code=code)
 
 
 def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:

@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pipelines.errors import bug_behind
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.logged import logged_in, made_whole
@@ -33,7 +34,13 @@ from pipelines.sources.file import SourcesFile, SourceSpec
 from warehouse.failpoints import failpoint
 from warehouse.target import local_dir
 
-STATUS_STYLE = {"landed": "green", "unchanged": "cyan", "quarantined": "red", "fetch_failed": "red"}
+STATUS_STYLE = {
+    "landed": "green",
+    "unchanged": "cyan",
+    "quarantined": "red",
+    "fetch_failed": "red",
+    "rolled_back": "red",
+}
 EXIT_FOR_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells report it
 NO_NETWORK_CAUSES = frozenset({"dns", "refused"})  # failures that mean "not reachable at all", not "busy"
 DETAIL_WIDTH = 100
@@ -197,6 +204,9 @@ def write_log(report: RefreshReport, db: Path, command: str = "refresh") -> Path
         if outcome.error is not None:
             lines.append(f"error: {outcome.error}")
             lines += [f"  - {failure}" for failure in getattr(outcome.error, "failures", [])]
+            bug = bug_behind(outcome.error)
+            if bug is not None:
+                lines += [f"  | {line}" for line in bug.traceback_lines()]
         lines += [f"warning: {warning}" for warning in outcome.warnings]
     lines += [f"\n{note}" for note in report.notes]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

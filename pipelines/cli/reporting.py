@@ -37,7 +37,8 @@ EXIT_UNWRITABLE = 7
 EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
 EXIT_CODES = {
     0: "success",
-    1: "a source failed (its previous version stays current), or show/reparse found no database yet, or history "
+    1: "a source failed (its previous version stays current), or reparse rolled a source back (today's parser "
+    "refuses fetches that landed: its rows stay as they were), or show/reparse found no database yet, or history "
     "found no prices under that name",
     EXIT_USAGE: "usage: an unknown option, command or --source id, or a value out of range or empty",
     3: "another refresh of this database is running",

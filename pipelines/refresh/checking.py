@@ -7,13 +7,14 @@ is per run, not per row); `check_body` is the one-source path.
 from __future__ import annotations
 
 import threading
+import traceback
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from pipelines.adapters import parser_for
-from pipelines.errors import ParseError, RecordInvalid, SourceError, ValidationFailed
+from pipelines.errors import ParseError, ParserBug, RecordInvalid, SourceError, ValidationFailed
 from pipelines.refresh.drift import DriftFindings, evaluate
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
@@ -76,7 +77,7 @@ def prepare_body(
     except ParseError as exc:
         return Checked(error=exc, stage="parse")
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
-        return Checked(error=ParseError(source.id, f"unexpected {type(exc).__name__}: {exc}"), stage="parse")
+        return Checked(error=bug(source, exc, "parser"), stage="parse")
     try:
         prepared = KINDS[adapter_kind(source.adapter)].prepare(parsed, source, on, state)
     except ValidationFailed as exc:
@@ -148,10 +149,15 @@ def check_body(
 CHECK_BUGS = (ArithmeticError, ValueError, TypeError, KeyError)
 
 
+def bug(source: SourceSpec, exc: Exception, during: str) -> ParserBug:
+    """The bug as the page's quarantine reason, chained to `exc`. The traceback is kept for the details log; the
+    locals of its finished frames (a body of many MB) are let go."""
+    traceback.clear_frames(exc.__traceback__)
+    return ParserBug(source.id, exc, during)
+
+
 def check_bug(source: SourceSpec, exc: Exception) -> Checked:
-    return Checked(
-        error=ParseError(source.id, f"unexpected {type(exc).__name__} while checking: {exc}"), stage="validate"
-    )
+    return Checked(error=bug(source, exc, "checking"), stage="validate")
 
 
 def check_prepared(items: list[tuple[SourceSpec, Prepared]], state: WarehouseState) -> dict[str, Checked]:

@@ -41,7 +41,7 @@ WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintExcepti
 @dataclass
 class SourceOutcome:
     source_id: str
-    status: str  # landed | unchanged | quarantined | fetch_failed
+    status: str  # landed | unchanged | quarantined | fetch_failed; reparse: rolled_back
     url: str
     fetch_id: int | None = None
     sha256: str | None = None

@@ -3,16 +3,22 @@
 After a parser fix, `ratecard reparse --source ID` replays every fetch of that source that returned a body,
 oldest first, through parse -> validate -> versioned landing, each at its original fetch time. The rebuild is
 one transaction: SQL readers see the old history or the corrected one, never a half-rebuilt mix.
+
+A rebuild that would leave the source fewer current rows because fetches that landed before are now refused (a
+parser that broke, not one that was fixed) is rolled back, so the last good version stays current, unless the
+caller accepts the shrink (`reparse --force`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
+from duckdb import DuckDBPyConnection
+
 from pipelines.adapters import parser_version
-from pipelines.errors import ValidationFailed
+from pipelines.errors import ReparseRolledBack, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.backfill import check_past_body
 from pipelines.refresh.checking import check_body
@@ -25,7 +31,7 @@ from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
 from warehouse.pricelist_backfill import backfilled_fetches, version_snapshots
 from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES, PRICELIST_TYPES
-from warehouse.queries import rows_as_dicts
+from warehouse.queries import one_row, rows_as_dicts
 from warehouse.spec_landing import SPEC_TABLES
 from warehouse.transactions import transaction
 
@@ -40,7 +46,8 @@ HISTORY_TABLES = {
 }
 
 REPLAYABLE_FETCHES = """
-SELECT fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts, content_type
+SELECT fetch_id, outcome, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
+       content_type
 FROM fetch_log
 WHERE source_id = $source_id AND sha256 IS NOT NULL AND outcome <> 'fetch_failed'
 ORDER BY fetched_at, fetch_id
@@ -58,6 +65,12 @@ REPLAYED_FX_RATES = (
 
 FORGET_QUARANTINE = "DELETE FROM quarantine WHERE fetch_id = $fetch_id"
 
+CURRENT_ROWS = "SELECT count(*) FROM {table} WHERE source_id = $source_id AND valid_to IS NULL"
+CURRENT_FX_RATES = """
+SELECT count(*) FROM fx_rates
+WHERE valid_to IS NULL AND fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)
+"""
+
 
 @dataclass
 class ReparseResult:
@@ -66,10 +79,46 @@ class ReparseResult:
     landed: int = 0
     unchanged: int = 0
     quarantined: int = 0
+    rows_before: int = 0  # current rows of the source before the rebuild, and after it
+    rows_after: int = 0
 
 
-def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive) -> ReparseResult:
+@dataclass
+class RefusedFetch:
+    """A fetch that landed before and that today's parser refuses."""
+
+    fetch_id: int
+    fetched_at: datetime
+    url: str
+    error: SourceError
+    reasons: list[str]
+
+
+def current_rows(con: DuckDBPyConnection, kind: str, source_id: str) -> int:
+    queries = [CURRENT_FX_RATES] if kind == "fx" else [CURRENT_ROWS.format(table=t) for t in HISTORY_TABLES[kind]]
+    return sum(int(one_row(con, query, {"source_id": source_id})[0]) for query in queries)
+
+
+def rolled_back(source_id: str, refused: RefusedFetch, before: int, after: int) -> ReparseRolledBack:
+    return ReparseRolledBack(
+        source_id,
+        f"rolled back: today's parser would leave {after} current rows of {before}, because fetch "
+        f"{refused.fetch_id} of {refused.fetched_at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC ({refused.url}), "
+        f"which landed before, is now refused: {'; '.join(refused.reasons)}. Its rows stay as they were",
+        fetch_id=refused.fetch_id,
+        rows_before=before,
+        rows_after=after,
+    )
+
+
+def reparse_source(
+    source: SourceSpec, *, db_path: Path | str, archive: Archive, accept_shrink: bool = False
+) -> ReparseResult:
+    """Rebuild the source's history from its archived bodies, in one transaction. Raises ReparseRolledBack (the
+    transaction rolled back) when fetches that landed before are now refused and the source would be left fewer
+    current rows, unless `accept_shrink`."""
     result = ReparseResult(source.id)
+    refused: RefusedFetch | None = None  # the first fetch that landed before and is refused now
     version = parser_version(source.adapter)
     kind = KINDS[adapter_kind(source.adapter)]
     with connect(db_path) as con, transaction(con):
@@ -77,13 +126,14 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
         effective = backfilled_fetches(con, source.id)
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
         fetches.sort(key=lambda row: effective.get(row["fetch_id"], row["fetched_at"]))
+        result.rows_before = current_rows(con, kind.name, source.id)
         for table in HISTORY_TABLES[kind.name]:
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
         if kind.name == "fx":  # else the replay finds every rate present and logs its first fetch as "unchanged"
             con.execute(REPLAYED_FX_RATES, {"source_id": source.id})
         for row in fetches:
             result.fetches += 1
-            fetch = FetchRecord(**{k: v for k, v in row.items() if k != "fetch_id"})
+            fetch = FetchRecord(**{k: v for k, v in row.items() if k not in ("fetch_id", "outcome")})
             assert fetch.sha256 is not None  # REPLAYABLE_FETCHES selects archived fetches only
             # An offer file (~250 MB) is read from its archived file (zstd, or older gzip), never whole into memory.
             body = archive.verified_path(fetch.sha256) if reads_files(source.adapter) else archive.get(fetch.sha256)
@@ -108,6 +158,8 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
                 continue
             result.quarantined += 1
             reasons = error.failures if isinstance(error, ValidationFailed) else [str(error)]
+            if refused is None and row["outcome"] in ("landed", "unchanged"):
+                refused = RefusedFetch(row["fetch_id"], fetch.fetched_at, fetch.url, error, reasons)
             con.execute(
                 MARK_QUARANTINED, {"parser_version": version, "error": "; ".join(reasons), "fetch_id": row["fetch_id"]}
             )
@@ -125,4 +177,8 @@ def reparse_source(source: SourceSpec, *, db_path: Path | str, archive: Archive)
                     "raw_body": body if isinstance(body, bytes) else b"",  # a file's body stays in the archive
                 },
             )
+        result.rows_after = current_rows(con, kind.name, source.id)
+        if refused is not None and result.rows_after < result.rows_before and not accept_shrink:
+            # Raised inside the transaction: the rebuild, its fetch_log and quarantine rows, all roll back.
+            raise rolled_back(source.id, refused, result.rows_before, result.rows_after) from refused.error
     return result
