@@ -160,6 +160,9 @@ class Snapshot:
     table: VersionedTable | FactTable
     rows: list[dict[str, Any]]
     scope: dict[str, Any] = field(default_factory=dict)  # see VersionedTable.scope_columns
+    # Business keys of rows refused one by one this time: their open versions stay open (the last good version
+    # stays current), where an absent key would otherwise be closed as gone.
+    kept: list[dict[str, Any]] = field(default_factory=list)
 
 
 def aws_snapshots(batch: SourceBatch) -> list[Snapshot]:
@@ -210,7 +213,9 @@ def land_in_transaction(
         else:
             arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage, at)
             if at is None:
-                counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope)
+                counts = land_snapshot(
+                    con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope, snapshot.kept
+                )
             else:
                 counts = land_snapshot_at(
                     con, snapshot.table, arrow, fetch.source_id, at, snapshot.scope, next_observed

@@ -153,7 +153,9 @@ def pricelist_snapshots(batch: PriceListBatch) -> list[Snapshot]:
     }
     rows = pricelist_rows(batch)
     if batch.region_code is None:
-        return [Snapshot(PRICELIST_ALL_REGIONS, rows), Snapshot(PRICELIST_OFFERS, [offer])]
+        kept = [{k: _plain(v) for k, v in row.model_dump().items() if k != "reason"} for row in batch.refused]
+        kept = [{"lease_years": None, "purchase_option": None, "offering_class": None, **key} for key in kept]
+        return [Snapshot(PRICELIST_ALL_REGIONS, rows, kept=kept), Snapshot(PRICELIST_OFFERS, [offer])]
     scope = {"region_code": batch.region_code}
     return [
         Snapshot(PRICELIST_PRICES, rows, scope=scope),

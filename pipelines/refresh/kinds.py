@@ -46,6 +46,12 @@ class Landed(Protocol):
     def type_attributes(self) -> dict[str, tuple[str | None, str | None]]: ...
 
 
+# Rows refused one by one while the rest of their batch lands: counted under this key, each named in a warning
+# that starts with REFUSED_ROW. A source with any is a partial failure (the refresh exits 1).
+REFUSED_ROWS = "refused_rows"
+REFUSED_ROW = "row refused, not landed (its last landed version stays current):"
+
+
 @dataclass(frozen=True)
 class Prepared:
     batch: Any
@@ -137,11 +143,10 @@ def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, sta
     check_priced(batch)  # UnpricedTypes: an accelerator type without a count fails its source, named
     check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
     kinds = [p.price_kind for p in batch.prices]
-    return Prepared(
-        batch,
-        [f"[{source.id}] {warning}" for warning in batch.warnings],
-        {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)},
-    )
+    warnings = [f"[{source.id}] {warning}" for warning in batch.warnings]
+    warnings += [f"[{source.id}] {REFUSED_ROW} {row}" for row in batch.refused]  # spot rows, each with why
+    counts = {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)}
+    return Prepared(batch, warnings, counts | {REFUSED_ROWS: len(batch.refused)})
 
 
 def pricelist_kind_label(price: PriceListPrice) -> str:
@@ -205,7 +210,7 @@ KINDS = {
         lambda group: validate_pricelist_many({sid: batch for sid, (_, batch) in group.items()}),
         pricelist_snapshots,
         _pricelist_prices,
-        lambda b: len(b.prices),
+        lambda b: len(b.prices) + len(b.refused),  # a refused row keeps its last version open
         scope=lambda b: {"region_code": b.region_code},
         gates=_pricelist_gates,
     ),
