@@ -142,11 +142,11 @@ def fail_for(outcomes: list[SourceOutcome], stopped: RefreshStopped | None) -> N
             metadata={"failed": [o.source_id for o in failed]},
             allow_retries=any(transient(o) for o in failed),
         )
-    if partial := [o for o in outcomes if o.refused_rows]:  # landed, but rows refused: the same bytes would again
+    if partial := [o for o in outcomes if o.refused]:  # landed, but parts refused: again on a retry
         raise dg.Failure(
             description="\n".join(
-                f"[{o.source_id}] {o.refused_rows} row(s) refused (named in its warnings)" for o in partial
+                f"[{o.source_id}] {o.refused} row(s) or table(s) refused (named in its warnings)" for o in partial
             ),
-            metadata={"rows_refused": {o.source_id: o.refused_rows for o in partial}},
+            metadata={"refused": {o.source_id: o.refused for o in partial}},
             allow_retries=False,
         )

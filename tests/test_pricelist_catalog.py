@@ -146,11 +146,11 @@ def test_a_spot_type_no_price_list_describes_is_refused_by_name_and_the_rest_of_
     )
     outcomes = refresh_with_spot(pricelist, tmp_path, json.dumps(document).encode(), "g7x")  # admitted, priced nowhere
     spot = outcomes["aws_spot"]
-    assert (spot.status, spot.error, spot.refused_rows) == ("landed", None, 1)
-    refused = [w for w in spot.warnings if "row refused" in w]
+    assert (spot.status, spot.error, spot.refused) == ("landed", None, 1)
+    refused = [w for w in spot.warnings if "refused, not landed" in w]
     assert refused == [
-        "[aws_spot] row refused, not landed (its last landed version stays current): "
-        f"spot {region['region']} g7x.8xlarge: no attributes landed and no catalog entry"
+        f"[aws_spot] refused, not landed: spot {region['region']} g7x.8xlarge: no attributes landed and no catalog "
+        "entry (its last landed version, if any, stays current)"
     ]
     assert all(outcomes[unit(r)].status == "landed" for r in REGIONS)
     landed = "SELECT count(*), count(*) FILTER (family = 'g7x') FROM aws_pricelist_price_history WHERE source_id = "

@@ -24,7 +24,7 @@ from rich.table import Table
 
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.refresh.kinds import REFUSED_ROW
+from pipelines.refresh.kinds import REFUSED_MARK
 from pipelines.refresh.logged import logged_in, made_whole
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
@@ -57,12 +57,12 @@ class RefreshReport:
     def exit_code(self) -> int:
         if self.stopped_by is not None:
             return EXIT_FOR_SIGNAL.get(signal.Signals(self.stopped_by), 128 + self.stopped_by)
-        return 1 if self.failed or self.refused_rows or self.published is None else 0
+        return 1 if self.failed or self.refused or self.published is None else 0
 
     @property
-    def refused_rows(self) -> int:
-        """Rows refused one by one in sources that otherwise landed: a partial failure."""
-        return sum(o.refused_rows for o in self.outcomes)
+    def refused(self) -> int:
+        """Rows or tables refused one by one in sources that otherwise landed: a partial failure."""
+        return sum(o.refused for o in self.outcomes)
 
 
 def run_refresh(
@@ -241,8 +241,8 @@ def closing_line(report: RefreshReport) -> str:
     landed = sum(o.status == "landed" for o in report.outcomes)
     unchanged = sum(o.status == "unchanged" for o in report.outcomes)
     counts = f"{landed} landed, {unchanged} unchanged, {len(report.failed)} failed"
-    if report.refused_rows:
-        counts += f", [red]{report.refused_rows} row(s) refused[/] (named in the details)"
+    if report.refused:
+        counts += f", [red]{report.refused} row(s) or table(s) refused[/] (named in the details)"
     published = f"snapshot published to {report.published}" if report.published else "[red]snapshot not published[/]"
     if report.stopped_by is not None:
         name = signal.Signals(report.stopped_by).name
@@ -253,9 +253,9 @@ def closing_line(report: RefreshReport) -> str:
 def detail(outcome: SourceOutcome) -> str:
     if outcome.error is not None:
         return str(outcome.error)
-    if outcome.refused_rows:
-        first = next((w for w in outcome.warnings if REFUSED_ROW in w), "")
-        return f"{outcome.refused_rows} row(s) refused, e.g. {first.split(REFUSED_ROW, 1)[-1].strip()}"
+    if outcome.refused:
+        first = next((w for w in outcome.warnings if REFUSED_MARK in w), "")
+        return f"{outcome.refused} refused, e.g. {first.split(REFUSED_MARK, 1)[-1].strip()}"
     return ""
 
 

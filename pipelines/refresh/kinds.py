@@ -46,10 +46,10 @@ class Landed(Protocol):
     def type_attributes(self) -> dict[str, tuple[str | None, str | None]]: ...
 
 
-# Rows refused one by one while the rest of their batch lands: counted under this key, each named in a warning
-# that starts with REFUSED_ROW. A source with any is a partial failure (the refresh exits 1).
-REFUSED_ROWS = "refused_rows"
-REFUSED_ROW = "row refused, not landed (its last landed version stays current):"
+# Parts of a batch refused one by one while the rest lands (a spot row, a Lambda table): counted under this key,
+# each named in a warning carrying REFUSED_MARK. A source with any is a partial failure (the refresh exits 1).
+REFUSED = "refused"
+REFUSED_MARK = "refused, not landed:"
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,7 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -
         f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL" for name in normalised.unknown_names
     ]
     warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
+    warnings += [f"[{source.id}] {REFUSED_MARK} {part}" for part in batch.refused]
     warnings += [_stale_rate_warning(source, on, stale) for stale in normalised.stale_rates]
     return Prepared(
         normalised,
@@ -108,6 +109,7 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -
             "unpriced_rows": len(normalised.unpriced),
             "unknown_gpu_names": len(normalised.unknown_names),
             "stale_fx_rate_rows": sum(s.listings for s in normalised.stale_rates),
+            REFUSED: len(batch.refused),
         },
     )
 
@@ -144,9 +146,10 @@ def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, sta
     check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
     kinds = [p.price_kind for p in batch.prices]
     warnings = [f"[{source.id}] {warning}" for warning in batch.warnings]
-    warnings += [f"[{source.id}] {REFUSED_ROW} {row}" for row in batch.refused]  # spot rows, each with why
+    kept = "its last landed version, if any, stays current"
+    warnings += [f"[{source.id}] {REFUSED_MARK} {row} ({kept})" for row in batch.refused]  # spot rows, with why
     counts = {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)}
-    return Prepared(batch, warnings, counts | {REFUSED_ROWS: len(batch.refused)})
+    return Prepared(batch, warnings, counts | {REFUSED: len(batch.refused)})
 
 
 def pricelist_kind_label(price: PriceListPrice) -> str:

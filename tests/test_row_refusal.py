@@ -1,6 +1,7 @@
-"""The spot feed refuses a row, not the feed: a row whose price is no price, or whose type cannot be priced per
+"""A row is refused, not its feed: a spot row whose price is no price, or whose type cannot be priced per
 accelerator, is named with its region and reason, and the rest of the feed lands, over real HTTP into a real
-DuckDB file. A refused row keeps its last landed version current, and the refresh exits as for a failed source."""
+DuckDB file; a refused spot row keeps its last landed version current. A Lambda table that cannot be read is
+named while the readable one lands. Either way the refresh exits as for a failed source."""
 
 from __future__ import annotations
 
@@ -14,21 +15,24 @@ import duckdb
 import pytest
 from pricelist_files import SPOT
 from pricelist_server import RATECARD, PriceList, refresh
+from test_gpu_lambda import soup, split_on_demand_table
 
+from gpu_offers import render
 from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.pricelist.spot import parse_spot
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
-from pipelines.sources.file import load_sources
+from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import write_sources_file
 
 RECORDED_SPOT = Path(__file__).parent / "recorded" / "aws" / "spot_price_feed_2021-04.json"
 RECORDED_REGIONS = ("us-east-1", "us-east-2", "us-west-1", "eu-west-1", "ap-southeast-2")
 UNPRICEABLE = ("g4dn.xlarge", "g4dn.2xlarge", "g4dn.4xlarge", "g4dn.8xlarge", "g4dn.12xlarge", "g4dn.16xlarge")
 UNPRICEABLE += ("g4dn.metal", "p4d.24xlarge")
-REFUSED = "[aws_spot] row refused, not landed (its last landed version stays current): spot"
+REFUSED = "[aws_spot] refused, not landed: spot"
+KEPT = " (its last landed version, if any, stays current)"
 
 
 @pytest.fixture
@@ -38,9 +42,13 @@ def server() -> Iterator[LocalServer]:
 
 
 def refresh_spot_alone(server: LocalServer, body: bytes, tmp_path: Path) -> SourceOutcome:
+    return refresh_alone(PriceList(server).spot_source(body), tmp_path)
+
+
+def refresh_alone(source: SourceSpec, tmp_path: Path) -> SourceOutcome:
     with Fetcher(FetchSettings(max_attempts=1)) as fetcher:
         (outcome,) = refresh_all(
-            [PriceList(server).spot_source(body)],
+            [source],
             db_path=tmp_path / "prices.duckdb",
             archive=Archive(tmp_path / "archive"),
             fetcher=fetcher,
@@ -70,8 +78,8 @@ def test_the_recorded_feed_with_no_landed_regions_lands_inf1_and_refuses_the_res
     # inf1's chip counts come from the catalog; g4dn and p4d need the price list's attributes, and none landed.
     landed = query(tmp_path, "SELECT DISTINCT family, accelerator_count_basis FROM aws_pricelist_price_history")
     assert landed == [("inf1", "catalog")]
-    assert outcome.counts["price_rows"] == 20 and outcome.refused_rows == 38
-    refused = [w.removeprefix(REFUSED + " ") for w in outcome.warnings if w.startswith(REFUSED)]
+    assert outcome.counts["price_rows"] == 20 and outcome.refused == 38
+    refused = [w.removeprefix(REFUSED + " ").removesuffix(KEPT) for w in outcome.warnings if w.startswith(REFUSED)]
     assert len(refused) == 38
     assert "us-east-1 g4dn.xlarge: no attributes landed and no catalog entry" in refused
     assert "eu-west-1 p4d.24xlarge: no attributes landed and no catalog entry" in refused
@@ -115,7 +123,7 @@ def test_a_refused_row_keeps_its_last_version_current_and_the_refresh_exits_1(se
     (g5_before,) = query(tmp_path, current.format("g5.xlarge"))
     bad = with_linux_prices(SPOT.read_bytes(), g5_xlarge={"USD": "call us"}, g6_xlarge={"USD": "0.3700"})
     outcome = refresh_spot_alone(server, bad, tmp_path)
-    assert (outcome.status, outcome.refused_rows) == ("landed", 1)
+    assert (outcome.status, outcome.refused) == ("landed", 1)
     assert query(tmp_path, current.format("g5.xlarge")) == [g5_before]  # still current, as landed before
     (g6,) = query(tmp_path, current.format("g6.xlarge"))
     assert g6 == (Decimal("0.3700"), outcome.fetch_id)  # the rest of the feed landed
@@ -123,12 +131,31 @@ def test_a_refused_row_keeps_its_last_version_current_and_the_refresh_exits_1(se
     assert query(tmp_path, closed) == [(1,)]  # g6.xlarge's old price only
 
 
-def test_the_cli_refresh_of_a_feed_with_refused_rows_lands_the_rest_and_exits_1(server, tmp_path):
+def test_the_cli_refresh_of_a_feed_with_refused_lands_the_rest_and_exits_1(server, tmp_path):
     declared = next(s for s in load_sources() if s.id == "aws_spot")
     server.set(f"/{declared.sample}", Reply(body=RECORDED_SPOT.read_bytes(), content_type="application/json"))
     sources = write_sources_file(tmp_path / "sources.toml", [declared], server.url("").rstrip("/"))
     command = [str(RATECARD), "refresh", "--sources", str(sources), "--db", str(tmp_path / "prices.duckdb")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "0 failed, 38 row(s) refused (named in the details)" in " ".join(result.stdout.split())
+    assert "0 failed, 38 row(s) or table(s) refused (named in the details)" in " ".join(result.stdout.split())
     assert query(tmp_path, "SELECT count(*) FROM aws_pricelist_price_history") == [(20,)]
+
+
+def test_a_lambda_page_with_one_unreadable_table_lands_the_other_and_names_it(server, tmp_path):
+    page = soup()
+    split_on_demand_table(page).find("thead").find(string=lambda text: "Price" in text).replace_with("Cost")
+    server.set("/pricing", Reply(body=render(page), content_type="text/html; charset=utf-8"))
+    declared = next(s for s in load_sources() if s.id == "gpu_lambda")
+    outcome = refresh_alone(
+        SourceSpec.model_validate(declared.model_dump() | {"url": server.url("/pricing")}), tmp_path
+    )
+    assert (outcome.status, outcome.error, outcome.refused) == ("landed", None, 1)
+    refused = [w for w in outcome.warnings if "refused, not landed" in w]
+    assert refused == [
+        "[gpu_lambda] refused, not landed: the 'On-Demand' tab's table 2 of 2, not read: required column(s) price "
+        "missing; the closest table has headers ['GPU', 'VRAM / GPU', 'vCPUs', 'RAM', 'Storage', 'Cost', '']"
+    ]
+    landed = query(tmp_path, "SELECT listing FROM gpu_listing_history WHERE price_kind = 'on_demand' ORDER BY 1")
+    assert landed == [("8x NVIDIA A100 SXM 80GB",), ("8x NVIDIA B200 SXM6",), ("8x NVIDIA H100 SXM",)]
+    assert query(tmp_path, "SELECT warnings FROM fetch_log WHERE source_id = 'gpu_lambda'") == [(refused,)]
