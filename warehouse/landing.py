@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from schemas.records import SourceBatch
 from schemas.regions import location_names, region_code_for
+from warehouse.binding import execute
 from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
 from warehouse.past_snapshots import land_snapshot_at
@@ -149,7 +150,7 @@ def log_fetch(
     params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
     params["warnings"] = list(fetch.warnings)
     (params["fetch_id"],) = one_row(con, NEXT_FETCH_ID)
-    con.execute(INSERT_FETCH, params)
+    execute(con, INSERT_FETCH, params)
     return int(params["fetch_id"])
 
 
@@ -225,7 +226,8 @@ def land_in_transaction(
     outcome = "landed" if inserted or closed else "unchanged"
     if on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
         enforce_checks(con, [snapshot.table.name for snapshot in snapshots], fetch_id)
-    con.execute(
+    execute(
+        con,
         SET_FETCH_OUTCOME,
         {
             "outcome": outcome,
@@ -255,7 +257,7 @@ def quarantine_batch(
         fetch_id = log_fetch(con, fetch, outcome="quarantined", parser_version=parser_version, error="; ".join(reasons))
         row = {"source_id": fetch.source_id, "fetch_id": fetch_id, "url": fetch.url, "fetched_at": fetch.fetched_at}
         row |= {"sha256": fetch.sha256, "parser_version": parser_version, "stage": stage, "reasons": reasons}
-        con.execute(INSERT_QUARANTINE, row | {"raw_body": body})
+        execute(con, INSERT_QUARANTINE, row | {"raw_body": body})
         return fetch_id
 
     return in_transaction(con, work)

@@ -17,6 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from schemas.pricelist import PriceListBatch
+from warehouse.binding import execute
 from warehouse.landing import Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.versioning import FactTable, VersionedTable, rehash
@@ -174,7 +175,7 @@ def latest_type_attributes(
     con: duckdb.DuckDBPyConnection, as_of: datetime | None = None
 ) -> dict[str, tuple[str | None, str | None]]:
     """Instance type -> (GPU, GPU Memory) as the newest offer file landed (by `as_of`) prints them."""
-    rows = con.execute(LATEST_TYPE_ATTRIBUTES, {"as_of": as_of}).fetchall()
+    rows = execute(con, LATEST_TYPE_ATTRIBUTES, {"as_of": as_of}).fetchall()
     return {row[0]: (row[1], row[2]) for row in rows}
 
 
@@ -182,7 +183,7 @@ def landed_publication(
     con: duckdb.DuckDBPyConnection, source_id: str, region_code: str | None
 ) -> tuple[datetime | None, str | None] | None:
     """(publication date, offer version) of the offer landed last for this source and region; None if none."""
-    rows = con.execute(LANDED_PUBLICATION, {"source_id": source_id, "region_code": region_code or ALL_REGIONS})
+    rows = execute(con, LANDED_PUBLICATION, {"source_id": source_id, "region_code": region_code or ALL_REGIONS})
     found = rows.fetchall()
     return (found[0][0], found[0][1]) if found else None
 

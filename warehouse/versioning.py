@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from warehouse.binding import execute
 from warehouse.queries import one_row
 
 LINEAGE_FIELDS = [
@@ -142,7 +143,8 @@ def land_snapshot(
     # and unmatched snapshot rows (to insert: row_id is NULL). Two anti-joins read the open rows twice, and on a
     # 10M-row history that scan is most of a landing's cost.
     matches = same_version(table)
-    con.execute(
+    execute(
+        con,
         f"""CREATE OR REPLACE TEMP TABLE {DIFF} AS
             SELECT h.row_id AS closes_row, s.* FROM {open_rows} AS h FULL JOIN _snapshot AS s ON {matches}
             WHERE h.row_id IS NULL OR s.source_id IS NULL""",
@@ -169,7 +171,8 @@ def _keep_open(
     types = {f.name: f.type for f in table.attribute_fields}
     con.register("_kept", pa.table({k: pa.array([row[k] for row in kept], types[k]) for k in table.key_columns}))
     keys = " AND ".join(f"k.{c} IS NOT DISTINCT FROM h.{c}" for c in table.key_columns)
-    con.execute(
+    execute(
+        con,
         f"""DELETE FROM {DIFF} WHERE closes_row IN (
                 SELECT h.rowid FROM {table.name} AS h JOIN _kept AS k ON {keys}
                 WHERE h.source_id = $source_id AND h.valid_to IS NULL)""",
