@@ -5,9 +5,10 @@ lock, no DuckDB file, no writer pool. Only then does it take the refresh lock an
 refresh_all, which parses and validates in threads and lands one source at a time. Each source keeps its own
 asset and checks: a landed source is materialised; one that failed or did not change is observed instead.
 
-A failed source fails the step once the others have landed. Dagster retries the step only when a failure is
-transient (FetchError.retryable), and a retry redoes only the sources this run has not settled yet. SIGINT
-or SIGTERM stops the step between landings and fails it without a retry.
+A failed source, or one that landed with rows refused one by one, fails the step once the others have landed.
+Dagster retries the step only when a failure is transient (FetchError.retryable), and a retry redoes only the
+sources this run has not settled yet. SIGINT or SIGTERM stops the step between landings and fails it without a
+retry.
 """
 
 import signal
@@ -140,4 +141,12 @@ def fail_for(outcomes: list[SourceOutcome], stopped: RefreshStopped | None) -> N
             description="\n".join(str(o.error) for o in failed),
             metadata={"failed": [o.source_id for o in failed]},
             allow_retries=any(transient(o) for o in failed),
+        )
+    if partial := [o for o in outcomes if o.refused]:  # landed, but parts refused: again on a retry
+        raise dg.Failure(
+            description="\n".join(
+                f"[{o.source_id}] {o.refused} row(s) or table(s) refused (named in its warnings)" for o in partial
+            ),
+            metadata={"refused": {o.source_id: o.refused for o in partial}},
+            allow_retries=False,
         )

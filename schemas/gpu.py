@@ -121,6 +121,8 @@ class GpuBatch(BaseModel):
     offers: list[GpuOffer]
     # Rows the page lists without a price ("contact sales"): reported, never landed as a price.
     unpriced: list[str] = Field(default_factory=list)
+    # Parts of the page refused while the rest lands, each with why (a price table whose columns are not found).
+    refused: list[str] = Field(default_factory=list)
     shape: str | None = None  # fingerprint of the table headers or record keys, for drift detection
 
 

@@ -174,8 +174,8 @@ class InstanceTypeAttributes(_Record):
 
 class PendingQuote(_Record):
     """A price from a feed that names no accelerator figures (the spot feed, a Savings Plans rate file): priced once
-    the price list's attributes of the same type are known (pipelines.refresh.kinds), or the source fails naming
-    the type."""
+    the price list's attributes of the same type are known (pipelines.refresh.kinds); else a spot quote is refused
+    on its own and a Savings Plans rate fails its region's file, naming the type."""
 
     region_code: str = Field(pattern=REGION_CODE)
     instance_type: str = Field(pattern=INSTANCE_TYPE)
@@ -186,6 +186,19 @@ class PendingQuote(_Record):
     location: str | None = None
     sku: str | None = None
     rate_code: str | None = None
+
+
+class RefusedRow(_Record):
+    """One row of a feed refused on its own (the spot feed: each price stands alone), with why: the rest of the feed
+    lands, and the row's last landed version, if any, stays current."""
+
+    region_code: str
+    instance_type: str
+    price_kind: PriceListKind = PriceListKind.SPOT
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.price_kind.value.replace('_', ' ')} {self.region_code} {self.instance_type}: {self.reason}"
 
 
 class PriceListBatch(BaseModel):
@@ -203,6 +216,8 @@ class PriceListBatch(BaseModel):
     pending: list[PendingQuote] = Field(default_factory=list)
     # Accelerator types that cannot be priced ("type: why"): the source fails naming them.
     unpriced: list[str] = Field(default_factory=list)
+    # Rows refused one by one (a spot price that is no price, or whose type cannot be priced): the rest lands.
+    refused: list[RefusedRow] = Field(default_factory=list)
     # Disagreements worth a look that do not stop landing, e.g. the price list's `gpu` count beside the catalog's.
     warnings: list[str] = Field(default_factory=list)
     shape: str | None = None  # fingerprint of the header names read, for the shape-drift rule

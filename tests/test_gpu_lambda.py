@@ -88,15 +88,15 @@ def test_sample_yields_the_exact_offers() -> None:
     assert batch.provider == "Lambda"
     assert batch.parser_version == "gpu_lambda/1.1"
     assert rows(batch) == EXPECTED
-    assert batch.unpriced == []
+    assert batch.unpriced == [] and batch.refused == []
 
 
 def test_registered_parser_is_this_module() -> None:
     assert adapter_module("gpu_lambda") is gpu_lambda
 
 
-def test_one_table_per_gpu_count_group_parses_the_same() -> None:
-    page = soup()
+def split_on_demand_table(page: BeautifulSoup) -> Tag:
+    """The on-demand table split in two at its second group (1x plans), as the page may print it; the second."""
     table = panel(page, "on-demand").find("table")
     second = page.new_tag("table")
     second.append(table.find("thead").__copy__())
@@ -106,8 +106,27 @@ def test_one_table_per_gpu_count_group_parses_the_same() -> None:
     for tr in [group, *group.find_next_siblings("tr")]:
         body.append(tr.extract())
     table.insert_after(second)
+    return second
+
+
+def test_one_table_per_gpu_count_group_parses_the_same() -> None:
+    page = soup()
+    split_on_demand_table(page)
     assert len(panel(page, "on-demand").find_all("table")) == 2
-    assert rows(parse(render(page))) == EXPECTED
+    batch = parse(render(page))
+    assert rows(batch) == EXPECTED and batch.refused == []
+
+
+def test_an_unreadable_table_beside_a_readable_one_is_refused_by_name_and_the_other_lands() -> None:
+    page = soup()
+    second = split_on_demand_table(page)
+    second.find("thead").find(string=lambda text: "Price" in text).replace_with("Cost")
+    batch = parse(render(page))
+    assert rows(batch) == [row for row in EXPECTED if not (row[0].startswith("1x") and row[3] == OD)]
+    assert batch.refused == [
+        "the 'On-Demand' tab's table 2 of 2, not read: required column(s) price missing; the closest table has "
+        "headers ['GPU', 'VRAM / GPU', 'vCPUs', 'RAM', 'Storage', 'Cost', '']"
+    ]
 
 
 def test_reordered_and_extra_columns_parse_the_same() -> None:

@@ -138,20 +138,25 @@ def test_spot_quotes_take_their_figures_from_the_regions_landed_in_the_same_refr
     assert types[0][0] == 16 and 0 < types[0][1] < 16
 
 
-def test_a_spot_type_no_price_list_describes_fails_the_spot_source_by_name(pricelist, tmp_path):
+def test_a_spot_type_no_price_list_describes_is_refused_by_name_and_the_rest_of_the_feed_lands(pricelist, tmp_path):
     document = json.loads(SPOT.read_bytes())
     region = document["config"]["regions"][0]
     region["instanceTypes"][-1]["sizes"].append(
         {"size": "g7x.8xlarge", "valueColumns": [{"name": "linux", "prices": {"USD": "1.5"}}]}
     )
     outcomes = refresh_with_spot(pricelist, tmp_path, json.dumps(document).encode(), "g7x")  # admitted, priced nowhere
-    assert outcomes["aws_spot"].status == "quarantined"
-    error = str(outcomes["aws_spot"].error)
-    assert "g7x.8xlarge" in error and "no price-list attributes" in error and "aws_spot" in error
+    spot = outcomes["aws_spot"]
+    assert (spot.status, spot.error, spot.refused) == ("landed", None, 1)
+    refused = [w for w in spot.warnings if "refused, not landed" in w]
+    assert refused == [
+        f"[aws_spot] refused, not landed: spot {region['region']} g7x.8xlarge: no attributes landed and no catalog "
+        "entry (its last landed version, if any, stays current)"
+    ]
     assert all(outcomes[unit(r)].status == "landed" for r in REGIONS)
-    assert query(tmp_path, "SELECT count(*) FROM aws_pricelist_price_history WHERE source_id = 'aws_spot'") == [(0,)]
-    logged = query(tmp_path, "SELECT outcome, error FROM fetch_log WHERE source_id = 'aws_spot'")
-    assert logged[0][0] == "quarantined" and "g7x.8xlarge" in logged[0][1]
+    landed = "SELECT count(*), count(*) FILTER (family = 'g7x') FROM aws_pricelist_price_history WHERE source_id = "
+    assert query(tmp_path, landed + "'aws_spot'") == [(spot.counts["price_rows"], 0)] and spot.counts["price_rows"]
+    logged = query(tmp_path, "SELECT outcome, error, warnings FROM fetch_log WHERE source_id = 'aws_spot'")
+    assert logged[0][:2] == ("landed", None) and refused[0] in logged[0][2]
 
 
 # Whole-file sanity: every row of the file, and the version its index entry names.

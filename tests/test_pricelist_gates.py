@@ -123,6 +123,7 @@ def test_the_kind_prepares_counts_and_names_prices_with_their_terms():
         "compute_savings_plan_rows": 0,
         "ec2_instance_savings_plan_rows": 0,
         "price_rows": 5,
+        "refused": 0,
     }
     assert pricelist_kind_label(us_east_1()[3]) == "reserved 1y Partial Upfront standard"
     assert KIND.row_count(batch(us_east_1())) == 5

@@ -11,6 +11,7 @@ import duckdb
 import pyarrow as pa
 
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate, GpuListing
+from warehouse.binding import execute
 from warehouse.landing import MONEY, Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.versioning import FactTable, VersionedTable, rehash
@@ -119,11 +120,11 @@ def upgrade_gpu_history(con: duckdb.DuckDBPyConnection) -> None:
     rebuild_if_check_refuses(
         con, "gpu_listing_history", "price_kind", "serverless", "schema_gpu.sql", "comments_gpu.sql"
     )
-    con.execute(BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
+    execute(con, BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
     con.execute(UPGRADE_GPU_MEMORY)
     rehash(con, GPU_LISTINGS)
 
 
 def load_fx_rates(con: duckdb.DuckDBPyConnection, as_of: datetime | None = None) -> list[FxRate]:
-    rows = con.execute(FX_RATES_KNOWN_AT, {"as_of": as_of or datetime.max.replace(tzinfo=UTC)}).fetchall()
+    rows = execute(con, FX_RATES_KNOWN_AT, {"as_of": as_of or datetime.max.replace(tzinfo=UTC)}).fetchall()
     return [FxRate(currency=c, rate_date=d, units_per_eur=u) for c, d, u in rows]

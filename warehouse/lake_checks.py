@@ -14,6 +14,7 @@ from functools import cache
 
 import duckdb
 
+from warehouse.binding import execute
 from warehouse.sql_files import SCHEMA_FILES, sql
 
 TABLE = re.compile(r"CREATE TABLE IF NOT EXISTS (\w+)\s*\(", re.IGNORECASE)
@@ -55,7 +56,7 @@ def enforce_checks(con: duckdb.DuckDBPyConnection, tables: Iterable[str], fetch_
     for table in dict.fromkeys(tables):
         for expression in schema_checks().get(table, []):
             query = f"SELECT count(*) FROM {table} WHERE fetch_id = $fetch_id AND ({expression}) IS FALSE"
-            row = con.execute(query, {"fetch_id": fetch_id}).fetchone()
+            row = execute(con, query, {"fetch_id": fetch_id}).fetchone()
             if row and row[0]:
                 raise duckdb.ConstraintException(
                     f"CHECK constraint failed on table {table} with expression CHECK({expression}): {row[0]} row(s)"

@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from schemas.records import SourceBatch
 from schemas.regions import location_names, region_code_for
+from warehouse.binding import execute
 from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
 from warehouse.past_snapshots import land_snapshot_at
@@ -149,7 +150,7 @@ def log_fetch(
     params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
     params["warnings"] = list(fetch.warnings)
     (params["fetch_id"],) = one_row(con, NEXT_FETCH_ID)
-    con.execute(INSERT_FETCH, params)
+    execute(con, INSERT_FETCH, params)
     return int(params["fetch_id"])
 
 
@@ -160,6 +161,9 @@ class Snapshot:
     table: VersionedTable | FactTable
     rows: list[dict[str, Any]]
     scope: dict[str, Any] = field(default_factory=dict)  # see VersionedTable.scope_columns
+    # Business keys of rows refused one by one this time: their open versions stay open (the last good version
+    # stays current), where an absent key would otherwise be closed as gone.
+    kept: list[dict[str, Any]] = field(default_factory=list)
 
 
 def aws_snapshots(batch: SourceBatch) -> list[Snapshot]:
@@ -210,7 +214,9 @@ def land_in_transaction(
         else:
             arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage, at)
             if at is None:
-                counts = land_snapshot(con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope)
+                counts = land_snapshot(
+                    con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope, snapshot.kept
+                )
             else:
                 counts = land_snapshot_at(
                     con, snapshot.table, arrow, fetch.source_id, at, snapshot.scope, next_observed
@@ -220,7 +226,8 @@ def land_in_transaction(
     outcome = "landed" if inserted or closed else "unchanged"
     if on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
         enforce_checks(con, [snapshot.table.name for snapshot in snapshots], fetch_id)
-    con.execute(
+    execute(
+        con,
         SET_FETCH_OUTCOME,
         {
             "outcome": outcome,
@@ -250,7 +257,7 @@ def quarantine_batch(
         fetch_id = log_fetch(con, fetch, outcome="quarantined", parser_version=parser_version, error="; ".join(reasons))
         row = {"source_id": fetch.source_id, "fetch_id": fetch_id, "url": fetch.url, "fetched_at": fetch.fetched_at}
         row |= {"sha256": fetch.sha256, "parser_version": parser_version, "stage": stage, "reasons": reasons}
-        con.execute(INSERT_QUARANTINE, row | {"raw_body": body})
+        execute(con, INSERT_QUARANTINE, row | {"raw_body": body})
         return fetch_id
 
     return in_transaction(con, work)

@@ -23,6 +23,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from warehouse.binding import execute
 from warehouse.queries import one_row
 from warehouse.versioning import (
     LandCounts,
@@ -58,7 +59,8 @@ def land_snapshot_at(
     )
     open_at = f"(SELECT * FROM {rows} WHERE valid_from <= $at AND (valid_to IS NULL OR valid_to > $at))"
     con.register("_past_snapshot", snapshot)
-    con.execute(
+    execute(
+        con,
         f"""CREATE OR REPLACE TEMP TABLE {PAST_DIFF} AS
             SELECT h.row_id AS closes_row, h.valid_to AS closed_until, s.*
             FROM {open_at} AS h FULL JOIN _past_snapshot AS s ON {same_version(table)}
@@ -80,7 +82,7 @@ def land_snapshot_at(
     con.execute(f"DROP TABLE {PAST_DIFF}")
     # A version closed at the instant it opened (the snapshot replaced it at `at` itself) never held.
     scoped = {k: v for k, v in params.items() if k not in ("at", "next")}
-    con.execute(f"DELETE FROM {table.name} WHERE source_id = $source_id{where} AND valid_to <= valid_from", scoped)
+    execute(con, f"DELETE FROM {table.name} WHERE source_id = $source_id{where} AND valid_to <= valid_from", scoped)
     merged = merge_touching_versions(con, table, source_id, scope or {})
     return LandCounts(inserted=inserted + resumed - merged, closed=closed, unchanged=snapshot.num_rows - inserted)
 
@@ -110,7 +112,8 @@ def merge_touching_versions(
     params["source_id"] = source_id
     keys = ", ".join(table.key_columns)
     # A run starts wherever a version does not continue the one before it (a gap, or other attributes).
-    con.execute(
+    execute(
+        con,
         f"""CREATE OR REPLACE TEMP TABLE {RUNS} AS
             WITH ordered AS (
                 SELECT rowid AS row_id, valid_from, valid_to, {keys},

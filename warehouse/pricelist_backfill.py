@@ -14,6 +14,7 @@ from datetime import datetime
 import duckdb
 
 from schemas.pricelist import PriceListBatch
+from warehouse.binding import execute
 from warehouse.landing import FetchRecord, LandResult, Snapshot, land_in_transaction, log_fetch
 from warehouse.pricelist_landing import PRICELIST_OFFERS, pricelist_snapshots
 from warehouse.transactions import in_transaction
@@ -54,12 +55,12 @@ class VersionDates:
 
 def backfilled_versions(con: duckdb.DuckDBPyConnection, source_id: str) -> set[str]:
     """The offer versions already backfilled for a region unit."""
-    return {row[0] for row in con.execute(BACKFILLED, {"source_id": source_id}).fetchall()}
+    return {row[0] for row in execute(con, BACKFILLED, {"source_id": source_id}).fetchall()}
 
 
 def backfilled_fetches(con: duckdb.DuckDBPyConnection, source_id: str) -> dict[int, datetime]:
     """fetch_id -> effective date, for the unit's backfilled fetches."""
-    return dict(con.execute(BACKFILLED_FETCHES, {"source_id": source_id}).fetchall())
+    return dict(execute(con, BACKFILLED_FETCHES, {"source_id": source_id}).fetchall())
 
 
 def version_snapshots(batch: PriceListBatch) -> list[Snapshot]:
@@ -78,13 +79,14 @@ def land_version(
 
     def work() -> LandResult:
         params = {"source_id": fetch.source_id, "at": dates.effective_from, "published": batch.publication_date}
-        ((next_observed,),) = con.execute(NEXT_OBSERVED, params).fetchall()
+        ((next_observed,),) = execute(con, NEXT_OBSERVED, params).fetchall()
         fetch_id = log_fetch(con, fetch, outcome="landed", parser_version=parser_version)
         snapshots = version_snapshots(batch)
         landed = land_in_transaction(
             con, fetch, fetch_id, parser_version, snapshots, dates.effective_from, next_observed
         )
-        con.execute(
+        execute(
+            con,
             INSERT_BACKFILLED,
             {
                 "source_id": fetch.source_id,

@@ -17,6 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from schemas.pricelist import PriceListBatch
+from warehouse.binding import execute
 from warehouse.landing import Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.versioning import FactTable, VersionedTable, rehash
@@ -153,7 +154,9 @@ def pricelist_snapshots(batch: PriceListBatch) -> list[Snapshot]:
     }
     rows = pricelist_rows(batch)
     if batch.region_code is None:
-        return [Snapshot(PRICELIST_ALL_REGIONS, rows), Snapshot(PRICELIST_OFFERS, [offer])]
+        kept = [{k: _plain(v) for k, v in row.model_dump().items() if k != "reason"} for row in batch.refused]
+        kept = [{"lease_years": None, "purchase_option": None, "offering_class": None, **key} for key in kept]
+        return [Snapshot(PRICELIST_ALL_REGIONS, rows, kept=kept), Snapshot(PRICELIST_OFFERS, [offer])]
     scope = {"region_code": batch.region_code}
     return [
         Snapshot(PRICELIST_PRICES, rows, scope=scope),
@@ -172,7 +175,7 @@ def latest_type_attributes(
     con: duckdb.DuckDBPyConnection, as_of: datetime | None = None
 ) -> dict[str, tuple[str | None, str | None]]:
     """Instance type -> (GPU, GPU Memory) as the newest offer file landed (by `as_of`) prints them."""
-    rows = con.execute(LATEST_TYPE_ATTRIBUTES, {"as_of": as_of}).fetchall()
+    rows = execute(con, LATEST_TYPE_ATTRIBUTES, {"as_of": as_of}).fetchall()
     return {row[0]: (row[1], row[2]) for row in rows}
 
 
@@ -180,7 +183,7 @@ def landed_publication(
     con: duckdb.DuckDBPyConnection, source_id: str, region_code: str | None
 ) -> tuple[datetime | None, str | None] | None:
     """(publication date, offer version) of the offer landed last for this source and region; None if none."""
-    rows = con.execute(LANDED_PUBLICATION, {"source_id": source_id, "region_code": region_code or ALL_REGIONS})
+    rows = execute(con, LANDED_PUBLICATION, {"source_id": source_id, "region_code": region_code or ALL_REGIONS})
     found = rows.fetchall()
     return (found[0][0], found[0][1]) if found else None
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import duckdb
 
+from warehouse.binding import execute
+
 PRICE_CHANGES = """
 SELECT 'opened' AS change, instance_type, price_kind, coalesce(region, '(not stated)') AS region,
        usd_per_instance_hour
@@ -162,14 +164,14 @@ VIEW_ROW_COUNT = "SELECT count(*) FROM aws_instance_prices"
 def rows_as_dicts(
     con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, object] | None = None
 ) -> list[dict[str, Any]]:
-    cursor = con.execute(query, params or {})
+    cursor = execute(con, query, params or {})
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, object] | None = None) -> tuple[Any, ...]:
     """The single row of a query that always returns one (an aggregate, INSERT ... RETURNING)."""
-    row = con.execute(query, params or {}).fetchone()
+    row = execute(con, query, params or {}).fetchone()
     if row is None:  # DuckDB types fetchone() as optional; for these queries no row is a bug, not data
         raise LookupError(f"query returned no row: {query.strip().splitlines()[0]}")
     return row

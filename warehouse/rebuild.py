@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import duckdb
 
+from warehouse.binding import execute
 from warehouse.sql_files import sql
 
 OLDER_CHECK = """
@@ -26,7 +27,7 @@ def rebuild_if_check_refuses(
     Returns whether it rebuilt. On a lake there are no CHECKs (warehouse.lake_checks enforces the file's text)."""
     if table not in REBUILDABLE:
         raise ValueError(f"{table} is not a table ratecard rebuilds")
-    (older,) = con.execute(OLDER_CHECK, {"table": table, "column": column, "admitted": admitted}).fetchone() or (0,)
+    (older,) = execute(con, OLDER_CHECK, {"table": table, "column": column, "admitted": admitted}).fetchone() or (0,)
     if not older:
         return False
     con.execute(f"CREATE TEMP TABLE rebuilt_rows AS SELECT * FROM {table}")

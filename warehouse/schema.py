@@ -11,6 +11,7 @@ import hashlib
 import duckdb
 
 from schemas.regions import REGIONS_FILE
+from warehouse.binding import execute
 from warehouse.catalog_comments import record_catalog_comments
 from warehouse.lake import lake_statements, view_names
 from warehouse.rebuild import rebuild_if_check_refuses
@@ -74,7 +75,7 @@ def apply_schema(con: duckdb.DuckDBPyConnection, wanted: str, lake: bool) -> Non
         con.execute(text)
     upgrade_history(con)
     record_catalog_comments(con, SCHEMA_FILES, sql)
-    con.execute(RECORD_SCHEMA, {"sha": wanted})
+    execute(con, RECORD_SCHEMA, {"sha": wanted})
     con.execute(COMMENT_SCHEMA)
 
 

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import duckdb
 
+from warehouse.binding import execute
 from warehouse.lake import LAKE
 
 
@@ -53,7 +54,8 @@ def label_commit(con: duckdb.DuckDBPyConnection) -> None:
     label = dict(_commit_label)
     if label and on_lake(con):
         message = label.get("message", "ratecard")
-        con.execute(
+        execute(
+            con,
             f"CALL {LAKE}.set_commit_message('ratecard', $message, extra_info => $info)",
             {"message": message, "info": json.dumps(label, sort_keys=True)},
         )

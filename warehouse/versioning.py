@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from warehouse.binding import execute
 from warehouse.queries import one_row
 
 LINEAGE_FIELDS = [
@@ -125,9 +126,11 @@ def land_snapshot(
     source_id: str,
     observed_at: datetime,
     scope: Mapping[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
 ) -> LandCounts:
-    """Apply one snapshot (of the whole source, or of its `scope` within the source, e.g. one region). The
-    caller owns the transaction, so several tables land atomically."""
+    """Apply one snapshot (of the whole source, or of its `scope` within the source, e.g. one region). The open
+    rows of the `kept` keys (rows refused this time) stay open though the snapshot lacks them. The caller owns
+    the transaction, so several tables land atomically."""
     scope_where, scope_params = scope_filter(table, scope or {})
     # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
     # landing (whose transaction the caller rolls back, temp table included) needs no cleanup here.
@@ -140,13 +143,16 @@ def land_snapshot(
     # and unmatched snapshot rows (to insert: row_id is NULL). Two anti-joins read the open rows twice, and on a
     # 10M-row history that scan is most of a landing's cost.
     matches = same_version(table)
-    con.execute(
+    execute(
+        con,
         f"""CREATE OR REPLACE TEMP TABLE {DIFF} AS
             SELECT h.row_id AS closes_row, s.* FROM {open_rows} AS h FULL JOIN _snapshot AS s ON {matches}
             WHERE h.row_id IS NULL OR s.source_id IS NULL""",
         {"source_id": source_id, **scope_params},
     )
     con.unregister("_snapshot")
+    if kept:
+        _keep_open(con, table, kept, source_id)
     closed = close_diffed_rows(con, table, DIFF, observed_at)
     (inserted,) = one_row(
         con,
@@ -156,6 +162,23 @@ def land_snapshot(
     )
     con.execute(f"DROP TABLE {DIFF}")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)
+
+
+def _keep_open(
+    con: duckdb.DuckDBPyConnection, table: VersionedTable, kept: list[dict[str, Any]], source_id: str
+) -> None:
+    """Strike from the diff the closing of open rows whose business key is in `kept`."""
+    types = {f.name: f.type for f in table.attribute_fields}
+    con.register("_kept", pa.table({k: pa.array([row[k] for row in kept], types[k]) for k in table.key_columns}))
+    keys = " AND ".join(f"k.{c} IS NOT DISTINCT FROM h.{c}" for c in table.key_columns)
+    execute(
+        con,
+        f"""DELETE FROM {DIFF} WHERE closes_row IN (
+                SELECT h.rowid FROM {table.name} AS h JOIN _kept AS k ON {keys}
+                WHERE h.source_id = $source_id AND h.valid_to IS NULL)""",
+        {"source_id": source_id},
+    )
+    con.unregister("_kept")
 
 
 def close_diffed_rows(con: duckdb.DuckDBPyConnection, table: VersionedTable, diff: str, at: datetime) -> int:

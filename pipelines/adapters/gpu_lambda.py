@@ -6,7 +6,9 @@ plan (`8x NVIDIA H100 SXM`), the others `<td data-label=...>`; plans are grouped
 rows or by separate tables. Prices are USD per GPU per hour (`$2.99 / GPU / hr`), excluding tax, no region.
 A row is sold out when its text (price cell, badge) or an ARIA label in it says "sold out" (class names are
 never read: a restyle renames them), in stock when it offers an enabled "Launch", otherwise unknown (reserved
-rows lead to sales). gpu_count comes from the plan's `8x` prefix.
+rows lead to sales). gpu_count comes from the plan's `8x` prefix. A table of a price tab whose columns are not
+found, beside one that is read, is refused by name (`refused`: the refresh reports it and exits 1) while the
+readable table lands.
 """
 
 from __future__ import annotations
@@ -40,10 +42,12 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     currency = source.options.get("currency", "USD")
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
+    refused: list[str] = []
     read_any = False
     for panel in soup.find_all(True, attrs={"role": "tabpanel"}):
         label = _label(soup, panel)
-        tables = _tables(panel, source)
+        tables, unread = _tables(panel, source)
+        refused += [f"the {label!r} tab's {where}, not read: {exc.message}" for where, exc in unread]
         if not tables:
             continue
         kind = next((k for pattern, k in KINDS if re.search(pattern, label, re.IGNORECASE)), None)
@@ -71,6 +75,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
         provider=source.options.get("provider", "Lambda"),
         offers=offers,
         unpriced=unpriced,
+        refused=refused,
     )
 
 
@@ -81,24 +86,29 @@ def _label(soup: BeautifulSoup, panel: Tag) -> str:
     return " ".join(names) or (cell_text(heading) if heading else "") or clean(str(panel.get("aria-label") or ""))
 
 
-def _tables(panel: Tag, source: SourceSpec) -> list[tuple[HeaderTable, dict[str, Tag]]]:
-    """Every plan/price table in the panel, each with its body rows by plan (for stock markers)."""
+def _tables(
+    panel: Tag, source: SourceSpec
+) -> tuple[list[tuple[HeaderTable, dict[str, Tag]]], list[tuple[str, ParseError]]]:
+    """Every plan/price table in the panel, each with its body rows by plan (for stock markers); and, when one
+    was read, every other table of the panel with why it was not (a panel of no price table at all is no price
+    tab: nothing to name)."""
     found, errors = [], []
-    for element in panel.find_all("table"):
+    elements = panel.find_all("table")
+    for number, element in enumerate(elements, start=1):
         alone = BeautifulSoup(str(element), "lxml")  # one table at a time: a panel may hold one per group
         try:
             table = locate(alone, COLUMNS, source.id)
         except ParseError as exc:
-            errors.append(exc)
+            errors.append((f"table {number} of {len(elements)}", exc))
             continue
         trs: dict[str, Tag] = {}
         for tr in alone.find_all("tr"):
             for cell in tr.find_all(["th", "td"], recursive=False):
                 trs.setdefault(cell_text(cell), tr)
         found.append((table, trs))
-    if not found and any(not isinstance(e, TableNotFoundError) for e in errors):
-        raise next(e for e in errors if not isinstance(e, TableNotFoundError))
-    return found
+    if not found and any(not isinstance(e, TableNotFoundError) for _, e in errors):
+        raise next(e for _, e in errors if not isinstance(e, TableNotFoundError))
+    return found, errors if found else []
 
 
 def _stock(tr: Tag | None, price_text: str) -> StockStatus:

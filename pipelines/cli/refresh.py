@@ -25,6 +25,7 @@ from rich.table import Table
 from pipelines.errors import bug_behind
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.kinds import REFUSED_MARK
 from pipelines.refresh.logged import logged_in, made_whole
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
@@ -63,7 +64,12 @@ class RefreshReport:
     def exit_code(self) -> int:
         if self.stopped_by is not None:
             return EXIT_FOR_SIGNAL.get(signal.Signals(self.stopped_by), 128 + self.stopped_by)
-        return 1 if self.failed or self.published is None else 0
+        return 1 if self.failed or self.refused or self.published is None else 0
+
+    @property
+    def refused(self) -> int:
+        """Rows or tables refused one by one in sources that otherwise landed: a partial failure."""
+        return sum(o.refused for o in self.outcomes)
 
 
 def run_refresh(
@@ -226,7 +232,7 @@ def print_summary(report: RefreshReport, db: Path, console: Console, command: st
             str(outcome.closed),
             str(outcome.unchanged),
             f"{report.seconds.get(outcome.source_id, 0):.2f}",
-            escape(one_line(str(outcome.error))) if outcome.error else "",  # "[source]" is not markup
+            escape(one_line(detail(outcome))),  # "[source]" is not markup
         )
     console.print(table)
     console.print(closing_line(report))
@@ -245,11 +251,22 @@ def closing_line(report: RefreshReport) -> str:
     landed = sum(o.status == "landed" for o in report.outcomes)
     unchanged = sum(o.status == "unchanged" for o in report.outcomes)
     counts = f"{landed} landed, {unchanged} unchanged, {len(report.failed)} failed"
+    if report.refused:
+        counts += f", [red]{report.refused} row(s) or table(s) refused[/] (named in the details)"
     published = f"snapshot published to {report.published}" if report.published else "[red]snapshot not published[/]"
     if report.stopped_by is not None:
         name = signal.Signals(report.stopped_by).name
         return f"[red]stopped by {name}[/]: {counts} before the stop; nothing half-landed; {published}"
     return f"{counts}; {published}"
+
+
+def detail(outcome: SourceOutcome) -> str:
+    if outcome.error is not None:
+        return str(outcome.error)
+    if outcome.refused:
+        first = next((w for w in outcome.warnings if REFUSED_MARK in w), "")
+        return f"{outcome.refused} refused, e.g. {first.split(REFUSED_MARK, 1)[-1].strip()}"
+    return ""
 
 
 def no_network(outcomes: list[SourceOutcome]) -> bool:

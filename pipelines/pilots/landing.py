@@ -15,6 +15,7 @@ import duckdb
 
 from pipelines.pilots.errors import PilotInputError
 from pipelines.pilots.records import CONDITION_COLUMNS, MigrationPlan, Offering, PilotResult
+from warehouse.binding import execute
 
 KNOWN_OFFERING = """
 SELECT count(*) FROM offering_prices
@@ -64,7 +65,7 @@ def unknown_offerings(con: duckdb.DuckDBPyConnection, labelled: list[tuple[str, 
     """Problems for each offering not in offering_prices (the current AWS prices and GPU listings)."""
     problems = []
     for where, offering in labelled:
-        (found,) = con.execute(KNOWN_OFFERING, _offering_params(offering)).fetchone() or (0,)
+        (found,) = execute(con, KNOWN_OFFERING, _offering_params(offering)).fetchone() or (0,)
         if not found:
             problems.append(
                 f"{where}: unknown offering {offering.describe()}: not in the current prices "
@@ -87,7 +88,8 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 def record_input(con: duckdb.DuckDBPyConnection, origin: str, sha: str, kind: str, rows: int) -> int:
     (input_id,) = con.execute(NEXT_INPUT_ID).fetchone() or (1,)
-    con.execute(
+    execute(
+        con,
         INSERT_INPUT,
         {"id": input_id, "by": getpass.getuser(), "origin": origin, "sha": sha, "kind": kind, "rows": rows},
     )
@@ -113,7 +115,7 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
                 "note": r.note,
                 **{name: getattr(r, name) for name in CONDITION_COLUMNS},
             }
-            con.execute(INSERT_PILOT, params)
+            execute(con, INSERT_PILOT, params)
     return Landed(input_id, len(records))
 
 
@@ -133,5 +135,5 @@ def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: Migra
             "lifetime": plan.lifetime_months,
             "note": plan.note,
         }
-        con.execute(INSERT_PLAN, params)
+        execute(con, INSERT_PLAN, params)
     return Landed(input_id, 1)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pipelines.pilots.errors import PilotInputError
 from pipelines.pilots.landing import Landed, record_input, transaction
 from pipelines.pilots.records import exact_number, model_from_fields, read_csv_records, repeated_rows
+from warehouse.binding import execute
 
 TRAFFIC_COLUMNS = (
     "workload",
@@ -94,5 +95,5 @@ def land_traffic(con: duckdb.DuckDBPyConnection, origin: str, sha: str, profiles
     with transaction(con):
         input_id = record_input(con, origin, sha, "traffic", len(profiles))
         for number, profile in enumerate(profiles, start=1):
-            con.execute(INSERT_TRAFFIC, {"id": input_id, "row": number, **profile.model_dump()})
+            execute(con, INSERT_TRAFFIC, {"id": input_id, "row": number, **profile.model_dump()})
     return Landed(input_id, len(profiles))

@@ -6,8 +6,9 @@
   last. The offer parser leaves this to the gate, so a CSV region and the spot feed are refused alike.
 - A publication date older than the one already landed for the same source and region is refused: AWS's
   files only move forward, so an older one is a stale mirror or cache, and landing it would roll prices back.
-- An allowlisted accelerator type that neither the price list nor the catalog gives a count fails its source with
-  the types named (for spot: no landed price-list attributes of the type either).
+- An allowlisted accelerator type that neither the price list nor the catalog gives a count fails its file with
+  the types named (a regional offer or Savings Plans file; a spot quote of such a type is refused on its own,
+  pipelines.pricelist.spot).
 All raise ValidationFailed subclasses, which the refresh path quarantines (stage "validate").
 """
 

@@ -1,8 +1,10 @@
 """The public spot feed (website.spot.ec2.aws.a2z.com/spot.json, or the older JSONP spot.js).
 
 Undocumented: one Linux price per region and type, no availability zone, so every row is `indicative`.
-"N/A*" and 0 mean no price. The old feed names regions by legacy names (us-east, apac-sin), mapped to codes;
-a region schemas/regions.py does not know is skipped with a warning (a region is never guessed).
+"N/A*" and 0 mean no price. Each price stands alone, so a row whose price is not a price (no `USD` key, a word,
+a negative figure), or whose type cannot be priced per accelerator, is refused by itself, with why (the batch's
+`refused`); the rest of the feed lands. The old feed names regions by legacy names (us-east, apac-sin), mapped
+to codes; a region schemas/regions.py does not know is skipped with a warning (a region is never guessed).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import Catalog, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
 from pipelines.reading.tables import shape_fingerprint
-from schemas.pricelist import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice
+from schemas.pricelist import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice, RefusedRow
 from schemas.regions import aws_regions
 
 PARSER_VERSION = "aws_spot_feed/1.0"
@@ -32,6 +34,8 @@ LEGACY_REGIONS = {
     "apac-syd": "ap-southeast-2",
     "apac-tokyo": "ap-northeast-1",
 }
+NO_PRICE = frozenset({"N/A*", "N/A"})  # the feed's way of saying a size has no price in a region
+NO_ATTRIBUTES = "no attributes landed and no catalog entry"
 JSONP = re.compile(rb"^\s*[A-Za-z_$][\w$.]*\s*\((?P<json>.*)\)\s*;?\s*$", re.DOTALL)
 
 
@@ -58,40 +62,59 @@ def _known_codes() -> frozenset[str]:
     return frozenset(region.region_code for region in aws_regions())
 
 
-def _linux_prices(region: dict[str, Any], source_id: str) -> Iterator[tuple[str, str]]:
+def _linux_prices(region: dict[str, Any], source_id: str) -> Iterator[tuple[str, object]]:
+    """(size, its linux column's `prices` as printed) of every size the region lists."""
     for group in region.get("instanceTypes", []):
         for size in group.get("sizes", []):
             columns = {column.get("name"): column for column in size.get("valueColumns", [])}
             if "size" not in size or "linux" not in columns:
                 raise ParseError(source_id, f"a spot size entry without size or linux column: {size}")
-            yield size["size"], str(columns["linux"].get("prices", {}).get("USD", ""))
+            yield size["size"], columns["linux"].get("prices")
 
 
-def _amount(text: str) -> Decimal | None:
-    """None for "N/A*", 0 or anything not a price: no row."""
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
+class NotAPrice(ValueError):
+    """What a row prints is no price and no "no price" either: the row is refused, never dropped silently."""
+
+
+def _amount(prices: object) -> Decimal | None:
+    """The USD price; None for "N/A*" or 0 (no price: no row). NotAPrice for anything else that is no price."""
+    if not isinstance(prices, dict) or "USD" not in prices:
+        raise NotAPrice(f"no USD price (prices: {prices!r})")
+    printed = str(prices["USD"]).strip()
+    if printed in NO_PRICE:
         return None
-    return value if value.is_finite() and value > 0 else None
+    try:
+        value = Decimal(printed)
+    except InvalidOperation:
+        raise NotAPrice(f"USD price {printed!r} is not a number") from None
+    if not value.is_finite() or value < 0:
+        raise NotAPrice(f"USD price {printed!r} is not a price")
+    return value if value > 0 else None
 
 
 def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT_FAMILIES) -> PriceListBatch:
     """Spot quotes of the allowlisted types in every region the feed names (one batch, region_code None).
 
     The feed gives no accelerator count or memory, so every quote is pending: pipelines.refresh.kinds prices it
-    with the latest price-list attributes of the same type (spot_prices), or fails the source naming the type."""
+    with the latest price-list attributes of the same type (priced_quotes), or refuses the quote naming why."""
     document = _document(body, source_id)
     quotes: dict[tuple[object, ...], PendingQuote] = {}
     warnings: list[str] = []
+    refused: list[RefusedRow] = []
     for region in document["config"]["regions"]:
         code = region_code(str(region.get("region", "")))
         if code is None:
             warnings.append(f"spot region {region.get('region')!r} is no region in schemas/aws_regions.json: skipped")
             continue
         for instance_type, printed in _linux_prices(region, source_id):
-            amount = _amount(printed)
-            if amount is not None and allowed(instance_type, families):
+            if not allowed(instance_type, families):
+                continue
+            try:
+                amount = _amount(printed)
+            except NotAPrice as exc:
+                refused.append(RefusedRow(region_code=code, instance_type=instance_type, reason=str(exc)))
+                continue
+            if amount is not None:
                 quote = _quote(code, instance_type, amount, source_id)
                 keep_once(quotes, quote, source_id, f"spot {code} {instance_type}")
     columns = document["config"].get("valueColumns", [])
@@ -101,6 +124,7 @@ def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT
         prices=[],
         pending=list(quotes.values()),
         warnings=warnings,
+        refused=refused,
         shape=shape_fingerprint(["config.regions", "instanceTypes", "sizes", "valueColumns", *map(str, columns)]),
     )
 
@@ -127,24 +151,44 @@ def priced_quotes(
     batch: PriceListBatch, attributes: Mapping[str, tuple[str | None, str | None]], catalog: Catalog | None = None
 ) -> PriceListBatch:
     """The batch with its pending quotes priced: each type's accelerator figures from `attributes` (instance type
-    -> the latest price list's `GPU` and `GPU Memory` as printed) and the catalog. A type neither settles is in
-    `unpriced`, naming why; its quotes are not priced."""
+    -> the latest price list's `GPU` and `GPU Memory` as printed) and the catalog. A type neither settles is not
+    priced: a spot quote of it is refused on its own (`refused`, with the region); a Savings Plans rate names the
+    type in `unpriced`, which fails its region's file whole."""
     catalog = catalog if catalog is not None else load_catalog()
     prices, warnings, unpriced = list(batch.prices), list(batch.warnings), list(batch.unpriced)
-    resolved: dict[str, dict[str, Any] | None] = {}
+    refused = list(batch.refused)
+    resolved: dict[str, tuple[dict[str, Any] | None, str]] = {}
     for quote in batch.pending:
+        kind = quote.price_kind.value.replace("_", " ")
         if quote.instance_type not in resolved:
-            gpu, memory = attributes.get(quote.instance_type, (None, None))
-            fields, said = accelerator_fields(quote.instance_type, gpu, memory, catalog)
-            if fields is None and quote.instance_type not in attributes:
-                said = [f"{quote.instance_type}: no price-list attributes landed for it and no catalog entry"]
-            resolved[quote.instance_type] = fields
-            kind = quote.price_kind.value.replace("_", " ")
-            (warnings if fields is not None else unpriced).extend(f"{kind} {message}" for message in said)
-        fields = resolved[quote.instance_type]
+            resolved[quote.instance_type] = _resolve(quote.instance_type, attributes, catalog, kind, warnings)
+        fields, why = resolved[quote.instance_type]
         if fields is not None:
             prices.append(_record(quote, fields, batch.source_id))
-    return batch.model_copy(update={"prices": prices, "pending": [], "warnings": warnings, "unpriced": unpriced})
+        elif quote.price_kind is PriceListKind.SPOT:
+            refused.append(RefusedRow(region_code=quote.region_code, instance_type=quote.instance_type, reason=why))
+        elif f"{kind} {quote.instance_type}: {why}" not in unpriced:
+            unpriced.append(f"{kind} {quote.instance_type}: {why}")
+    update = {"prices": prices, "pending": [], "warnings": warnings, "unpriced": unpriced, "refused": refused}
+    return batch.model_copy(update=update)
+
+
+def _resolve(
+    instance_type: str,
+    attributes: Mapping[str, tuple[str | None, str | None]],
+    catalog: Catalog,
+    kind: str,
+    warnings: list[str],
+) -> tuple[dict[str, Any] | None, str]:
+    """A type's accelerator fields (None: it cannot be priced, and why); what is worth a look goes to `warnings`."""
+    gpu, memory = attributes.get(instance_type, (None, None))
+    fields, said = accelerator_fields(instance_type, gpu, memory, catalog)
+    if fields is not None:
+        warnings.extend(f"{kind} {message}" for message in said)
+        return fields, ""
+    if instance_type not in attributes:
+        return None, NO_ATTRIBUTES
+    return None, said[0].removeprefix(f"{instance_type}: ")
 
 
 def _record(quote: PendingQuote, fields: dict[str, Any], source_id: str) -> PriceListPrice:

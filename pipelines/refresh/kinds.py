@@ -46,6 +46,12 @@ class Landed(Protocol):
     def type_attributes(self) -> dict[str, tuple[str | None, str | None]]: ...
 
 
+# Parts of a batch refused one by one while the rest lands (a spot row, a Lambda table): counted under this key,
+# each named in a warning carrying REFUSED_MARK. A source with any is a partial failure (the refresh exits 1).
+REFUSED = "refused"
+REFUSED_MARK = "refused, not landed:"
+
+
 @dataclass(frozen=True)
 class Prepared:
     batch: Any
@@ -93,6 +99,7 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -
         f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL" for name in normalised.unknown_names
     ]
     warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
+    warnings += [f"[{source.id}] {REFUSED_MARK} {part}" for part in batch.refused]
     warnings += [_stale_rate_warning(source, on, stale) for stale in normalised.stale_rates]
     return Prepared(
         normalised,
@@ -102,6 +109,7 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -
             "unpriced_rows": len(normalised.unpriced),
             "unknown_gpu_names": len(normalised.unknown_names),
             "stale_fx_rate_rows": sum(s.listings for s in normalised.stale_rates),
+            REFUSED: len(batch.refused),
         },
     )
 
@@ -137,11 +145,11 @@ def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, sta
     check_priced(batch)  # UnpricedTypes: an accelerator type without a count fails its source, named
     check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
     kinds = [p.price_kind for p in batch.prices]
-    return Prepared(
-        batch,
-        [f"[{source.id}] {warning}" for warning in batch.warnings],
-        {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)},
-    )
+    warnings = [f"[{source.id}] {warning}" for warning in batch.warnings]
+    kept = "its last landed version, if any, stays current"
+    warnings += [f"[{source.id}] {REFUSED_MARK} {row} ({kept})" for row in batch.refused]  # spot rows, with why
+    counts = {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)}
+    return Prepared(batch, warnings, counts | {REFUSED: len(batch.refused)})
 
 
 def pricelist_kind_label(price: PriceListPrice) -> str:
@@ -205,7 +213,7 @@ KINDS = {
         lambda group: validate_pricelist_many({sid: batch for sid, (_, batch) in group.items()}),
         pricelist_snapshots,
         _pricelist_prices,
-        lambda b: len(b.prices),
+        lambda b: len(b.prices) + len(b.refused),  # a refused row keeps its last version open
         scope=lambda b: {"region_code": b.region_code},
         gates=_pricelist_gates,
     ),

@@ -14,6 +14,7 @@ import duckdb
 
 from pipelines.errors import SourceError
 from pipelines.refresh.one_source import SourceOutcome
+from warehouse.binding import execute
 from warehouse.db import connect
 
 
@@ -30,7 +31,8 @@ class LoggedFailure(SourceError):
 
 def logged_since(con: duckdb.DuckDBPyConnection, mark: int) -> list[SourceOutcome]:
     """Every fetch_log row after `mark`, as an outcome, in the order logged."""
-    rows = con.execute(
+    rows = execute(
+        con,
         """SELECT source_id, outcome, url, fetch_id, sha256, fetched_at, rows_inserted, rows_closed, error
            FROM fetch_log WHERE fetch_id > ? ORDER BY fetch_id""",
         [mark],

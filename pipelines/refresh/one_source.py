@@ -23,7 +23,7 @@ from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
 from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
-from pipelines.refresh.kinds import KINDS
+from pipelines.refresh.kinds import KINDS, REFUSED
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.adapter_registry import adapter_kind, reads_files
@@ -58,6 +58,11 @@ class SourceOutcome:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def refused(self) -> int:
+        """Rows or tables refused one by one while the rest landed (a partial failure: each named in `warnings`)."""
+        return self.counts.get(REFUSED, 0)
 
 
 def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:

@@ -34,6 +34,7 @@ from pipelines.refresh.one_source import (
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.pricelist import REGION_CODE
+from warehouse.binding import execute
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, log_fetch, quarantine_batch
 from warehouse.lock import exclusive_refresh
@@ -203,7 +204,7 @@ GROUP BY source_id ORDER BY source_id
 def logged_units(con: duckdb.DuckDBPyConnection, source: SourceSpec) -> list[SourceSpec]:
     """The region units of a price-list source that fetched a body (what `ratecard reparse` replays)."""
     units = []
-    for unit, url in con.execute(LOGGED_UNITS, {"prefix": f"{source.id}_"}).fetchall():
+    for unit, url in execute(con, LOGGED_UNITS, {"prefix": f"{source.id}_"}).fetchall():
         region = unit.removeprefix(f"{source.id}_").replace("_", "-")
         if re.fullmatch(REGION_CODE, region):
             units.append(region_unit(source, RegionOffer(region, url, "")))

@@ -16,6 +16,7 @@ import duckdb
 
 from pipelines.gpu.normalise import FxTable
 from pipelines.refresh.drift import Baseline
+from warehouse.binding import execute
 from warehouse.db import connect
 from warehouse.gpu_landing import load_fx_rates
 from warehouse.pricelist_landing import landed_publication, latest_type_attributes
@@ -60,13 +61,13 @@ class WarehouseState:
         with self._connection() as con:
             # fetchall, never fetchone: DuckDB 2.0 refuses further work (reparse lands on this connection) while
             # a result is left unread.
-            last = con.execute(LAST_SHAPE, before).fetchall()
+            last = execute(con, LAST_SHAPE, before).fetchall()
             shape = last[0][0] if last else None
             if kind not in CURRENT_PRICES:
                 return Baseline(prices={}, shape=shape)
             params |= dict(scope or {})
-            prices = con.execute(CURRENT_PRICES[kind], params).fetchall()
-            ((rows,),) = con.execute(CURRENT_ROWS[kind], params).fetchall()
+            prices = execute(con, CURRENT_PRICES[kind], params).fetchall()
+            ((rows,),) = execute(con, CURRENT_ROWS[kind], params).fetchall()
         return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape, rows=rows)
 
     def publication_date(self, source_id: str, region_code: str | None) -> datetime | None:
