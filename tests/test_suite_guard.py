@@ -1,5 +1,5 @@
 """The suite may grow and may get faster, but no test may be dropped to make it so: a whole run collects at least
-as many tests as it did before it was made parallel (issue 21)."""
+as many tests as it did before it was made parallel."""
 
 from __future__ import annotations
 
