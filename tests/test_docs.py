@@ -23,4 +23,3 @@ def test_every_relative_link_in_the_readme_and_docs_names_a_file_that_exists():
         if "://" not in target and not (page.parent / target).exists()
     ]
     assert not broken, broken
-
