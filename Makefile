@@ -6,6 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DB     ?= warehouse/prices.duckdb
+SAMPLES_PORT ?= 8765
 DASHBOARD    := pipelines/dashboard
 PILOT_EXAMPLE := pipelines/samples/pilots/example.csv
 TRAFFIC_EXAMPLE := pipelines/samples/pilots/traffic_example.csv
@@ -16,7 +17,7 @@ export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1
 
-.PHONY: demo test check reliability dev bench lock show clean vendor browser docs
+.PHONY: demo test check reliability dev dev-offline bench lock show clean vendor browser docs
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +86,14 @@ show: $(STAMP)
 dev: $(STAMP)
 	mkdir -p .dagster && ln -sf ../dagster.yaml .dagster/dagster.yaml
 	DAGSTER_HOME=$(CURDIR)/.dagster $(BIN)/dagster dev -m pipelines.definitions -h 127.0.0.1 -p 3000
+
+## dev-offline: `make dev` with no network: `ratecard samples serve` answers for every source on 127.0.0.1:$(SAMPLES_PORT)
+## (RATECARD_OFFLINE_BASE_URL points the sources there) while the UI runs; both stop together
+dev-offline: $(STAMP)
+	@$(BIN)/ratecard samples serve --port $(SAMPLES_PORT) & server=$$!; \
+	trap 'kill $$server 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	sleep 1; kill -0 $$server 2>/dev/null || exit 1; \
+	RATECARD_OFFLINE_BASE_URL=http://127.0.0.1:$(SAMPLES_PORT) $(MAKE) --no-print-directory dev
 
 ## bench: speed ratios measured in one run
 bench: $(STAMP)

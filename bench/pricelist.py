@@ -4,7 +4,7 @@ A seeded, streaming generator (bench/offer_full_size.py) writes the file into a 
 Each parse runs in its own child process so its peak RSS (getrusage ru_maxrss) is its own: ratecard's DuckDB
 parser (`parse_offer_csv`) beside the naive baseline, pandas reading the whole file (`read_csv(skiprows=5,
 dtype=str)`, as skypilot does) and filtering the frame. Both keep the same on-demand rows, which is checked.
-The issue's bound: peak RSS < 600 MB while parsing one full-size region.
+The bound: peak RSS < 600 MB while parsing one full-size region.
 """
 
 from __future__ import annotations

@@ -37,10 +37,10 @@ def test_refresh_offline_then_show(tmp_path):
     trn2 = next(line for line in shown.output.splitlines() if "trn2.48xlarge" in line)
     assert "capacity_block" in trn2 and "US East (Ohio)" in trn2 and "2.23505" in trn2 and "2.2351" in trn2
     assert "1.5 TB" in trn2
-    # The accelerator generations table (issue 10): chip, launch, memory and bandwidth as printed.
+    # The accelerator generations table: chip, launch, memory and bandwidth as printed.
     trainium2 = next(line for line in shown.output.splitlines() if line.startswith("│ Trainium2 "))
     assert "Trn2 2024-12-03" in trainium2 and "96 GiB" in trainium2 and "2.9 TB/sec" in trainium2
-    # Trainium vs NVIDIA (issue 10): Trainium2's Capacity Block per dense FP8 PFLOP-hour, the format named.
+    # Trainium vs NVIDIA: Trainium2's Capacity Block per dense FP8 PFLOP-hour, the format named.
     assert "Trainium vs NVIDIA" in shown.output
     versus = next(
         x for x in shown.output.splitlines() if "capacity_block" in x and "neuron_docs" in x and "Trainium2" in x
@@ -93,8 +93,8 @@ def test_help_and_show_import_neither_great_expectations_nor_dagster(tmp_path):
         assert "HEAVY:\n" in done.stdout, (args, done.stdout[-300:], done.stderr[-300:])
 
 
-def test_the_readme_lists_every_exit_code_the_cli_has():
-    """The README's table of exit codes and `EXIT_CODES` (what `ratecard --help` prints) name the same codes."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    table = readme.split("Exit codes (also in `ratecard --help`):", 1)[1].split("\n## ", 1)[0]
+def test_the_cli_page_lists_every_exit_code_the_cli_has():
+    """docs/CLI.md's table of exit codes and `EXIT_CODES` (what `ratecard --help` prints) name the same codes."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "CLI.md").read_text()
+    table = page.split("Exit codes (also in `ratecard --help`):", 1)[1].split("\n## ", 1)[0]
     assert {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)} == set(EXIT_CODES)

@@ -131,6 +131,19 @@ def test_unknown_adapter_names_the_source_line_and_known_adapters(tmp_path: Path
     assert line.startswith(f"error: {path}:{line_of(text, 'gpu_lamda')}: "), line
 
 
+def test_a_declared_table_option_out_of_its_set_is_refused_when_the_file_loads(tmp_path: Path) -> None:
+    """`price_per = "node"` is caught by the sources-file check (exit 4), before anything is fetched."""
+    path, _ = sources_file(tmp_path, 'price_per = "gpu"', 'price_per = "node"')
+    refused(
+        ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"),
+        4,
+        "source 'gpu_quantacloud'",
+        "field options",
+        "options.price_per: Input should be 'gpu' or 'instance'",
+    )
+    assert not (tmp_path / "p.duckdb").exists()
+
+
 def test_missing_field_names_the_entry_by_position_and_its_line(tmp_path: Path) -> None:
     path, text = sources_file(tmp_path, 'id = "aws_inf2"\n', "")
     entry = line_of(text, "[[sources]]", line_of(text, 'sample = "aws/inf1.html"'))

@@ -192,6 +192,8 @@ def test_each_user_error_is_one_line_with_a_hint(places, tmp_path):
         (["serve", "--dir", str(site), "--port", str(taken.getsockname()[1])], 10, "Address already in use"),
         (["export", "--out", str(places["junk"]), *db], 7, "is a file"),
         (["history", "nosuch.42xlarge", *db], 1, "no price history for 'nosuch.42xlarge'"),
+        (["samples", "serve", "--port", str(taken.getsockname()[1])], 10, "Address already in use"),
+        (["pilot", "costs", "--workload", "nosuch", *db], 1, "unknown workload 'nosuch'"),
     ]
     try:
         for args, code, named in cases:
@@ -209,6 +211,15 @@ def test_since_beyond_the_calendar_is_a_usage_error(places):
     result = CliRunner().invoke(app, ["changes", "--since", "99999999d", "--db", str(places["db"])])
     assert result.exit_code == 2, result.output
     assert "reaches back before the year 1" in result.output
+
+
+@pytest.mark.parametrize(
+    "command", [["show"], ["refresh", "--offline"], ["reparse"], ["pilot", "costs", "--workload", "w"]]
+)
+def test_a_negative_wait_is_a_usage_error(places, command):
+    result = CliRunner().invoke(app, [*command, "--wait", "-5", "--db", str(places["db"])])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--wait'" in result.output
 
 
 def test_a_refused_database_leaves_no_lock_file(tmp_path):

@@ -57,7 +57,8 @@ def warehouse(tmp_path_factory) -> Path:
         refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_inf1", exit_code=1)
     # The snapshot as it stands before any pilot, for the test that edits a copy: DuckDB 1.5.5 checkpointing a
     # copy of a snapshot (storage v1.1.0) that holds two pilot inputs breaks its pilot_inputs index (also at
-    # 8baf85a, before issue 22); readers never write the snapshot, so only that test needs a copy without them.
+    # 8baf85a, before pilot conditions and traffic); readers never write the snapshot, so only that test needs a
+    # copy without them.
     shutil.copyfile(db.with_name("prices.snapshot.duckdb"), db.with_name("before-pilots.snapshot.duckdb"))
     # The example's pilots and traffic profiles, for the deployment page.
     for args in (["import", str(PILOTS / "example.csv")], ["traffic", "--csv", str(PILOTS / "traffic_example.csv")]):

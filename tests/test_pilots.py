@@ -426,5 +426,23 @@ def test_the_examples_two_profiles_decide_differently(db):
     assert shown.returncode == 0, shown.stderr
     assert "p95 latency 1350.000 ms is above its target of 800.000 ms" in shown.stdout  # the L4 pilot, not ranked
     assert "break-even" in shown.stdout and "4194.79" in shown.stdout
-    missing = ratecard("pilot", "costs", "--workload", "nosuch", "--db", db)
-    assert missing.returncode == 1 and "no traffic profile for workload 'nosuch'" in missing.stdout
+    missing = ratecard("pilot", "costs", "--workload", "chat-8", "--db", db)
+    assert missing.returncode == 1, missing.stdout + missing.stderr
+    assert "error: unknown workload 'chat-8'" in missing.stderr and "hint: did you mean chat-8b?" in missing.stderr
+
+
+def test_the_same_file_imported_again_adds_nothing_until_something_superseded_it(db):
+    """A rerun of `make demo` lands no duplicate pilots; a file whose rows were since superseded lands again."""
+    assert ratecard("pilot", "import", EXAMPLE, "--db", db).returncode == 0
+    again = ratecard("pilot", "import", EXAMPLE, "--db", db)
+    assert again.returncode == 0, again.stderr
+    assert "nothing landed" in again.stdout and "as input 1, whose rows are all current" in again.stdout
+    assert pilot_rows(db) == 10 and rows(db, "SELECT count(*) FROM pilot_inputs") == [(1,)]
+    superseding = ratecard(
+        "pilot", "add", "--workload", "chat-8b", "--offering", "inf2.xlarge", "--unit", "tokens",
+        "--units-per-hour", "999", "--passed", "--measured-on", "2026-09-01", "--db", db,
+    )  # fmt: skip
+    assert superseding.returncode == 0, superseding.stderr
+    restored = ratecard("pilot", "import", EXAMPLE, "--db", db)
+    assert "10 pilot results landed" in restored.stdout, restored.stdout + restored.stderr
+    assert pilot_rows(db) == 21

@@ -1,10 +1,12 @@
-"""What `make demo` promises for the price list, through `ratecard refresh --offline` (real HTTP on 127.0.0.1) and
-`ratecard show`: trn1.32xlarge in us-east-1 agrees with its product page, no decoy row reaches any view, the
-Capacity-Block-only type has no on-demand row, and show prints the per-region summary."""
+"""What `make demo` promises, through `ratecard refresh --offline` (real HTTP on 127.0.0.1) and `ratecard show`:
+trn1.32xlarge in us-east-1 agrees with its product page, no decoy row reaches any view, the Capacity-Block-only type
+has no on-demand row, show prints the per-region summary, and every figure the README quotes from the demo is what
+the demo's warehouse holds (the README marks each such table `<!-- checked against the demo: ... -->`)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+import itertools
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import duckdb
@@ -12,9 +14,12 @@ import pytest
 from pricelist_files import Row, read_sample
 from typer.testing import CliRunner
 
+from landed import copy_file_warehouse
 from pipelines.cli.app import app
 
 runner = CliRunner()
+README = Path(__file__).resolve().parent.parent / "README.md"
+PILOTS = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots"
 REGIONS = ("us-east-1", "us-east-2", "eu-south-2")
 # The filters of pipelines/pricelist/offer_csv.py, restated by header name: a row failing any is a decoy.
 KEPT = {
@@ -153,3 +158,102 @@ def test_history_shows_the_price_list_per_region_beside_the_page(demo):
         app, ["history", "trn1.32xlarge", "--kind", "compute_savings_plan", "--db", str(db)], terminal_width=250
     )
     assert "compute_savings_plan 3y All Upfront" in plans.output and "reserved" not in plans.output
+
+
+# The figures the README quotes.
+
+
+def readme_block(marker: str) -> list[str]:
+    """The README's lines after `<!-- checked against the demo: marker -->`, up to the next blank line."""
+    after = README.read_text().split(f"<!-- checked against the demo: {marker} -->\n", 1)[1]
+    return [line for line in itertools.takewhile(str.strip, after.splitlines()) if not line.startswith("```")]
+
+
+def readme_table(marker: str) -> list[list[str]]:
+    """The rows of the README's table there, as cell texts (its header and rule left out)."""
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in readme_block(marker)[2:]]
+
+
+def as_quoted(value: object, quoted: str) -> str:
+    """A warehouse figure rounded half-up to the decimal places the README prints it with."""
+    places = Decimal(1).scaleb(-len(quoted.partition(".")[2]))
+    return str(Decimal(str(value)).quantize(places, rounding=ROUND_HALF_UP))
+
+
+def cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("│").split("│")]
+
+
+def test_the_readmes_aws_prices_are_the_demos(demo):
+    db, _ = demo
+    table = readme_table("aws_instance_prices")
+    assert len(table) >= 4
+    for instance, kind, region, per_instance, per_accelerator in table:
+        found = query(
+            db,
+            f"""SELECT usd_per_instance_hour, usd_per_accelerator_hour FROM aws_instance_prices
+                WHERE source_family <> 'price_list' AND instance_type = '{instance}' AND price_kind = '{kind}'
+                  AND coalesce(region, 'not stated') = '{region}'""",
+        )
+        quoted = [(as_quoted(i, per_instance), as_quoted(a, per_accelerator)) for i, a in found]
+        assert quoted == [(per_instance, per_accelerator)], (instance, kind, region, found)
+
+
+def test_the_readmes_region_counts_are_what_show_prints(demo):
+    _, output = demo
+    shown = {
+        row[0]: row[:6] for row in map(cells, output.splitlines()) if row[0] in ("eu-south-2", "us-east-1", "us-east-2")
+    }
+    table = readme_table("show's regions")
+    assert [row[0] for row in table] == ["eu-south-2", "us-east-1", "us-east-2"]
+    assert {row[0]: row for row in table} == shown
+
+
+def test_the_readmes_cheapest_gpus_are_the_demos(demo):
+    db, _ = demo
+    table = readme_table("gpu_cheapest")
+    assert len(table) >= 4
+    for model, cheapest, provider, in_stock in table:
+        found = query(
+            db, f"SELECT usd_per_gpu_hour, provider, providers_in_stock FROM gpu_cheapest WHERE gpu_model = '{model}'"
+        )
+        assert [(as_quoted(usd, cheapest), p, str(n)) for usd, p, n in found] == [(cheapest, provider, in_stock)], model
+
+
+def test_the_readmes_backfill_and_history_examples_run_on_the_demos_warehouse(demo, tmp_path):
+    db = copy_file_warehouse(demo[0], tmp_path / "warehouse")
+    quoted = readme_block("the backfill")
+    backfilled = runner.invoke(app, ["backfill", "pricelist", "--offline", "--region", "us-east-1", "--db", str(db)])
+    assert backfilled.exit_code == 0, backfilled.output
+    assert quoted[0] in backfilled.output  # "26 rows added"
+    history = ["history", "trn1.32xlarge", "--kind", "on_demand", "--region", "us-east-1", "--db", str(db)]
+    shown = runner.invoke(app, history, terminal_width=250)
+    assert shown.exit_code == 0, shown.output
+    timeline = [cells(line)[:7] for line in shown.output.splitlines() if ":00:00 │" in line]
+    assert timeline == [cells(line) for line in quoted[1:]]
+    reserved = ["history", "trn1.32xlarge", "--kind", "reserved_1y", "--region", "us-east-1", "--db", str(db)]
+    shown = runner.invoke(app, reserved, terminal_width=250)
+    assert shown.exit_code == 0, shown.output
+    assert "reserved 1y All Upfront standard" in shown.output and "reserved 3y" not in shown.output
+
+
+def test_the_readmes_deployment_costs_are_the_demos_and_a_rerun_lands_no_duplicate(demo, tmp_path):
+    db = copy_file_warehouse(demo[0], tmp_path / "warehouse")
+    steps = [["import", str(PILOTS / "example.csv")], ["traffic", "--csv", str(PILOTS / "traffic_example.csv")]]
+    for args in steps * 2:  # as make demo run twice
+        landed = runner.invoke(app, ["pilot", *args, "--db", str(db)], terminal_width=200)
+        assert landed.exit_code == 0, landed.output
+    assert "nothing landed" in landed.output
+    assert query(db, "SELECT count(*) FROM pilot_result_history") == [(10,)]
+    costs = query(
+        db, "SELECT workload, coalesce(provider || ' ', '') || offering, billing, monthly_usd FROM deployment_costs"
+    )
+    table = readme_table("pilot costs")
+    assert len(table) >= 4
+    for workload, offering, billing, monthly in table:
+        found = [
+            as_quoted(usd, monthly)
+            for w, o, b, usd in costs
+            if (w, b) == (workload, billing) and o.startswith(offering)
+        ]
+        assert found == [monthly], (workload, offering, found)

@@ -1,5 +1,5 @@
 """The bundled price-list samples, read by the offer parser, pass the gate and land beside the bundled pages: the
-views say what issue 9 promises (trn1.32xlarge agrees with its product page in us-east-1, no Capacity-Block-only
+views say what the price list promises (trn1.32xlarge agrees with its product page in us-east-1, no Capacity-Block-only
 type gets an on-demand row, a region with no accelerators lands empty, Capacity Blocks page rows get codes)."""
 
 from __future__ import annotations

@@ -17,68 +17,18 @@ per GPU or per instance, billing period, price kind, a fixed GPU count). A row w
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
 from pipelines.reading.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
+from pipelines.sources.declared_table import Options, StockValues, option_problems
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import GpuBatch, GpuOffer, StockStatus
 
 PARSER_VERSION = "declarative_table/1.0"
-
-Patterns = list[str] | None
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Columns(_Strict):  # semantic column -> header regexes
-    gpu: list[str] = Field(min_length=1)
-    price: list[str] = Field(min_length=1)
-    memory: Patterns = None
-    stock: Patterns = None
-    gpu_count: Patterns = None
-    region: Patterns = None
-    listing: Patterns = None
-
-    @field_validator("*")
-    @classmethod
-    def _regexes(cls, patterns: Patterns) -> Patterns:
-        for pattern in patterns or ():
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"bad regex {pattern!r}: {exc}") from exc
-        return patterns
-
-
-class StockValues(_Strict):
-    in_stock: list[str] = []
-    sold_out: list[str] = []
-
-
-class Options(_Strict):
-    provider: str = Field(min_length=1)
-    currency: str = Field(pattern=r"^[A-Z]{3}$")
-    decimal_separator: Literal[".", ","] = "."
-    price_per: PricePer
-    period: BillingPeriod
-    price_kind: GpuPriceKind
-    gpu_count: int | None = Field(default=None, ge=1, le=1024)
-    columns: Columns
-    stock_values: StockValues = StockValues()
-
-    @model_validator(mode="after")
-    def _one_gpu_count(self) -> Options:
-        if (self.gpu_count is None) == (self.columns.gpu_count is None):
-            raise ValueError("declare exactly one of gpu_count (fixed) or columns.gpu_count")
-        return self
 
 
 class DeclarationError(ParseError):
@@ -89,11 +39,7 @@ def options_of(source: SourceSpec) -> Options:
     try:
         return Options.model_validate(source.options)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"options.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}".replace("options.: ", "options: ")
-            for e in exc.errors()
-        )
-        raise DeclarationError(source.id, f"bad declaration in sources.toml: {problems}") from None
+        raise DeclarationError(source.id, f"bad declaration in sources.toml: {option_problems(exc)}") from None
 
 
 def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:

@@ -18,6 +18,7 @@ from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
 from pipelines.cli import export as cli_export
 from pipelines.cli import pilot as cli_pilot
+from pipelines.cli import samples as cli_samples
 from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption
 from pipelines.cli.process import skip_the_exit_collection, warm_up_gate_in_background
 from pipelines.cli.reporting import EPILOG, ReportingGroup
@@ -60,7 +61,7 @@ def refresh(
     sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
     db: DbOption = DEFAULT_DB_PATH,
     source: SourceIdsOption = None,
-    wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 0.0,
+    wait: Annotated[float, typer.Option("--wait", min=0, help=WAIT_HELP)] = 0.0,
     deadline: Annotated[
         float | None,
         typer.Option(
@@ -144,7 +145,9 @@ def usable_database(db: Path, wait: float) -> int:
 @app.command()
 def show(
     db: SnapshotReadOption = DEFAULT_DB_PATH,
-    wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a program holding the database.")] = 30.0,
+    wait: Annotated[
+        float, typer.Option("--wait", min=0, help="Seconds to wait for a program holding the database.")
+    ] = 30.0,
 ) -> None:
     """Print the headline views: AWS prices per instance-hour and per accelerator-hour, and source freshness."""
     from pipelines.cli.show import print_headline
@@ -159,7 +162,7 @@ def reparse(
     sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
     db: DbOption = DEFAULT_DB_PATH,
     source: SourceIdsOption = None,
-    wait: Annotated[float, typer.Option("--wait", help=WAIT_HELP)] = 60.0,
+    wait: Annotated[float, typer.Option("--wait", min=0, help=WAIT_HELP)] = 60.0,
     force: Annotated[
         bool,
         typer.Option(
@@ -205,7 +208,7 @@ def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).
-for _commands in (cli_export, cli_changes, cli_pilot, cli_backfill):
+for _commands in (cli_export, cli_changes, cli_pilot, cli_backfill, cli_samples):
     _commands.register(app, console)
 
 if __name__ == "__main__":

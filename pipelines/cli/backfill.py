@@ -116,9 +116,9 @@ def register(app: typer.Typer, console: Console) -> None:
         offline: Annotated[bool, typer.Option("--offline", help="Serve the bundled samples on 127.0.0.1.")] = False,
         sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
         db: WriteOption = DEFAULT_DB_PATH,
-        wait: Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh holding the warehouse.")] = (
-            60.0
-        ),
+        wait: Annotated[
+            float, typer.Option("--wait", min=0, help="Seconds to wait for a refresh holding the warehouse.")
+        ] = (60.0),
     ) -> None:
         """Fetch every past version of the EC2 offer (each region's file) and land it as history from the date it
         took effect. Resumable and idempotent: versions landed before are skipped."""

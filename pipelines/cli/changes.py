@@ -43,7 +43,9 @@ SELECT * FROM (
     SELECT provider, listing, price_kind, region, usd_per_gpu_hour, stock_status, valid_from, valid_to, source_url
     FROM gpu_listing_history WHERE lower(gpu_model) = lower($offering) OR lower(listing) = lower($offering)
 )
-WHERE ($kind IS NULL OR price_kind = $kind OR starts_with(price_kind, $kind || ' '))
+-- A kind as the views name it (reserved_1y, compute_savings_plan_3y) also finds the price list's terms under it.
+WHERE ($kind IS NULL OR price_kind = $kind OR starts_with(price_kind, $kind || ' ')
+       OR starts_with(price_kind, regexp_replace($kind, '_(\\d+y)$', ' \\1') || ' '))
   AND ($region IS NULL OR lower(region) = lower($region))
 ORDER BY provider, offering, price_kind, region NULLS FIRST, valid_from
 """
@@ -93,10 +95,10 @@ def parse_percent(text: str) -> Decimal:
 
 def no_history(db: Path, offering: str, kind: str | None, region: str | None) -> Mistake:
     """History found nothing: name what was asked, and the nearest names the warehouse does hold."""
-    from difflib import get_close_matches
+    from pipelines.cli.hints import nearest_names
 
     names = {row["name"].lower() for row in query(db, OFFERING_NAMES, {}) if row["name"]}
-    near = get_close_matches(offering.lower(), sorted(names), n=3, cutoff=0.8)
+    near = nearest_names(offering, names)
     if offering.lower() in names:
         hint = f"{offering} has prices, only not with these filters: `ratecard history {offering}` lists them all"
     elif near:

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from pipelines.cli.options import SnapshotReadOption, named_path
+from pipelines.cli.process import serve_until_stopped
 from pipelines.cli.reporting import folder_to_write
 from pipelines.dashboard import site_dir_for
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
@@ -54,9 +55,4 @@ def register(app: typer.Typer, console: Console) -> None:
         server = site_server(site, port)
         host, bound = server.server_address[:2]
         console.print(f"serving {site} on http://{host!s}:{bound}/ (Ctrl-C stops)")
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
+        serve_until_stopped(server)

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from pipelines.cli.options import SnapshotReadOption, WriteOption, named_path
+from pipelines.cli.reporting import Mistake
 from pipelines.cli.terminal import quiet_libraries
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
@@ -26,7 +27,9 @@ if TYPE_CHECKING:
 
 pilot_app = typer.Typer(help="Pilot results (cost per completed work) and migration plans (payback).")
 DbOption = WriteOption
-WaitOption = Annotated[float, typer.Option("--wait", help="Seconds to wait for a refresh or a program holding it.")]
+WaitOption = Annotated[
+    float, typer.Option("--wait", min=0, help="Seconds to wait for a refresh or a program holding it.")
+]
 ProviderOption = Annotated[
     str | None, typer.Option("--provider", help="GPU provider of a listing; leave out for an AWS instance type.")
 ]
@@ -100,7 +103,8 @@ def register(app: typer.Typer, console: Console) -> None:
         record = pilot_from_fields("options", fields, origin)
         _validated(origin, [record])
         landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(_canonical(fields)), [record]))
-        console.print(f"pilot landed (input {landed.input_id}): {record.workload} on {record.describe()}")
+        if not _repeated(console, landed, "this pilot"):
+            console.print(f"pilot landed (input {landed.input_id}): {record.workload} on {record.describe()}")
 
     @pilot_app.command("import")
     def import_file(
@@ -120,7 +124,8 @@ def register(app: typer.Typer, console: Console) -> None:
         records = read_pilot_csv(origin, text)
         _validated(origin, records)
         landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(content), records))
-        console.print(f"{landed.rows} pilot results landed from {file} (input {landed.input_id})")
+        if not _repeated(console, landed, str(file)):
+            console.print(f"{landed.rows} pilot results landed from {file} (input {landed.input_id})")
 
     @pilot_app.command("traffic")
     def traffic(
@@ -166,7 +171,8 @@ def register(app: typer.Typer, console: Console) -> None:
             content = _canonical(fields)
         landed = _land(db, wait, lambda con: land_traffic(con, origin, sha256_of(content), profiles))
         names = ", ".join(p.workload for p in profiles)
-        console.print(f"{landed.rows} traffic profile(s) landed (input {landed.input_id}): {names}")
+        if not _repeated(console, landed, "this traffic input"):
+            console.print(f"{landed.rows} traffic profile(s) landed (input {landed.input_id}): {names}")
 
     @pilot_app.command("costs")
     def costs(
@@ -176,10 +182,13 @@ def register(app: typer.Typer, console: Console) -> None:
     ) -> None:
         """Rank every priced candidate by a month of the workload's traffic, always-on against serverless."""
         from pipelines.cli.show import reading
-        from pipelines.pilots.costs import print_costs, workload_costs
+        from pipelines.pilots.costs import print_costs, workload_costs, workload_names
 
         with reading(db, wait) as con:
             found = workload_costs(con, workload)
+            known = [] if found["profile"] else workload_names(con)
+        if not found["profile"]:
+            raise _no_profile(workload, known, db)
         if not print_costs(console, workload, found):
             raise typer.Exit(code=1)
 
@@ -219,7 +228,38 @@ def register(app: typer.Typer, console: Console) -> None:
         except ValidationError as exc:
             raise PilotInputError(origin, field_problems("options", exc)) from None
         landed = _land(db, wait, lambda con: land_plan(con, origin, sha256_of(_canonical(fields)), record))
-        console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
+        if not _repeated(console, landed, "this plan"):
+            console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
+
+
+def _repeated(console: Console, landed: Landed, what: str) -> bool:
+    """Say so when the input was the same as one whose rows are all current (nothing landed)."""
+    if landed.repeated:
+        console.print(
+            f"nothing landed: {what} is the same (SHA-256) as input {landed.input_id}, whose rows are all current"
+        )
+    return landed.repeated
+
+
+def _no_profile(workload: str, known: list[str], db: Path) -> Mistake:
+    """`pilot costs` for a workload with no traffic profile: say whether the name is known at all, and what is near."""
+    from pipelines.cli.hints import nearest_names
+
+    if workload in known:
+        return Mistake(
+            f"workload {workload!r} has no traffic profile in {db}",
+            f"add one: ratecard pilot traffic --workload {workload} --monthly-units N --active-hours-per-day H "
+            "--peak-units-per-hour P",
+            code=1,
+        )
+    near = nearest_names(workload, known)
+    if near:
+        hint = f"did you mean {', '.join(near)}?"
+    elif known:
+        hint = f"the workloads here: {', '.join(known)}"
+    else:
+        hint = "land its pilots (ratecard pilot import) and traffic profile (ratecard pilot traffic) first"
+    return Mistake(f"unknown workload {workload!r}: no pilot, plan or traffic profile in {db} names it", hint, code=1)
 
 
 def _read_csv_file(origin: str, file: Path) -> tuple[bytes, str]:

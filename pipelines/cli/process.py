@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import socketserver
 import threading
 
 
@@ -27,3 +28,13 @@ def warm_up_gate_in_background() -> None:
         warm_up()
 
     threading.Thread(target=warm_up, name="ratecard-ge-early-warm-up", daemon=True).start()
+
+
+def serve_until_stopped(server: socketserver.BaseServer) -> None:
+    """Serve until Ctrl-C, which ends the command quietly, then close the listening socket."""
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

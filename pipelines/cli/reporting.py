@@ -39,7 +39,7 @@ EXIT_CODES = {
     0: "success",
     1: "a source failed (its previous version stays current), or reparse rolled a source back (today's parser "
     "refuses fetches that landed: its rows stay as they were), or show/reparse found no database yet, or history "
-    "found no prices under that name",
+    "found no prices under that name, or pilot costs no such workload",
     EXIT_USAGE: "usage: an unknown option, command or --source id, or a value out of range or empty",
     3: "another refresh of this database is running",
     4: "bad sources file: missing, not TOML, or a field wrong (file:line and field named)",
@@ -49,7 +49,7 @@ EXIT_CODES = {
     "directory not writable, or --out names a file",
     8: "bad pilot or plan input (ratecard pilot): the row and field named; nothing landed",
     9: "the DuckLake warehouse's PostgreSQL catalog cannot be reached, or its database does not exist",
-    10: "serve: the port is taken by another program, or not allowed",
+    10: "serve or samples serve: the port is taken by another program, or not allowed",
     EXIT_BUG: "an unexpected error: a bug in ratecard (rerun with --debug for the traceback)",
     130: "stopped by Ctrl-C (SIGINT); what landed stays landed",
     EXIT_CLOSED_PIPE: "the output's reader closed it early (e.g. `| head`): nothing is wrong (help text cut "

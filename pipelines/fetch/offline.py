@@ -73,11 +73,16 @@ class _SampleServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+def sample_server(root: Path = SAMPLES_DIR, port: int = 0) -> ThreadingHTTPServer:
+    """A server answering as the sources' hosts do (AWS's price-list paths, POSTed APIs) from a folder of samples,
+    on 127.0.0.1:port (0: any free one; read it from server_address). Not started: the caller serves it."""
+    return _SampleServer(("127.0.0.1", port), functools.partial(_QuietHandler, directory=str(root)))
+
+
 @contextmanager
 def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 (a free port) for the duration of the block; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = _SampleServer(("127.0.0.1", 0), handler)
+    server = sample_server(root)
     thread = threading.Thread(target=server.serve_forever, name="ratecard-samples", daemon=True)
     thread.start()
     try:

@@ -1,1 +1,1 @@
-"""Pilot measurements and migration plans: user input priced by the warehouse's views (issue 10 point 7)."""
+"""Pilot measurements and migration plans: user input priced by the warehouse's views."""

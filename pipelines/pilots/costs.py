@@ -31,6 +31,10 @@ PROFILE = """
 SELECT monthly_units, active_hours_per_day, peak_units_per_hour, days_per_month, cold_start_seconds
 FROM traffic_profiles WHERE workload = $workload
 """
+WORKLOADS = """
+SELECT workload FROM pilot_result_history UNION SELECT workload FROM migration_plan_history
+UNION SELECT workload FROM traffic_profile_history ORDER BY 1
+"""
 RANKING_COLUMNS = {
     "rank": ("rank", 0),
     "offering": ("offering", None),
@@ -64,11 +68,13 @@ def workload_costs(con: duckdb.DuckDBPyConnection, workload: str) -> dict[str, l
     }  # fmt: skip
 
 
+def workload_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every workload a pilot, a plan or a traffic profile names."""
+    return [str(name) for (name,) in con.execute(WORKLOADS).fetchall()]
+
+
 def print_costs(console: Console, workload: str, found: dict[str, list[dict[str, Any]]]) -> bool:
-    """The three tables; False (after saying what is missing) when the workload has no profile or no candidate."""
-    if not found["profile"]:
-        console.print(f"[red]no traffic profile for workload {workload!r}[/]: add one with `ratecard pilot traffic`")
-        return False
+    """The three tables for a workload with a traffic profile; False (after saying so) when no candidate is priced."""
     (profile,) = found["profile"]
     console.print(
         f"{workload}: {profile['monthly_units']} units a month, {profile['active_hours_per_day']} active h a day on "

@@ -41,10 +41,33 @@ INSERT INTO migration_plan_history VALUES
 """
 
 
+# Where each kind's current rows are: an input is current while every one of its rows is.
+CURRENT_ROWS = {
+    "pilot": "SELECT input_id FROM pilot_results",
+    "traffic": "SELECT input_id FROM traffic_profiles",
+    "plan": "SELECT input_id FROM migration_plan_history "
+    "QUALIFY row_number() OVER (PARTITION BY workload ORDER BY input_id DESC) = 1",
+}
+SAME_INPUT_CURRENT = """
+SELECT i.input_id FROM pilot_inputs AS i
+WHERE i.content_sha256 = $sha AND i.input_kind = $kind
+  AND i.row_count = (SELECT count(*) FROM ({current}) AS c WHERE c.input_id = i.input_id)
+ORDER BY i.input_id DESC LIMIT 1
+"""
+
+
 @dataclass(frozen=True)
 class Landed:
     input_id: int
     rows: int
+    repeated: bool = False  # the same content is already current (input_id names it): nothing was added
+
+
+def already_current(con: duckdb.DuckDBPyConnection, sha: str, kind: str) -> Landed | None:
+    """The earlier input of this kind with the same content (SHA-256), when all of its rows are still current: landing
+    it again would add only duplicates. An input since superseded, even in part, lands again, so it can be restored."""
+    found = con.execute(SAME_INPUT_CURRENT.format(current=CURRENT_ROWS[kind]), {"sha": sha, "kind": kind}).fetchone()
+    return None if found is None else Landed(int(found[0]), 0, repeated=True)
 
 
 def sha256_of(content: bytes) -> str:
@@ -100,6 +123,8 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
     problems = unknown_offerings(con, [(f"row {n}", r) for n, r in enumerate(records, start=1)])
     if problems:
         raise PilotInputError(origin, problems)
+    if repeated := already_current(con, sha, "pilot"):
+        return repeated
     with transaction(con):
         input_id = record_input(con, origin, sha, "pilot", len(records))
         for number, r in enumerate(records, start=1):
@@ -123,6 +148,8 @@ def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: Migra
     problems = unknown_offerings(con, [("baseline", plan.baseline)])
     if problems:
         raise PilotInputError(origin, problems)
+    if repeated := already_current(con, sha, "plan"):
+        return repeated
     with transaction(con):
         input_id = record_input(con, origin, sha, "plan", 1)
         params = {

@@ -14,7 +14,7 @@ import duckdb
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pipelines.pilots.errors import PilotInputError
-from pipelines.pilots.landing import Landed, record_input, transaction
+from pipelines.pilots.landing import Landed, already_current, record_input, transaction
 from pipelines.pilots.records import exact_number, model_from_fields, read_csv_records, repeated_rows
 from warehouse.binding import execute
 
@@ -92,6 +92,8 @@ def read_traffic_csv(origin: str, text: str) -> list[TrafficProfile]:
 
 
 def land_traffic(con: duckdb.DuckDBPyConnection, origin: str, sha: str, profiles: list[TrafficProfile]) -> Landed:
+    if repeated := already_current(con, sha, "traffic"):
+        return repeated
     with transaction(con):
         input_id = record_input(con, origin, sha, "traffic", len(profiles))
         for number, profile in enumerate(profiles, start=1):

@@ -12,10 +12,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, ValidationInfo, field_validator
 
 from pipelines.sources import errors as sources_errors
 from pipelines.sources.adapter_registry import adapter_names
+from pipelines.sources.declared_table import Options, option_problems
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
 
@@ -97,6 +98,17 @@ class SourceSpec(BaseModel):
 
         if value not in adapter_names():
             raise ValueError(f"unknown adapter {value!r}; known: {adapter_names()}")
+        return value
+
+    @field_validator("options")
+    @classmethod
+    def _declared_table(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        """A table described in this file is checked here, so a bad option is refused when the file loads."""
+        if info.data.get("adapter") == "declarative_table":
+            try:
+                Options.model_validate(value)
+            except ValidationError as exc:
+                raise ValueError(f"bad declaration: {option_problems(exc)}") from None
         return value
 
     @field_validator("url")

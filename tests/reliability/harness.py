@@ -1,5 +1,5 @@
 """The fault matrix's harness: a small set of real sources served on 127.0.0.1, a temp warehouse, and one
-function that runs a scenario end to end and checks every promise the issue makes.
+function that runs a scenario end to end and checks every promise the fault matrix makes.
 
 A scenario: land a good version of every source (or start from a copy of a warehouse where that was done);
 break one source's response on the server; refresh all sources again through the real path (httpx -> archive

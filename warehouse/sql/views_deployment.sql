@@ -1,4 +1,4 @@
--- The guide's decision for a real workload (issue 22): what each priced candidate costs a month for the workload's
+-- The guide's decision for a real workload: what each priced candidate costs a month for the workload's
 -- traffic profile, billed the way it is sold. Always-on capacity is sized for the peak and billed every hour of
 -- the month; a serverless GPU is billed for its busy time plus, per worker and active period, the cold start (where
 -- billed) and the idle tail before scale-down, each span rounded up to the billed increment. Every quotient goes
@@ -110,7 +110,7 @@ FROM cheapest AS a
 JOIN cheapest AS s ON s.workload = a.workload AND s.accelerator_model = a.accelerator_model
 WHERE a.billing = 'always_on' AND s.billing = 'serverless';
 
--- Migration payback (issue 10 point 7), after deployment_costs: its monthly costs come from there when the
+-- Migration payback, after deployment_costs: its monthly costs come from there when the
 -- workload has a traffic profile.
 CREATE OR REPLACE VIEW migration_payback AS
 WITH plans AS (

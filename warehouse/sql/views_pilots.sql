@@ -1,4 +1,4 @@
--- Cost per completed work and migration payback (issue 10 point 7). DuckDB divides DECIMALs in DOUBLE, so every
+-- Cost per completed work and migration payback. DuckDB divides DECIMALs in DOUBLE, so every
 -- quotient here goes through exact_quotient: whole numbers in HUGEINT, rounded half-up to 6 decimal places.
 
 CREATE OR REPLACE MACRO exact_quotient(n, d) AS

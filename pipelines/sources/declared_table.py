@@ -1,0 +1,71 @@
+"""What a `declarative_table` source's options must say (pipelines/adapters/declarative_table.py reads the page).
+
+Checked when the sources file loads, so a bad declaration is refused there, naming the file, the source and the
+option, not first at parse time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from schemas.gpu import BillingPeriod, GpuPriceKind, PricePer
+
+Patterns = list[str] | None
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Columns(_Strict):  # semantic column -> header regexes
+    gpu: list[str] = Field(min_length=1)
+    price: list[str] = Field(min_length=1)
+    memory: Patterns = None
+    stock: Patterns = None
+    gpu_count: Patterns = None
+    region: Patterns = None
+    listing: Patterns = None
+
+    @field_validator("*")
+    @classmethod
+    def _regexes(cls, patterns: Patterns) -> Patterns:
+        for pattern in patterns or ():
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"bad regex {pattern!r}: {exc}") from exc
+        return patterns
+
+
+class StockValues(_Strict):
+    in_stock: list[str] = []
+    sold_out: list[str] = []
+
+
+class Options(_Strict):
+    provider: str = Field(min_length=1)
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    decimal_separator: Literal[".", ","] = "."
+    price_per: PricePer
+    period: BillingPeriod
+    price_kind: GpuPriceKind
+    gpu_count: int | None = Field(default=None, ge=1, le=1024)
+    columns: Columns
+    stock_values: StockValues = StockValues()
+
+    @model_validator(mode="after")
+    def _one_gpu_count(self) -> Options:
+        if (self.gpu_count is None) == (self.columns.gpu_count is None):
+            raise ValueError("declare exactly one of gpu_count (fixed) or columns.gpu_count")
+        return self
+
+
+def option_problems(exc: ValidationError) -> str:
+    """Each problem as `options.<path>: <message>`, joined."""
+    return "; ".join(
+        f"options.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}".replace("options.: ", "options: ")
+        for e in exc.errors()
+    )
