@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import logging
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import dagster as dg
 import duckdb
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from assets.change_feed import change_notifications
@@ -193,13 +196,45 @@ def test_stock_flips_additions_removals_and_shape_changes(tmp_path, caplog):
         ("stock", "NVIDIA H100 SXM"),
     }
     assert str(by_change["price", "NVIDIA H200 SXM"][2]) == "-14.29"
-    assert by_change["stock", "NVIDIA H100 SXM"][3:5] == ("in_stock", "sold_out")
+    assert by_change["stock", "NVIDIA H100 SXM"][2:5] == (None, "in_stock", "sold_out")  # no price move, no %
     # Each change points at the fetch that brought it: the second for the moves, the third for the shape.
     assert len(fetches) == 3
     assert {r[5] for k, r in by_change.items() if k[0] != "shape"} == {fetches[1]}
     assert by_change["shape", None][5] == fetches[2]
     shown = runner.invoke(app, ["changes", "--db", str(db)])
     assert all(word in shown.output for word in ("added", "removed", "sold_out", "shape", "-14.29%"))
+    assert "0.00%" not in shown.output
+
+
+PRICES = st.decimals(min_value=Decimal("1e-18"), max_value=Decimal(100_000), places=18)
+
+
+def test_the_percentage_is_exact_decimal_rounded_half_away_from_zero(tmp_path):
+    from warehouse.db import connect
+
+    @settings(max_examples=200, deadline=None)
+    @given(PRICES, PRICES)
+    @example(Decimal(8), Decimal("8.0004"))  # exactly 0.005 %: half away from zero gives 0.01
+    def exact(old: Decimal, new: Decimal) -> None:
+        with localcontext() as ctx:
+            ctx.prec = 60  # exact for 18-decimal prices up to 10^5
+            expected = ((new - old) * 100 / old).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        found = con.execute(
+            "SELECT percent_change(CAST($old AS DECIMAL(38, 18)), CAST($new AS DECIMAL(38, 18)))",
+            {"old": str(old), "new": str(new)},
+        ).fetchone()
+        assert found == (expected,), (old, new)
+
+    with connect(tmp_path / "prices.duckdb") as con:
+        exact()
+
+
+def test_a_threshold_is_compared_as_decimal():
+    from pipelines.orchestration.notify import over_threshold
+
+    move = {"change": "price", "change_pct": Decimal("-5.00")}
+    assert over_threshold(move, Decimal(5)) and not over_threshold(move, Decimal("5.001"))
+    assert over_threshold({"change": "stock", "change_pct": None}, Decimal(50))
 
 
 def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, receiver, monkeypatch):

@@ -43,7 +43,6 @@ class NotifyResult:
 PENDING = """
 SELECT * FROM price_changes
 WHERE fetch_id > $after AND fetch_id <= $through AND list_contains($kinds, change)
-  AND (change <> 'price' OR abs(change_pct) >= $min_pct)
 ORDER BY changed_at, source_id, offering, change
 """
 # Where the last delivered (or empty) run stopped. Before any, the last day's fetches: a warehouse that gains a
@@ -58,12 +57,19 @@ SELECT coalesce(
 RECORD = "INSERT INTO notify_log VALUES ($at, $through, $sent, $outcome, $attempts, $error)"
 
 
+def over_threshold(change: dict[str, Any], min_pct: Decimal) -> bool:
+    """A price move of at least `min_pct` percent, compared as Decimal with the feed's exact DECIMAL percentage
+    (a move from a zero price has none and always passes); every other kind of change passes."""
+    pct: Decimal | None = change["change_pct"]
+    return change["change"] != "price" or pct is None or abs(pct) >= min_pct
+
+
 def pending_changes(con: duckdb.DuckDBPyConnection, settings: NotifySettings) -> tuple[int, list[dict[str, Any]]]:
     """The changes landed since the last successful notification that pass the threshold, and the new mark."""
     (after,) = one_row(con, WATERMARK)
     (through,) = one_row(con, "SELECT coalesce(max(fetch_id), 0) FROM fetch_log")
-    params = {"after": after, "through": through, "kinds": list(settings.changes), "min_pct": settings.min_change_pct}
-    return through, rows_as_dicts(con, PENDING, params)
+    found = rows_as_dicts(con, PENDING, {"after": after, "through": through, "kinds": list(settings.changes)})
+    return through, [c for c in found if over_threshold(c, settings.min_change_pct)]
 
 
 def describe(change: dict[str, Any]) -> str:
