@@ -49,6 +49,8 @@ COMMENT ON COLUMN deployment_costs.cold_start_billed IS 'Serverless: whether the
 COMMENT ON COLUMN deployment_costs.conditions IS 'The pilot''s conditions in words (pilot_conditions).';
 COMMENT ON COLUMN deployment_costs.price_fetched_at IS 'When the price was fetched (UTC).';
 COMMENT ON COLUMN deployment_costs.price_source_url IS 'URL the price was fetched from.';
+COMMENT ON COLUMN deployment_costs.price_content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN deployment_costs.price_parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW deployment_break_even IS 'Per workload and accelerator with both billings piloted: the utilisation of an always-on fleet at which it costs what serverless does for the same work = (always-on USD per million units at full use) / (serverless USD per million busy units), from the cheapest comparable candidate of each. Below it serverless is cheaper; at or above 1, serverless is cheaper at any utilisation. Cold starts and idle tails are left out here (deployment_costs counts them).';
 COMMENT ON COLUMN deployment_break_even.workload IS 'The workload.';

@@ -84,7 +84,7 @@ SELECT workload, offering_source, provider, offering, region, price_kind, accele
                               ORDER BY monthly_usd) END AS rank,
        work_unit, units_per_hour, monthly_units, active_hours_per_day, peak_units_per_hour, days_per_month,
        cold_start_seconds, billing_increment_seconds, idle_timeout_seconds, cold_start_billed, conditions,
-       price_fetched_at, price_source_url
+       price_fetched_at, price_source_url, price_content_sha256, price_parser_version
 FROM priced;
 
 -- Per workload and accelerator: the utilisation of an always-on fleet at which it costs what serverless does for
