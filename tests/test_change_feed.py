@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import dagster as dg
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from assets.change_feed import change_notifications
+from backends import BACKENDS, warehouse_at
 from localserver import LocalServer, Reply
 from pipelines.cli.app import app
 from pipelines.orchestration.resources import SourcesResource, WarehouseResource
@@ -261,3 +264,31 @@ def test_a_notification_that_cannot_even_start_reports_and_returns(tmp_path, mon
     result = notify_changes(tmp_path, NotifySettings(webhook_url_env=ENV))  # a directory, not a warehouse
     assert result.outcome == "failed" and result.messages[0].startswith("change notification failed: Warehouse")
     assert SECRET not in str(result.messages)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_notifications_at_once_post_each_change_once(backend, trn1_site, receiver, tmp_path, monkeypatch):
+    """The second notifier reads the feed while the first is still posting (no notify_log row yet, and a lake takes
+    no refresh lock): it finds the change claimed and posts nothing."""
+    from pipelines.orchestration.notify import notify_changes
+    from pipelines.sources.file import NotifySettings
+
+    site, trn1, body = trn1_site
+    sources_file = write_sources_file(tmp_path / "sources.toml", [trn1], site.base_url)  # no [notify]: none yet
+    with warehouse_at(backend, tmp_path, monkeypatch) as db:
+        refresh(sources_file, db)
+        site.set(f"/{trn1.sample}", Reply(body=body.replace("<td>$1.34</td>", "<td>$1.50</td>").encode()))
+        refresh(sources_file, db)
+        receiver.set(HOOK_PATH, Reply(body=b"ok", content_type="text/plain", delay_s=2), Reply(body=b"ok"))
+        settings = NotifySettings(webhook_url_env=ENV)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            first = pool.submit(notify_changes, db, settings)
+            deadline = time.monotonic() + 60
+            while receiver.hits(HOOK_PATH) == 0 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            second = notify_changes(db, settings)  # the first's POST is still unanswered
+            done = first.result(timeout=60)
+        again = notify_changes(db, settings)
+    assert (done.outcome, done.changes_sent, second.changes_sent, again.changes_sent) == ("posted", 1, 0, 0)
+    [message] = posts(receiver)
+    assert [c["offering"] for c in message["changes"]] == ["trn1.2xlarge"]
