@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import dagster as dg
 import duckdb
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from assets.change_feed import change_notifications
+from backends import BACKENDS, warehouse_at
 from localserver import LocalServer, Reply
 from pipelines.cli.app import app
 from pipelines.orchestration.resources import SourcesResource, WarehouseResource
@@ -193,13 +199,45 @@ def test_stock_flips_additions_removals_and_shape_changes(tmp_path, caplog):
         ("stock", "NVIDIA H100 SXM"),
     }
     assert str(by_change["price", "NVIDIA H200 SXM"][2]) == "-14.29"
-    assert by_change["stock", "NVIDIA H100 SXM"][3:5] == ("in_stock", "sold_out")
+    assert by_change["stock", "NVIDIA H100 SXM"][2:5] == (None, "in_stock", "sold_out")  # no price move, no %
     # Each change points at the fetch that brought it: the second for the moves, the third for the shape.
     assert len(fetches) == 3
     assert {r[5] for k, r in by_change.items() if k[0] != "shape"} == {fetches[1]}
     assert by_change["shape", None][5] == fetches[2]
     shown = runner.invoke(app, ["changes", "--db", str(db)])
     assert all(word in shown.output for word in ("added", "removed", "sold_out", "shape", "-14.29%"))
+    assert "0.00%" not in shown.output
+
+
+PRICES = st.decimals(min_value=Decimal("1e-18"), max_value=Decimal(100_000), places=18)
+
+
+def test_the_percentage_is_exact_decimal_rounded_half_away_from_zero(tmp_path):
+    from warehouse.db import connect
+
+    @settings(max_examples=200, deadline=None)
+    @given(PRICES, PRICES)
+    @example(Decimal(8), Decimal("8.0004"))  # exactly 0.005 %: half away from zero gives 0.01
+    def exact(old: Decimal, new: Decimal) -> None:
+        with localcontext() as ctx:
+            ctx.prec = 60  # exact for 18-decimal prices up to 10^5
+            expected = ((new - old) * 100 / old).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        found = con.execute(
+            "SELECT percent_change(CAST($old AS DECIMAL(38, 18)), CAST($new AS DECIMAL(38, 18)))",
+            {"old": str(old), "new": str(new)},
+        ).fetchone()
+        assert found == (expected,), (old, new)
+
+    with connect(tmp_path / "prices.duckdb") as con:
+        exact()
+
+
+def test_a_threshold_is_compared_as_decimal():
+    from pipelines.orchestration.notify import over_threshold
+
+    move = {"change": "price", "change_pct": Decimal("-5.00")}
+    assert over_threshold(move, Decimal(5)) and not over_threshold(move, Decimal("5.001"))
+    assert over_threshold({"change": "stock", "change_pct": None}, Decimal(50))
 
 
 def test_a_newly_configured_webhook_is_not_flooded_with_old_history(setup, receiver, monkeypatch):
@@ -226,3 +264,31 @@ def test_a_notification_that_cannot_even_start_reports_and_returns(tmp_path, mon
     result = notify_changes(tmp_path, NotifySettings(webhook_url_env=ENV))  # a directory, not a warehouse
     assert result.outcome == "failed" and result.messages[0].startswith("change notification failed: Warehouse")
     assert SECRET not in str(result.messages)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_notifications_at_once_post_each_change_once(backend, trn1_site, receiver, tmp_path, monkeypatch):
+    """The second notifier reads the feed while the first is still posting (no notify_log row yet, and a lake takes
+    no refresh lock): it finds the change claimed and posts nothing."""
+    from pipelines.orchestration.notify import notify_changes
+    from pipelines.sources.file import NotifySettings
+
+    site, trn1, body = trn1_site
+    sources_file = write_sources_file(tmp_path / "sources.toml", [trn1], site.base_url)  # no [notify]: none yet
+    with warehouse_at(backend, tmp_path, monkeypatch) as db:
+        refresh(sources_file, db)
+        site.set(f"/{trn1.sample}", Reply(body=body.replace("<td>$1.34</td>", "<td>$1.50</td>").encode()))
+        refresh(sources_file, db)
+        receiver.set(HOOK_PATH, Reply(body=b"ok", content_type="text/plain", delay_s=2), Reply(body=b"ok"))
+        settings = NotifySettings(webhook_url_env=ENV)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            first = pool.submit(notify_changes, db, settings)
+            deadline = time.monotonic() + 60
+            while receiver.hits(HOOK_PATH) == 0 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            second = notify_changes(db, settings)  # the first's POST is still unanswered
+            done = first.result(timeout=60)
+        again = notify_changes(db, settings)
+    assert (done.outcome, done.changes_sent, second.changes_sent, again.changes_sent) == ("posted", 1, 0, 0)
+    [message] = posts(receiver)
+    assert [c["offering"] for c in message["changes"]] == ["trn1.2xlarge"]

@@ -343,3 +343,34 @@ def test_an_offline_url_is_shown_as_the_sample_it_served_and_a_real_one_as_it_is
     assert shown_source(offer) == "pipelines/samples/aws/pricelist/us-east-1.csv (sample)"
     real = "https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/20260928184207/us-east-1/index.csv"
     assert shown_source(real) == real and shown_source("") == ""
+
+
+def test_every_fetched_figure_carries_its_content_hash_and_parser_version(snapshot):
+    """Each `<p>source_url` with a `<p>fetched_at` is a fetch: beside them, the body's hash (`<p>content_sha256`;
+    `sha256` in the spec views, as fetch_log names it) and the parser's version, set on every row. A price view
+    gives the hash its price-view name."""
+    columns: dict[str, list[str]] = {}
+    for view, column in snapshot.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE table_name IN "
+        "(SELECT view_name FROM duckdb_views() WHERE NOT internal) ORDER BY table_name, column_index"
+    ).fetchall():
+        columns.setdefault(view, []).append(column)
+    checked = set()
+    for view, names in columns.items():
+        price_view = any("usd" in name for name in names)
+        for prefix in [n.removesuffix("source_url") for n in names if n.endswith("source_url")]:
+            if f"{prefix}fetched_at" not in names:
+                continue  # a cited page (a spec's or a launch's), not a fetch of this row
+            hashes = [f"{prefix}content_sha256"] if price_view else [f"{prefix}content_sha256", f"{prefix}sha256"]
+            present = [name for name in hashes if name in names]
+            assert present, f"{view}: no {hashes[0]}"
+            digest, version = present[0], f"{prefix}parser_version"
+            assert version in names, f"{view}: no {version}"
+            url = f"{prefix}source_url"
+            missing = f'"{url}" IS NOT NULL AND ("{digest}" IS NULL OR "{version}" IS NULL)'
+            (bare,) = snapshot.execute(f'SELECT count(*) FROM "{view}" WHERE {missing}').fetchone()
+            assert bare == 0, f"{view}: {bare} rows with {url} but no {digest} or {version}"
+            checked.add(view)
+    assert {"accelerator_hour_prices", "deployment_costs", "cost_per_work", "accelerator_value"} <= checked
+    for view in ("accelerator_hour_prices", "deployment_costs", "cost_per_work", "accelerator_value"):
+        assert snapshot.execute(f"SELECT count(*) FROM {view}").fetchone()[0] > 0, view  # rows were checked

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from test_cli import IMPORTED_HEAVY
 
 from pipelines.pilots.records import PILOT_COLUMNS
@@ -346,9 +348,9 @@ def test_intermittent_traffic_goes_serverless_and_steady_traffic_always_on(db, t
     assert ratecard("pilot", "import", pilots, "--db", db).returncode == 0
     traffic(db, "20,000,000", "2", "1000000", "--cold-start-seconds", "30")
     costs = deployment(db)
-    # Always on: one instance for the peak, 730 hours at $2.50.
-    assert costs["NVIDIA H100 SXM"] == ("always_on", 1, D6("730"), D6("8.333333"), D6("0.011416"), D18("2.5"),
-                                        D6("1825"), 3)  # fmt: skip
+    # Always on: one instance for the peak, the profile's 30 days x 24 h at $2.50.
+    assert costs["NVIDIA H100 SXM"] == ("always_on", 1, D6("720"), D6("8.333333"), D6("0.011574"), D18("2.5"),
+                                        D6("1800"), 3)  # fmt: skip
     # RunPod bills the 30 s cold start and its 5 s idle timeout: 30 days x (1,200 + 35) s = 10.291667 h x $4.176.
     assert costs[RUNPOD_H100] == ("serverless", 1, D6("10.291667"), D6("10"), D6("0.971660"), D18("4.176"),
                                   Decimal("42.978001392"), 1)  # fmt: skip
@@ -359,19 +361,20 @@ def test_intermittent_traffic_goes_serverless_and_steady_traffic_always_on(db, t
 
     traffic(db, "1,500,000,000", "24", "2400000")  # steady: the later profile supersedes
     steady = deployment(db)
-    assert steady["NVIDIA H100 SXM"][-1] == 1 and steady["NVIDIA H100 SXM"][6] == D6("1825")
+    assert steady["NVIDIA H100 SXM"][-1] == 1 and steady["NVIDIA H100 SXM"][6] == D6("1800")
     assert steady["gpu-h100"][:3] == ("serverless", 2, D6("750")) and steady["gpu-h100"][6] == D6("4117.5")
     check_invariants(db)
 
 
 def check_invariants(db: Path) -> None:
-    for billing, instances, billed, _busy, utilisation, price, monthly in rows(
+    for billing, instances, billed, busy, utilisation, price, monthly, days in rows(
         db, "SELECT billing, instances, billed_hours_per_month, busy_hours_per_month, utilisation, "
-            "usd_per_billed_hour, monthly_usd FROM deployment_costs"
+            "usd_per_billed_hour, monthly_usd, days_per_month FROM deployment_costs"
     ):  # fmt: skip
         assert monthly == billed * price  # exactly, not rounded
         assert utilisation is None or utilisation <= 1
-        assert billing == "serverless" or billed == instances * 730
+        assert billed >= busy
+        assert billing == "serverless" or billed == instances * days * 24  # the profile's month, as serverless
 
 
 @pytest.mark.parametrize(
@@ -379,8 +382,8 @@ def check_invariants(db: Path) -> None:
     [
         # No traffic: nothing to size for, nothing billed, utilisation undefined.
         (("0", "0", "0"), {"NVIDIA H100 SXM": (0, D6("0"), None, D6("0")), "gpu-h100": (0, D6("0"), None, D6("0"))}),
-        # A peak above one instance: ceil(5,000,000 / 2,400,000) = 3 instances, each billed 730 h.
-        (("100,000,000", "24", "5000000"), {"NVIDIA H100 SXM": (3, D6("2190"), D6("0.019026"), D6("5475"))}),
+        # A peak above one instance: ceil(5,000,000 / 2,400,000) = 3 instances, each billed 30 days x 24 h.
+        (("100,000,000", "24", "5000000"), {"NVIDIA H100 SXM": (3, D6("2160"), D6("0.019290"), D6("5400"))}),
         # One token a day: 0.0018 s of work rounds up to Replicate's 1 s increment, 30 times a month.
         (("30", "1", "1"), {"gpu-h100": (1, D6("0.008333"), D6("0.001800"), Decimal("0.04574817"))}),
     ],
@@ -446,3 +449,50 @@ def test_the_same_file_imported_again_adds_nothing_until_something_superseded_it
     restored = ratecard("pilot", "import", EXAMPLE, "--db", db)
     assert "10 pilot results landed" in restored.stdout, restored.stdout + restored.stderr
     assert pilot_rows(db) == 21
+
+
+@st.composite
+def month_profiles(draw: st.DrawFn) -> dict[str, str]:
+    """A profile the traffic command accepts, over 28 to 31 days, from no traffic to every active hour at its peak,
+    with a peak from a fraction of one instance to many workers."""
+    days = draw(st.decimals(min_value=28, max_value=31, places=2))
+    hours = draw(st.one_of(st.just(Decimal(24)), st.decimals(min_value=Decimal("0.001"), max_value=24, places=3)))
+    peak = draw(st.integers(min_value=1, max_value=30_000_000))
+    most = int(peak * hours * days)  # whole units: what the peak carries, rounded down
+    monthly = draw(st.one_of(st.just(most), st.integers(min_value=0, max_value=most)))
+    cold = draw(st.integers(min_value=0, max_value=3600))
+    return {"workload": "w", "monthly_units": str(monthly), "active_hours_per_day": str(hours),
+            "peak_units_per_hour": str(peak), "days_per_month": str(days), "cold_start_seconds": str(cold)}  # fmt: skip
+
+
+def test_every_option_is_billed_over_the_profiles_month_at_28_to_31_days(db, tmp_path):
+    """Always-on and serverless bill the same days, so no row bills fewer hours than it is busy."""
+    from pipelines.pilots.landing import sha256_of
+    from pipelines.pilots.traffic import land_traffic, traffic_from_fields
+    from warehouse.db import connect
+
+    pilots = tmp_path / "deployment.csv"
+    pilots.write_text(f"{DEPLOYMENT_PILOTS}{TRN1}\n")
+    assert ratecard("pilot", "import", pilots, "--db", db).returncode == 0
+    origin = "ratecard pilot traffic"
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(month_profiles())
+    # The 31-day month at its peak on trn1.2xlarge (1,500,000 tokens an hour): 744 h per instance, not 730.
+    @example({"workload": "w", "monthly_units": "16740000000", "active_hours_per_day": "24",
+              "peak_units_per_hour": "22500000", "days_per_month": "31", "cold_start_seconds": "0"})  # fmt: skip
+    def holds(fields: dict[str, str]) -> None:
+        profile = traffic_from_fields("options", fields, origin)
+        land_traffic(con, origin, sha256_of(repr(fields).encode()), [profile])
+        found = con.execute(
+            "SELECT offering, billing, instances, billed_hours_per_month, busy_hours_per_month, utilisation, "
+            "days_per_month FROM deployment_costs"
+        ).fetchall()
+        assert {billing for _, billing, *_ in found} == {"always_on", "serverless"}
+        for offering, billing, instances, billed, busy, utilisation, days in found:
+            assert billed >= busy, (offering, fields)
+            assert utilisation is None or utilisation <= 1, (offering, fields)
+            assert billing == "serverless" or billed == instances * days * 24, (offering, fields)
+
+    with connect(db) as con:
+        holds()

@@ -70,10 +70,10 @@ def test_schema_is_idempotent(tmp_path):
     for _ in range(2):
         with connect(tmp_path / "twice.duckdb") as con:
             count = con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
-    # nine data tables (notify_log the latest), seven spec tables, three pilot tables and the traffic
-    # profiles, schema_version and catalog_comments, and the price list's type catalog and its
-    # backfilled versions
-    assert count == (24,)
+    # eleven data tables (notify_log and the notification claims and turn the latest), seven spec tables, three
+    # pilot tables and the traffic profiles, schema_version and catalog_comments, and the price list's type catalog
+    # and its backfilled versions
+    assert count == (26,)
 
 
 def test_schema_is_applied_once_and_again_when_it_changes(tmp_path):

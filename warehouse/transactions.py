@@ -32,7 +32,9 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 
 T = TypeVar("T")
-CONFLICT = "Transaction conflict"
+# A DuckLake commit that conflicts with another writer's; two connections of one process updating one row of a
+# DuckDB file.
+CONFLICTS = ("Transaction conflict", "Conflict on update")
 CONFLICT_ATTEMPTS = 12
 # What each lake commit says it belongs to (lake.snapshots() shows it): the refresh, set by whoever runs one.
 # Process-wide, not per thread: the landing writer and the checker are threads of the refresh that set it.
@@ -63,13 +65,14 @@ def label_commit(con: duckdb.DuckDBPyConnection) -> None:
 
 def in_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
     """`work` in one transaction; on a lake, run again from the start when another writer's commit conflicts
-    (DuckLake checks at commit: both closed rows of one table, say). The file backend never conflicts."""
+    (DuckLake checks at commit: both closed rows of one table, say). A DuckDB file conflicts only between
+    connections of one process that update one row."""
     for attempt in range(CONFLICT_ATTEMPTS):
         try:
             with transaction(con):
                 return work()
         except duckdb.TransactionException as exc:
-            if CONFLICT not in str(exc) or attempt == CONFLICT_ATTEMPTS - 1:
+            if not any(conflict in str(exc) for conflict in CONFLICTS) or attempt == CONFLICT_ATTEMPTS - 1:
                 raise
             time.sleep(random.uniform(0.01, 0.05 * 2 ** min(attempt, 5)))  # jittered: writers part ways
     raise AssertionError("unreachable")

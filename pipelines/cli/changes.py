@@ -24,7 +24,7 @@ CHANGES = """
 SELECT changed_at, change, source_id, provider, offering, model, price_kind, coalesce(region, 'not stated') AS region,
        old_usd_per_accelerator_hour, new_usd_per_accelerator_hour, change_pct, old_value, new_value
 FROM price_changes
-WHERE changed_at >= $since AND (change <> 'price' OR abs(change_pct) >= $min_pct)
+WHERE changed_at >= $since
 ORDER BY changed_at DESC, source_id, offering, change
 """
 HISTORY = """
@@ -198,8 +198,10 @@ def register(app: typer.Typer, console: Console) -> None:
         db: DbOption = DEFAULT_DB_PATH,
     ) -> None:
         """What moved: price changes, listings added or removed, stock flips and page shape changes."""
-        start = window_start(since, datetime.now(UTC))
-        rows = query(db, CHANGES, {"since": start, "min_pct": parse_percent(min_change)})
+        from pipelines.orchestration.notify import over_threshold
+
+        start, min_pct = window_start(since, datetime.now(UTC)), parse_percent(min_change)
+        rows = [r for r in query(db, CHANGES, {"since": start}) if over_threshold(r, min_pct)]
         console.print(
             changes_table(rows, f"Changes since {start:%Y-%m-%d %H:%M} UTC (USD per accelerator-hour, excl. tax)")
         )

@@ -4,12 +4,17 @@ The webhook URL is a secret: the sources file names the environment variable hol
 the URL never reaches a log, a table or Dagster metadata. A failed POST is logged and retried once; it never
 fails the refresh. `notify_log` records each run so that each change is sent once: a failed run leaves its
 changes for the next publish.
+
+Two refreshes can notify at once on a DuckLake, which takes no refresh lock: each claims the changes it will post
+in `notify_claims` first, in a transaction that conflicts with any other claim, so a change is posted by one
+notifier only, whatever the order of their commits.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +27,7 @@ import duckdb
 
 from pipelines.sources.file import NotifySettings
 from warehouse.queries import one_row, rows_as_dicts
+from warehouse.transactions import in_transaction
 
 log = logging.getLogger("ratecard.notify")
 REDACTED = "<webhook URL>"
@@ -40,10 +46,13 @@ class NotifyResult:
         self.messages.append(message)
 
 
+# What identifies a change, whichever notifier reads it.
 PENDING = """
-SELECT * FROM price_changes
+SELECT *,
+       md5(concat_ws('|', change, family, source_id, coalesce(offering, ''), coalesce(price_kind, ''),
+                     coalesce(region, ''), epoch_us(changed_at), fetch_id)) AS change_key
+FROM price_changes
 WHERE fetch_id > $after AND fetch_id <= $through AND list_contains($kinds, change)
-  AND (change <> 'price' OR abs(change_pct) >= $min_pct)
 ORDER BY changed_at, source_id, offering, change
 """
 # Where the last delivered (or empty) run stopped. Before any, the last day's fetches: a warehouse that gains a
@@ -56,14 +65,44 @@ SELECT coalesce(
     0)
 """
 RECORD = "INSERT INTO notify_log VALUES ($at, $through, $sent, $outcome, $attempts, $error)"
+# Every claim updates the one turn row first: two claims at once then conflict (at commit on a DuckLake, whose
+# inserts alone never conflict and which keeps no keys; at the update on a DuckDB file), and the one run again
+# finds the other's claims.
+TAKE_TURN = "UPDATE notify_turn SET claim_id = $claim, claimed_at = $at"
+CLAIMED = "SELECT change_key FROM notify_claims WHERE list_contains($keys, change_key)"
+CLAIM = "INSERT INTO notify_claims SELECT unnest($keys), $claim, $at"
+RELEASE = "DELETE FROM notify_claims WHERE claim_id = $claim"
+
+
+def over_threshold(change: dict[str, Any], min_pct: Decimal) -> bool:
+    """A price move of at least `min_pct` percent, compared as Decimal with the feed's exact DECIMAL percentage
+    (a move from a zero price has none and always passes); every other kind of change passes."""
+    pct: Decimal | None = change["change_pct"]
+    return change["change"] != "price" or pct is None or abs(pct) >= min_pct
 
 
 def pending_changes(con: duckdb.DuckDBPyConnection, settings: NotifySettings) -> tuple[int, list[dict[str, Any]]]:
     """The changes landed since the last successful notification that pass the threshold, and the new mark."""
     (after,) = one_row(con, WATERMARK)
     (through,) = one_row(con, "SELECT coalesce(max(fetch_id), 0) FROM fetch_log")
-    params = {"after": after, "through": through, "kinds": list(settings.changes), "min_pct": settings.min_change_pct}
-    return through, rows_as_dicts(con, PENDING, params)
+    found = rows_as_dicts(con, PENDING, {"after": after, "through": through, "kinds": list(settings.changes)})
+    return through, [c for c in found if over_threshold(c, settings.min_change_pct)]
+
+
+def claim_changes(con: duckdb.DuckDBPyConnection, changes: list[dict[str, Any]], claim_id: str) -> set[str]:
+    """The keys of the changes no other notifier has claimed, claimed now for `claim_id`."""
+    keys = [c["change_key"] for c in changes]
+
+    def claim() -> set[str]:
+        at = datetime.now(UTC)
+        con.execute(TAKE_TURN, {"claim": claim_id, "at": at})
+        taken = {key for (key,) in con.execute(CLAIMED, {"keys": keys}).fetchall()}
+        mine = [key for key in keys if key not in taken]
+        if mine:
+            con.execute(CLAIM, {"keys": mine, "claim": claim_id, "at": at})
+        return set(mine)
+
+    return in_transaction(con, claim)
 
 
 def describe(change: dict[str, Any]) -> str:
@@ -155,10 +194,20 @@ def _notify(db_path: Path | str, settings: NotifySettings) -> NotifyResult:
         result.note(logging.INFO, f"change notification off: ${settings.webhook_url_env} is not set")
         return result
     with connect(db_path) as con:
-        through, changes = pending_changes(con, settings)
+        through, pending = pending_changes(con, settings)
+        claim_id = uuid.uuid4().hex
+        mine = claim_changes(con, pending, claim_id) if pending else set()
+        changes = [c for c in pending if c["change_key"] in mine]
         result = NotifyResult("nothing_over_threshold", changes_sent=len(changes))
+        if elsewhere := [c["fetch_id"] for c in pending if c["change_key"] not in mine]:
+            # Claimed by another notifier, posted or still posting: the mark stops before them, so that they go
+            # with the next publish if that notifier fails.
+            through = min(through, min(elsewhere) - 1)
+            result.note(logging.INFO, f"{len(elsewhere)} change(s) claimed by another notification, not sent again")
         if changes:
             result.outcome = "posted" if post(url, slack_message(changes), result) else "failed"
+            if result.outcome == "failed":  # unclaimed again: the next publish sends them
+                in_transaction(con, lambda: con.execute(RELEASE, {"claim": claim_id}))
         error = result.messages[-1] if result.outcome == "failed" else None
         record = {"at": datetime.now(UTC), "through": through, "sent": len(changes), "outcome": result.outcome}
         con.execute(RECORD, {**record, "attempts": result.attempts, "error": error})

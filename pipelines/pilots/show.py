@@ -74,8 +74,8 @@ def pilot_rows(con: duckdb.DuckDBPyConnection) -> PilotRows:
 
 def decision_table(rows: list[dict[str, Any]]) -> Table:
     return titled_table(
-        "Cheapest deployment per workload for its traffic profile (deployment_costs: always-on billed 730 h per "
-        "instance, serverless its busy time plus cold starts and idle tails), USD excluding tax",
+        "Cheapest deployment per workload for its traffic profile (deployment_costs: always-on billed days_per_month "
+        "x 24 h per instance, serverless its busy time plus cold starts and idle tails), USD excluding tax",
         rows,
         DECISION_COLUMNS,
     )

@@ -17,7 +17,7 @@ COMMENT ON COLUMN traffic_profiles.recorded_by IS 'The operating-system user who
 COMMENT ON COLUMN traffic_profiles.origin IS 'The CSV''s path, or the command.';
 COMMENT ON COLUMN traffic_profiles.content_sha256 IS 'SHA-256 of the CSV''s bytes, or of the command''s options as canonical JSON.';
 
-COMMENT ON VIEW deployment_costs IS 'One row per workload with a traffic profile x priced candidate (a pilot that passed its quality check and met its latency target, at a current price): what a month of that traffic costs, billed as the offering is sold. USD, excluding tax. always_on: instances = ceil(peak / the pilot''s units per hour), billed instances x 730 hours. serverless: the busy hours (monthly units / units per hour) spread over one span per worker per active period (days_per_month of them), each span plus the billed cold start and the idle timeout, rounded up to the billed increment. monthly_usd = billed_hours_per_month x usd_per_billed_hour on every row. Rows compare only under the same pilot conditions: rank is NULL, and not_comparable_because says why, for the others.';
+COMMENT ON VIEW deployment_costs IS 'One row per workload with a traffic profile x priced candidate (a pilot that passed its quality check and met its latency target, at a current price): what a month of that traffic costs, billed as the offering is sold. USD, excluding tax. always_on: instances = ceil(peak / the pilot''s units per hour), billed instances x days_per_month x 24 hours. serverless: the busy hours (monthly units / units per hour) spread over one span per worker per active period (days_per_month of them), each span plus the billed cold start and the idle timeout, rounded up to the billed increment. Both billings cover the same month, the profile''s days_per_month x 24 hours, so utilisation never exceeds 1 and billed hours never fall below busy hours. monthly_usd = billed_hours_per_month x usd_per_billed_hour on every row. Rows compare only under the same pilot conditions: rank is NULL, and not_comparable_because says why, for the others.';
 COMMENT ON COLUMN deployment_costs.workload IS 'The workload.';
 COMMENT ON COLUMN deployment_costs.offering_source IS 'aws_instance or gpu_listing.';
 COMMENT ON COLUMN deployment_costs.provider IS 'GPU provider; NULL for an AWS instance.';
@@ -25,9 +25,9 @@ COMMENT ON COLUMN deployment_costs.offering IS 'Instance type or listing name.';
 COMMENT ON COLUMN deployment_costs.region IS 'Region; NULL where none is stated.';
 COMMENT ON COLUMN deployment_costs.price_kind IS 'The price kind billed (serverless_active, always warm, bills as always_on).';
 COMMENT ON COLUMN deployment_costs.accelerator_model IS 'Canonical GPU model, or the AWS accelerator (Trainium, Inferentia2, ...).';
-COMMENT ON COLUMN deployment_costs.billing IS 'always_on (billed every hour of the month) or serverless (billed per second of a worker''s life, scaling to zero).';
+COMMENT ON COLUMN deployment_costs.billing IS 'always_on (billed every hour of the profile''s days_per_month) or serverless (billed per second of a worker''s life, scaling to zero).';
 COMMENT ON COLUMN deployment_costs.instances IS 'Instances (always_on) or concurrent workers (serverless) the peak needs: ceil(peak_units_per_hour / units_per_hour); 0 for a workload with no traffic.';
-COMMENT ON COLUMN deployment_costs.billed_hours_per_month IS 'Hours billed per month: instances x 730 (always_on); for serverless, instances x days_per_month spans, each busy time + billed cold start + idle timeout rounded up to the billed increment (6 decimals, half-up).';
+COMMENT ON COLUMN deployment_costs.billed_hours_per_month IS 'Hours billed per month: instances x days_per_month x 24 (always_on); for serverless, instances x days_per_month spans, each busy time + billed cold start + idle timeout rounded up to the billed increment (6 decimals, half-up).';
 COMMENT ON COLUMN deployment_costs.busy_hours_per_month IS 'Hours of serving the month''s work: monthly_units / units_per_hour (6 decimals, half-up).';
 COMMENT ON COLUMN deployment_costs.utilisation IS 'busy_hours_per_month / billed_hours_per_month, never above 1; NULL when nothing is billed (no traffic).';
 COMMENT ON COLUMN deployment_costs.usd_per_billed_hour IS 'USD per hour of the whole offering, excluding tax (a serverless listing: its per-second price x 3600 x its GPUs).';
@@ -41,7 +41,7 @@ COMMENT ON COLUMN deployment_costs.units_per_hour IS 'The pilot''s measured work
 COMMENT ON COLUMN deployment_costs.monthly_units IS 'The profile''s monthly work units.';
 COMMENT ON COLUMN deployment_costs.active_hours_per_day IS 'The profile''s active hours per day.';
 COMMENT ON COLUMN deployment_costs.peak_units_per_hour IS 'The profile''s peak work units per hour.';
-COMMENT ON COLUMN deployment_costs.days_per_month IS 'The profile''s days with traffic per month.';
+COMMENT ON COLUMN deployment_costs.days_per_month IS 'The profile''s days with traffic per month: the month both billings are billed over.';
 COMMENT ON COLUMN deployment_costs.cold_start_seconds IS 'The profile''s cold start, seconds (billed where cold_start_billed).';
 COMMENT ON COLUMN deployment_costs.billing_increment_seconds IS 'Serverless: the provider''s billed increment, seconds; NULL for always-on.';
 COMMENT ON COLUMN deployment_costs.idle_timeout_seconds IS 'Serverless: idle seconds billed before scale-down, as the provider states; NULL (counted as 0) when not stated.';
@@ -49,6 +49,8 @@ COMMENT ON COLUMN deployment_costs.cold_start_billed IS 'Serverless: whether the
 COMMENT ON COLUMN deployment_costs.conditions IS 'The pilot''s conditions in words (pilot_conditions).';
 COMMENT ON COLUMN deployment_costs.price_fetched_at IS 'When the price was fetched (UTC).';
 COMMENT ON COLUMN deployment_costs.price_source_url IS 'URL the price was fetched from.';
+COMMENT ON COLUMN deployment_costs.price_content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN deployment_costs.price_parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW deployment_break_even IS 'Per workload and accelerator with both billings piloted: the utilisation of an always-on fleet at which it costs what serverless does for the same work = (always-on USD per million units at full use) / (serverless USD per million busy units), from the cheapest comparable candidate of each. Below it serverless is cheaper; at or above 1, serverless is cheaper at any utilisation. Cold starts and idle tails are left out here (deployment_costs counts them).';
 COMMENT ON COLUMN deployment_break_even.workload IS 'The workload.';

@@ -71,6 +71,8 @@ COMMENT ON COLUMN offering_prices.usd_per_offering_hour IS 'USD excluding tax pe
 COMMENT ON COLUMN offering_prices.price_unit IS 'What usd_per_offering_hour is per, in words.';
 COMMENT ON COLUMN offering_prices.price_fetched_at IS 'When the price version in use was fetched (its date).';
 COMMENT ON COLUMN offering_prices.price_source_url IS 'Page the price was read from.';
+COMMENT ON COLUMN offering_prices.price_content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN offering_prices.price_parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW pilot_results IS 'The current pilot per workload and offering (the latest input; earlier ones stay in pilot_result_history), with its provenance.';
 COMMENT ON COLUMN pilot_results.input_id IS 'The pilot_inputs row it came with.';
@@ -131,6 +133,8 @@ COMMENT ON COLUMN cost_per_work.busy_hours IS 'Hours of the window spent serving
 COMMENT ON COLUMN cost_per_work.accepted_outputs IS 'Outputs over the window that passed the quality bar.';
 COMMENT ON COLUMN cost_per_work.pilot_utilisation IS 'busy_hours / billed_hours over the pilot window (6 decimals, half-up); NULL when busy hours are not stated.';
 COMMENT ON COLUMN cost_per_work.usd_per_million_accepted IS 'USD excluding tax per million accepted outputs: billed_hours x usd_per_offering_hour / accepted_outputs x 10^6, so the window''s idle hours are paid for (6 decimals, half-up); NULL without billed hours, or with no accepted output.';
+COMMENT ON COLUMN cost_per_work.price_content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN cost_per_work.price_parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW pilot_standing IS 'Every current pilot and whether it is priced as a candidate (cost_per_work, migration_payback, deployment_costs), and if not, why: the quality target missed, a p95 latency above its own target, or no current price for its offering.';
 COMMENT ON COLUMN pilot_standing.workload IS 'The workload measured.';

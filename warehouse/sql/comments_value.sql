@@ -109,3 +109,5 @@ COMMENT ON COLUMN accelerator_value.spec_source_url IS 'Where the spec figures c
 COMMENT ON COLUMN accelerator_value.source_id IS 'Source id of the price row.';
 COMMENT ON COLUMN accelerator_value.source_url IS 'URL the price row was fetched from.';
 COMMENT ON COLUMN accelerator_value.fetched_at IS 'When the price row''s fetch happened (UTC).';
+COMMENT ON COLUMN accelerator_value.content_sha256 IS 'SHA-256 of the archived body the price row was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN accelerator_value.parser_version IS 'Adapter and version that parsed the price row (fetch_log.parser_version).';

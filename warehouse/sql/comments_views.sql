@@ -28,6 +28,7 @@ COMMENT ON COLUMN aws_instance_prices.source_url IS 'URL the figure was fetched 
 COMMENT ON COLUMN aws_instance_prices.fetched_at IS 'When the fetch that produced this version happened (UTC).';
 COMMENT ON COLUMN aws_instance_prices.sha256 IS 'SHA-256 of the archived page body the figure was parsed from.';
 COMMENT ON COLUMN aws_instance_prices.parser_version IS 'Adapter and version that parsed it.';
+COMMENT ON COLUMN aws_instance_prices.content_sha256 IS 'The same hash as sha256, under the name every price view gives it (fetch_log.sha256).';
 COMMENT ON COLUMN aws_instance_prices.fetch_id IS 'fetch_log row of the producing fetch.';
 COMMENT ON COLUMN aws_instance_prices.valid_from IS 'When this price version was first seen.';
 COMMENT ON COLUMN aws_instance_prices.valid_to IS 'NULL: the version is current.';

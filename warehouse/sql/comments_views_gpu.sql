@@ -31,6 +31,7 @@ COMMENT ON COLUMN gpu_listings.source_url IS 'URL the listing was fetched from.'
 COMMENT ON COLUMN gpu_listings.fetched_at IS 'When the producing fetch happened (UTC).';
 COMMENT ON COLUMN gpu_listings.sha256 IS 'SHA-256 of the archived body.';
 COMMENT ON COLUMN gpu_listings.parser_version IS 'Adapter and version that parsed it.';
+COMMENT ON COLUMN gpu_listings.content_sha256 IS 'The same hash as sha256, under the name every price view gives it (fetch_log.sha256).';
 COMMENT ON COLUMN gpu_listings.fetch_id IS 'fetch_log row of the producing fetch.';
 COMMENT ON COLUMN gpu_listings.valid_from IS 'When this version was first seen.';
 COMMENT ON COLUMN gpu_listings.valid_to IS 'NULL: current.';
@@ -54,6 +55,8 @@ COMMENT ON COLUMN gpu_cheapest.original_currency IS 'Currency of original_amount
 COMMENT ON COLUMN gpu_cheapest.original_unit IS 'Unit of original_amount.';
 COMMENT ON COLUMN gpu_cheapest.source_url IS 'URL it was fetched from.';
 COMMENT ON COLUMN gpu_cheapest.fetched_at IS 'When it was fetched (UTC).';
+COMMENT ON COLUMN gpu_cheapest.content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN gpu_cheapest.parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW gpu_cheapest_by_kind IS 'One row per canonical GPU model and price kind: the cheapest listing not sold out (in stock or unknown). Price kinds never compete: a serverless GPU-second, an on-demand GPU-hour and a spot GPU-hour are different purchases. gpu_cheapest is its on-demand, in-stock counterpart. Prices exclude tax.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.gpu_model IS 'Canonical GPU model.';
@@ -74,6 +77,8 @@ COMMENT ON COLUMN gpu_cheapest_by_kind.idle_timeout_seconds IS 'Serverless: bill
 COMMENT ON COLUMN gpu_cheapest_by_kind.cold_start_billed IS 'Serverless: whether a cold start is billed, as stated; NULL when not stated.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.source_url IS 'URL it was fetched from.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.fetched_at IS 'When it was fetched (UTC).';
+COMMENT ON COLUMN gpu_cheapest_by_kind.content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN gpu_cheapest_by_kind.parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW accelerator_hour_prices IS 'AWS accelerators and rented GPUs side by side in USD per accelerator-hour (a Trainium/Inferentia chip or a GPU), excluding tax. billed_unit says what is actually billed: AWS bills whole instance-hours; providers bill per GPU or per instance, per minute to per month.';
 COMMENT ON COLUMN accelerator_hour_prices.vendor IS 'AWS, or the GPU provider.';
@@ -92,3 +97,5 @@ COMMENT ON COLUMN accelerator_hour_prices.source_id IS 'Source id.';
 COMMENT ON COLUMN accelerator_hour_prices.source_url IS 'URL the figure was fetched from.';
 COMMENT ON COLUMN accelerator_hour_prices.fetched_at IS 'When it was fetched (UTC).';
 COMMENT ON COLUMN accelerator_hour_prices.price_terms IS 'A reserved price''s purchase option and offering class (Partial Upfront standard), or a Savings Plan''s purchase option (All Upfront); the term is in price_kind (reserved_1y, compute_savings_plan_3y). So reserved or plan rows of one type and region can be told apart; NULL for every other price.';
+COMMENT ON COLUMN accelerator_hour_prices.content_sha256 IS 'SHA-256 of the archived body the figure was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN accelerator_hour_prices.parser_version IS 'Adapter and version that parsed the figure (fetch_log.parser_version).';

@@ -27,6 +27,8 @@ COMMENT ON COLUMN aws_prices_by_region.source_url IS 'URL of the offer file the 
 COMMENT ON COLUMN aws_prices_by_region.fetched_at IS 'When the producing fetch happened (UTC).';
 COMMENT ON COLUMN aws_prices_by_region.offer_version IS 'Version stamp of the offer file that opened this version.';
 COMMENT ON COLUMN aws_prices_by_region.publication_date IS 'Publication date of the offer file that opened this version (UTC).';
+COMMENT ON COLUMN aws_prices_by_region.content_sha256 IS 'SHA-256 of the archived body the price (the offer file) was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN aws_prices_by_region.parser_version IS 'Adapter and version that parsed the price (the offer file) (fetch_log.parser_version).';
 
 COMMENT ON VIEW aws_price_reconciliation IS 'Product-page on-demand prices (which name no region) beside the price list''s on-demand prices for the same type: one agrees row per region whose price equals the page''s exactly, one no matching region row when the price list prices the type elsewhere only, one not in price list row when it does not price the type. USD excluding tax.';
 COMMENT ON COLUMN aws_price_reconciliation.instance_type IS 'EC2 instance type, lower case.';
@@ -46,6 +48,10 @@ COMMENT ON COLUMN aws_price_reconciliation.price_list_source_id IS 'Source id of
 COMMENT ON COLUMN aws_price_reconciliation.price_list_source_url IS 'URL of the agreeing offer file; NULL unless status is agrees.';
 COMMENT ON COLUMN aws_price_reconciliation.price_list_fetched_at IS 'When the agreeing offer file was fetched (UTC).';
 COMMENT ON COLUMN aws_price_reconciliation.offer_version IS 'Version stamp of the agreeing offer file.';
+COMMENT ON COLUMN aws_price_reconciliation.page_content_sha256 IS 'SHA-256 of the archived product page the page price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN aws_price_reconciliation.page_parser_version IS 'Adapter and version that parsed the page price (fetch_log.parser_version).';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_content_sha256 IS 'SHA-256 of the archived offer file the agreeing price was parsed from (fetch_log.sha256); NULL when no region agrees.';
+COMMENT ON COLUMN aws_price_reconciliation.price_list_parser_version IS 'Adapter and version that parsed the agreeing price (fetch_log.parser_version); NULL when no region agrees.';
 
 COMMENT ON VIEW aws_instance_types IS 'The type catalog that comes from the price list: each accelerator instance type as the newest offer file of each region describes it (GPU and GPU Memory as printed) and the figures its prices use, with the curated correction and its reason where one applies.';
 COMMENT ON COLUMN aws_instance_types.instance_type IS 'EC2 instance type, lower case.';
@@ -70,3 +76,4 @@ COMMENT ON COLUMN aws_instance_types.source_url IS 'URL of the offer file.';
 COMMENT ON COLUMN aws_instance_types.fetched_at IS 'When it was fetched (UTC).';
 COMMENT ON COLUMN aws_instance_types.sha256 IS 'SHA-256 of the offer file as fetched.';
 COMMENT ON COLUMN aws_instance_types.parser_version IS 'Parser that read it.';
+COMMENT ON COLUMN aws_instance_types.content_sha256 IS 'The same hash as sha256, under the name every price view gives it (fetch_log.sha256).';

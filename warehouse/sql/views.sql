@@ -44,7 +44,8 @@ SELECT
     CAST(NULL AS DECIMAL(24, 10)) AS upfront_usd,
     false AS indicative,
     CAST(NULL AS VARCHAR) AS offer_version,
-    CAST(NULL AS TIMESTAMPTZ) AS publication_date
+    CAST(NULL AS TIMESTAMPTZ) AS publication_date,
+    p.sha256 AS content_sha256  -- the name every price view gives the body's hash (sha256 stays for old readers)
 FROM aws_instance_price_history AS p
 LEFT JOIN aws_instance_spec_history AS s
        ON s.source_id = p.source_id
@@ -96,7 +97,8 @@ SELECT
     l.upfront_usd,
     l.indicative,
     l.offer_version,
-    l.publication_date
+    l.publication_date,
+    l.sha256 AS content_sha256
 FROM aws_pricelist_price_history AS l
 WHERE l.valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (l.valid_to IS NULL OR l.valid_to > CAST(ts AS TIMESTAMPTZ));

@@ -1,6 +1,17 @@
 -- The change feed: what moved between consecutive versions of the history tables, and source shape changes.
 -- Public contract like the other views: add columns freely, rename none.
 
+-- (new - old) / old x 100 exactly, rounded half away from zero to 2 decimals: DuckDB divides DECIMALs in DOUBLE,
+-- so the prices go through their unscaled integers (DECIMAL(38, 18) x 10^18, whole and fraction apart, each exact).
+CREATE OR REPLACE MACRO unscaled_18(x) AS
+    CAST(trunc(x) AS HUGEINT) * 1000000000000000000 + CAST((x - trunc(x)) * 1000000000000000000 AS HUGEINT);
+CREATE OR REPLACE MACRO percent_change(old, new) AS
+    CASE WHEN old > 0 THEN
+        CAST(sign(unscaled_18(new) - unscaled_18(old))
+             * ((2 * abs(unscaled_18(new) - unscaled_18(old)) * 10000 + unscaled_18(old)) // (2 * unscaled_18(old)))
+             AS DECIMAL(38, 0)) * CAST(0.01 AS DECIMAL(3, 2))
+    END;
+
 -- Every version of every AWS price and GPU listing is compared with the one before and after it of the same key.
 CREATE OR REPLACE VIEW price_changes AS
 WITH versions AS (
@@ -84,7 +95,9 @@ SELECT m.changed_at,
        m.region,
        m.old_usd AS old_usd_per_accelerator_hour,
        m.new_usd AS new_usd_per_accelerator_hour,
-       CAST(round((m.new_usd - m.old_usd) * 100 / m.old_usd, 2) AS DECIMAL(18, 2)) AS change_pct,
+       -- Only where the price moved: a stock flip at an unchanged price has no percentage.
+       CASE WHEN m.new_usd <> m.old_usd
+            THEN CAST(percent_change(m.old_usd, m.new_usd) AS DECIMAL(18, 2)) END AS change_pct,
        m.old_value,
        m.new_value,
        -- A removal is brought by the fetch that closed the version, which landed at valid_to.

@@ -1,8 +1,9 @@
--- The guide's decision for a real workload: what each priced candidate costs a month for the workload's
--- traffic profile, billed the way it is sold. Always-on capacity is sized for the peak and billed every hour of
--- the month; a serverless GPU is billed for its busy time plus, per worker and active period, the cold start (where
--- billed) and the idle tail before scale-down, each span rounded up to the billed increment. Every quotient goes
--- through integers (exact_quotient, or // for a ceiling): DuckDB divides DECIMALs in DOUBLE.
+-- The guide's decision for a real workload: what each priced candidate costs a month for the workload's traffic
+-- profile, billed the way it is sold. Both billings run over the profile's own month (days_per_month x 24 h), so a
+-- 31-day month bills always-on 744 h, not 730 h below its busy hours. Always-on capacity is sized for the peak and
+-- billed every hour of those days; a serverless GPU is billed for its busy time plus, per worker and active period,
+-- the cold start (where billed) and the idle tail before scale-down, each span rounded up to the billed increment.
+-- Every quotient goes through integers (exact_quotient, or // for a ceiling): DuckDB divides DECIMALs in DOUBLE.
 
 CREATE OR REPLACE MACRO ceil_quotient(n, d) AS (CAST(n AS HUGEINT) + CAST(d AS HUGEINT) - 1) // CAST(d AS HUGEINT);
 
@@ -41,14 +42,15 @@ spans AS (  -- serverless: one span per worker per active period, in microsecond
                ceil_quotient(CAST(monthly_units AS HUGEINT) * 3600 * 1000000 * 1000 * 100,
                              CAST(units_per_hour * 1000 AS HUGEINT) * CAST(days_per_month * 100 AS HUGEINT)
                              * instances)
-               + (CASE WHEN cold_start_billed THEN cold_start_seconds ELSE 0 END
-                  + coalesce(idle_timeout_seconds, 0)) * 1000000
+               -- In HUGEINT: an hour's cold start in microseconds overflows INTEGER.
+               + CAST(CASE WHEN cold_start_billed THEN cold_start_seconds ELSE 0 END
+                      + coalesce(idle_timeout_seconds, 0) AS HUGEINT) * 1000000
            END AS span_us
     FROM candidates
 ),
 billed AS (
     SELECT *,
-           CASE WHEN billing = 'always_on' THEN CAST(instances * 730 AS DECIMAL(38, 6))
+           CASE WHEN billing = 'always_on' THEN CAST(instances * days_per_month * 24 AS DECIMAL(38, 6))
                 WHEN instances = 0 THEN CAST(0 AS DECIMAL(38, 6))
                 ELSE exact_quotient(ceil_quotient(span_us, billing_increment_seconds * 1000000)
                                     * billing_increment_seconds * 1000000 * instances
@@ -82,7 +84,7 @@ SELECT workload, offering_source, provider, offering, region, price_kind, accele
                               ORDER BY monthly_usd) END AS rank,
        work_unit, units_per_hour, monthly_units, active_hours_per_day, peak_units_per_hour, days_per_month,
        cold_start_seconds, billing_increment_seconds, idle_timeout_seconds, cold_start_billed, conditions,
-       price_fetched_at, price_source_url
+       price_fetched_at, price_source_url, price_content_sha256, price_parser_version
 FROM priced;
 
 -- Per workload and accelerator: the utilisation of an always-on fleet at which it costs what serverless does for

@@ -10,7 +10,8 @@ SELECT provider, listing, gpu_name, gpu_model, gpu_variant, gpu_memory_gib, gpu_
        source_id, source_url, fetched_at, sha256, parser_version, fetch_id, valid_from, valid_to,
        gpu_memory_printed, gpu_memory_unit, gpu_memory_from_catalog,
        usd_per_gpu_second, billing_increment_seconds, idle_timeout_seconds, cold_start_billed,
-       billing_terms, billing_terms_url
+       billing_terms, billing_terms_url,
+       sha256 AS content_sha256  -- the name every price view gives the body's hash (sha256 stays for old readers)
 FROM gpu_listing_history
 WHERE valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ));
@@ -31,7 +32,8 @@ ranked AS (
     FROM offered
 )
 SELECT gpu_model, usd_per_gpu_hour, usd_per_gpu_hour_4dp, provider, providers_in_stock,
-       listing, gpu_variant, original_amount, original_currency, original_unit, source_url, fetched_at
+       listing, gpu_variant, original_amount, original_currency, original_unit, source_url, fetched_at,
+       sha256 AS content_sha256, parser_version
 FROM ranked
 WHERE price_rank = 1;
 
@@ -50,7 +52,8 @@ ranked AS (
 )
 SELECT gpu_model, price_kind, usd_per_gpu_hour, usd_per_gpu_hour_4dp, usd_per_gpu_second, provider, providers,
        listing, gpu_variant, stock_status, original_amount, original_currency, original_unit,
-       billing_increment_seconds, idle_timeout_seconds, cold_start_billed, source_url, fetched_at
+       billing_increment_seconds, idle_timeout_seconds, cold_start_billed, source_url, fetched_at,
+       sha256 AS content_sha256, parser_version
 FROM ranked
 WHERE price_rank = 1;
 
@@ -69,7 +72,8 @@ SELECT 'AWS' AS vendor,
        usd_per_accelerator_hour_4dp,
        CAST(NULL AS VARCHAR) AS stock_status,
        source_id, source_url, fetched_at,
-       nullif(concat_ws(' ', purchase_option, offering_class), '') AS price_terms
+       nullif(concat_ws(' ', purchase_option, offering_class), '') AS price_terms,
+       sha256 AS content_sha256, parser_version
 FROM aws_instance_prices
 UNION ALL
 SELECT provider,
@@ -85,5 +89,6 @@ SELECT provider,
        usd_per_gpu_hour_4dp,
        stock_status,
        source_id, source_url, fetched_at,
-       NULL
+       NULL,
+       sha256, parser_version
 FROM gpu_listings;

@@ -16,11 +16,12 @@ CREATE OR REPLACE MACRO pilot_conditions(latency_target_ms, input_units, output_
 CREATE OR REPLACE VIEW offering_prices AS
 SELECT 'aws_instance' AS offering_source, CAST(NULL AS VARCHAR) AS provider, instance_type AS offering, region,
        price_kind, usd_per_instance_hour AS usd_per_offering_hour, 'USD per instance-hour' AS price_unit,
-       fetched_at AS price_fetched_at, source_url AS price_source_url
+       fetched_at AS price_fetched_at, source_url AS price_source_url,
+       sha256 AS price_content_sha256, parser_version AS price_parser_version
 FROM aws_instance_prices
 UNION ALL
 SELECT 'gpu_listing', provider, listing, region, price_kind, usd_per_gpu_hour * gpu_count,
-       'USD per listing-hour (' || gpu_count || ' GPU)', fetched_at, source_url
+       'USD per listing-hour (' || gpu_count || ' GPU)', fetched_at, source_url, sha256, parser_version
 FROM gpu_listings;
 
 -- The current pilot per workload and offering: the latest input wins, earlier ones stay in the history.
@@ -69,7 +70,8 @@ SELECT p.workload, p.offering_source, p.provider, p.offering, p.region, p.price_
        CASE WHEN p.accepted_outputs > 0
             THEN exact_quotient(CAST(p.billed_hours * 1000000 AS HUGEINT)
                                 * CAST(o.usd_per_offering_hour * 1000000000000 AS HUGEINT),
-                                CAST(p.accepted_outputs AS HUGEINT) * 1000000000000) END AS usd_per_million_accepted
+                                CAST(p.accepted_outputs AS HUGEINT) * 1000000000000) END AS usd_per_million_accepted,
+       o.price_content_sha256, o.price_parser_version
 FROM pilot_results AS p
 JOIN offering_prices AS o
   ON o.offering_source = p.offering_source AND o.offering = p.offering AND o.price_kind = p.price_kind

@@ -26,7 +26,8 @@ SELECT instance_type, family, accelerator, accelerator_count, price_kind, lease_
        usd_per_instance_hour, hourly_usd, upfront_usd, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp,
        price_rank, region_count, cheapest_region_code, cheapest_usd_per_instance_hour,
        usd_per_instance_hour = cheapest_usd_per_instance_hour AS is_cheapest,
-       source_id, source_url, fetched_at, offer_version, publication_date
+       source_id, source_url, fetched_at, offer_version, publication_date,
+       sha256 AS content_sha256, parser_version
 FROM ranked;
 
 -- The product pages' on-demand price (no region printed) beside the price list's on-demand price for the same
@@ -34,12 +35,12 @@ FROM ranked;
 -- price list prices the type but no region at the page's figure; 'not in price list' when it does not price it.
 CREATE OR REPLACE VIEW aws_price_reconciliation AS
 WITH page AS (
-    SELECT source_id, instance_type, usd_per_instance_hour, source_url, fetched_at
+    SELECT source_id, instance_type, usd_per_instance_hour, source_url, fetched_at, sha256, parser_version
     FROM aws_instance_prices WHERE source_family = 'product_page' AND price_kind = 'on_demand'
 ),
 listed AS (
     SELECT source_id, instance_type, region_code, region AS location, usd_per_instance_hour, source_url, fetched_at,
-           offer_version
+           offer_version, sha256, parser_version
     FROM aws_instance_prices WHERE source_family = 'price_list' AND price_kind = 'on_demand'
 ),
 summary AS (
@@ -69,7 +70,11 @@ SELECT p.instance_type,
        l.source_id AS price_list_source_id,
        l.source_url AS price_list_source_url,
        l.fetched_at AS price_list_fetched_at,
-       l.offer_version
+       l.offer_version,
+       p.sha256 AS page_content_sha256,
+       p.parser_version AS page_parser_version,
+       l.sha256 AS price_list_content_sha256,
+       l.parser_version AS price_list_parser_version
 FROM page AS p
 JOIN summary AS s ON s.source_id = p.source_id AND s.instance_type = p.instance_type
 LEFT JOIN listed AS l
@@ -81,6 +86,7 @@ CREATE OR REPLACE VIEW aws_instance_types AS
 SELECT instance_type, family, region_code, accelerator, accelerator_count, accelerator_share,
        accelerator_count_basis, price_list_gpu, price_list_gpu_memory, accelerator_memory_value,
        accelerator_memory_unit, accelerator_memory_gib, accelerator_memory_basis, curated_why, offer_version,
-       publication_date, valid_from, source_id, source_url, fetched_at, sha256, parser_version
+       publication_date, valid_from, source_id, source_url, fetched_at, sha256, parser_version,
+       sha256 AS content_sha256  -- the name every price view gives the body's hash (sha256 stays for old readers)
 FROM aws_pricelist_type_history
 WHERE valid_to IS NULL;

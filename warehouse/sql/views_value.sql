@@ -76,7 +76,7 @@ aws AS (
            coalesce(n.fp8_tflops, g.fp8_dense_tflops) AS dense_fp8_tflops,
            coalesce(n.bf16_tflops, g.bf16_dense_tflops) AS dense_bf16_tflops,
            coalesce(n.spec_source_url, g.source_url) AS spec_source_url,
-           p.source_id, p.source_url, p.fetched_at
+           p.source_id, p.source_url, p.fetched_at, p.sha256 AS content_sha256, p.parser_version
     FROM aws_instance_prices AS p
     LEFT JOIN neuron AS n ON n.chip = p.accelerator
     LEFT JOIN nvidia AS g ON g.aws_accelerator = p.accelerator
@@ -91,7 +91,7 @@ listings AS (
            coalesce(l.gpu_memory_gib, g.memory_gib),
            CASE WHEN l.gpu_memory_gib IS NOT NULL THEN 'price_row' WHEN g.memory_gib IS NOT NULL THEN 'spec' END,
            g.fp8_format, g.fp8_dense_tflops, g.bf16_dense_tflops, g.source_url,
-           l.source_id, l.source_url, l.fetched_at
+           l.source_id, l.source_url, l.fetched_at, l.sha256, l.parser_version
     FROM gpu_listings AS l
     LEFT JOIN nvidia AS g ON g.gpu_model = l.gpu_model AND g.gpu_variant IS NOT DISTINCT FROM l.gpu_variant
          AND (g.siblings = 1 OR g.memory_value = l.gpu_memory_printed)
@@ -107,5 +107,5 @@ SELECT seller, offering_kind, offering, accelerator_printed, accelerator_spec, s
        'BF16' AS bf16_format, dense_bf16_tflops,
        decimal_quotient(usd_per_accelerator_hour, dense_bf16_tflops * CAST(0.001 AS DECIMAL(4, 3)))
            AS usd_per_dense_pflop_hour_bf16,
-       spec_source_url, source_id, source_url, fetched_at
+       spec_source_url, source_id, source_url, fetched_at, content_sha256, parser_version
 FROM priced;
