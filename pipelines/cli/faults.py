@@ -16,8 +16,9 @@ from warehouse.files import DamagedDuckDBFile
 # DuckDB names the file it failed on in quotes: 'Could not write file "/x/prices.duckdb": No space left on device'.
 DUCKDB_FILE = re.compile(r'file "([^"]+)"')
 DUCKDB_WAL = re.compile(r'replaying WAL file "([^"]+)"')
-NOT_WRITABLE = {errno.EROFS: "read-only file system", errno.EACCES: "permission denied", errno.EPERM: "not permitted"}
-DUCKDB_NOT_WRITABLE = {"Read-only file system": "read-only file system", "Permission denied": "permission denied"}
+READ_ONLY = "cannot be written: read-only file system"
+NOT_WRITABLE = {errno.EROFS: READ_ONLY, errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}
+DUCKDB_NOT_WRITABLE = {"Read-only file system": READ_ONLY, "Permission denied": "permission denied"}
 
 
 class DiskFull(Exception):
@@ -32,7 +33,7 @@ class PathNotWritable(Exception):
     """A path the command writes is on a read-only file system, or not permitted to this user."""
 
     def __init__(self, path: Path | str | None, reason: str) -> None:
-        super().__init__(f"{path or 'a file'}: cannot be written: {reason}")
+        super().__init__(f"{path or 'a file'}: {reason}")
         self.path = path
 
 
