@@ -86,6 +86,8 @@ def places(tmp_path_factory) -> Iterator[dict[str, Path]]:
     with connect(db):
         pass
     publish_snapshot(db)
+    damaged = root / "damaged.duckdb"
+    damaged.write_bytes(db.read_bytes()[: db.stat().st_size // 2])  # cut short: DuckDB cannot read it whole
     junk = root / "junk.txt"
     junk.write_text("not a database, not TOML, not CSV\x00")
     (root / "a_dir").mkdir()
@@ -98,6 +100,7 @@ def places(tmp_path_factory) -> Iterator[dict[str, Path]]:
         yield {
             "db": db,
             "junk": junk,
+            "damaged": damaged,
             "dir": root / "a_dir",
             "missing": root / "no" / "such" / "place",
             "stop": sources,
@@ -133,7 +136,7 @@ def bad_values(param: Any, places: dict[str, Path]) -> list[str]:
     if getattr(param, "is_flag", False):
         return []
     if Path in annotated(param) or (param.name or "") in PATH_PARAMS:
-        return [str(places[key]) for key in ("junk", "dir", "missing")] + [""]
+        return [str(places[key]) for key in ("junk", "damaged", "dir", "missing")] + [""]
     return NUMBERS if is_number(param) else NAMES
 
 
@@ -194,6 +197,7 @@ def test_each_user_error_is_one_line_with_a_hint(places, tmp_path):
         (["history", "nosuch.42xlarge", *db], 1, "no price history for 'nosuch.42xlarge'"),
         (["samples", "serve", "--port", str(taken.getsockname()[1])], 10, "Address already in use"),
         (["pilot", "costs", "--workload", "nosuch", *db], 1, "unknown workload 'nosuch'"),
+        (["show", "--db", str(places["damaged"])], 5, f"{places['damaged']}: damaged or cut short"),
     ]
     try:
         for args, code, named in cases:

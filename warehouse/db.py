@@ -90,15 +90,40 @@ def writable_location(path: Path | str) -> None:
 FILE_CONFIG: dict[str, str | bool | int | float | list[str]] = {"storage_compatibility_version": "latest"}
 
 
+def create_file(path: Path) -> None:
+    """A new warehouse file, made whole beside `path` (schema applied, checkpointed, closed) and only then linked
+    into place: a stop at any moment leaves no file or a whole one, never one whose schema is only in a WAL, nor
+    a file with no tables. Another process linking its own first wins: both hold the same empty schema."""
+    building = path.with_name(f".{path.name}.new-{os.getpid()}")
+    try:
+        # Only a file being created takes the config: DuckDB refuses a second connection to an open file with
+        # other settings than the first (a user's plain duckdb.connect in the same process, say).
+        con = duckdb.connect(str(building), config=FILE_CONFIG)
+        try:
+            con.execute(SESSION_TIME_ZONE)
+            ensure_schema(con)
+        finally:
+            con.close()
+        try:
+            os.link(building, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a filesystem without hard links: a rename, which no other creator races on a desktop
+            if not path.exists():
+                os.replace(building, path)
+    finally:
+        for leftover in (building, building.with_name(building.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+
+
 def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConnection:
     """Open the file, waiting a bounded time while another process holds its lock (a client left open)."""
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            # Only a file being created takes the config: DuckDB refuses a second connection to an open file with
-            # other settings than the first (a user's plain duckdb.connect in the same process, say).
-            creating = not read_only and not path.exists()
-            return duckdb.connect(str(path), read_only=read_only, config=FILE_CONFIG if creating else {})
+            if not read_only and not path.exists():
+                create_file(path)
+            return duckdb.connect(str(path), read_only=read_only)
         except duckdb.Error as exc:
             error = warehouse_error(path, exc, wait_s)
             if isinstance(error, WarehouseBusy) and time.monotonic() < deadline:

@@ -44,3 +44,7 @@ class WarehouseUnreachable(WarehouseError):
 class LakeCatalogMissing(WarehouseUnreachable):
     """The server answers but has no database of the conninfo's dbname: DuckLake creates its tables, not the
     database, so a refresh cannot create it either."""
+
+
+class DamagedDuckDBFile(NotADuckDBFile):
+    """A DuckDB file cut short or damaged, or whose write-ahead log (NAME.wal) DuckDB cannot replay."""

@@ -54,8 +54,7 @@ def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float
     created = not path.exists()
     fd = locked_descriptor(path, db_path, wait_s, poll_s)
     try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC\n".encode(), 0)
+        holder_note(fd, path)
         _held[held] = 1
         try:
             yield
@@ -69,6 +68,16 @@ def exclusive_refresh(db_path: Path | str, *, wait_s: float = 0.0, poll_s: float
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def holder_note(fd: int, path: Path) -> None:
+    """Who holds the lock, for a refresh that waits on it; a failed write (a full disk) names the lock file, which
+    a bare descriptor's error would not."""
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} since {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC\n".encode(), 0)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def locked_descriptor(path: Path, db_path: Path | str, wait_s: float, poll_s: float) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pipelines.cli.faults import machine_fault
 from pipelines.errors import bug_behind
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -56,6 +58,7 @@ class RefreshReport:
     log_path: Path | None = None
     failed: list[SourceOutcome] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # after the publish (change notification), for the log
+    fault: Exception | None = None  # a fault of the machine (a full disk) that ended the run: reported after it
 
     def __post_init__(self) -> None:
         self.failed = [o for o in self.outcomes if not o.ok]
@@ -92,7 +95,11 @@ def run_refresh(
     except BaseException as exc:
         number = stop_signal(exc)
         if number is None:
-            raise
+            fault = machine_fault(exc, local_dir(db))
+            if fault is None:
+                raise
+            # The summary of what landed before the fault; the warehouse may be unwritable now, so no fetch_log.
+            return RefreshReport(list(done), seconds, fault=fault)
         return RefreshReport(made_whole(done, logged_in(db, mark)), seconds, stopped_by=number)
 
 
@@ -187,6 +194,8 @@ def finish_refresh(report: RefreshReport, declared: SourcesFile, db: Path, conso
         report.stopped_by = scope.signal_number  # a signal while notifying, or once the work was done
     report.log_path = write_log(report, db)
     print_summary(report, db, console)
+    if report.fault is not None:
+        raise report.fault  # after the summary: the CLI names it with its exit code and hint
 
 
 @contextlib.contextmanager
@@ -196,12 +205,13 @@ def _progress(console: Console) -> Iterator[Progress]:
         yield progress
 
 
-def write_log(report: RefreshReport, db: Path, command: str = "refresh") -> Path:
-    """Every detail the terminal leaves out: full errors, validation failures and warnings, per source."""
+def write_log(report: RefreshReport, db: Path, command: str = "refresh") -> Path | None:
+    """Every detail the terminal leaves out: full errors, validation failures and warnings, per source. Beside the
+    warehouse, else (its disk full or read-only) in the temporary folder; None, with a note, when neither takes it."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    path = local_dir(db) / "logs" / f"{command.replace(' ', '-')}-{stamp}.log"
-    path.parent.mkdir(parents=True, exist_ok=True)
     lines = [f"ratecard {command} of {db} at {stamp}"]
+    if report.fault is not None:
+        lines.append(f"error: {report.fault}")
     for outcome in report.outcomes:
         lines.append(
             f"\n== {outcome.source_id}: {outcome.status} ({report.seconds.get(outcome.source_id, 0):.2f} s) "
@@ -215,8 +225,20 @@ def write_log(report: RefreshReport, db: Path, command: str = "refresh") -> Path
                 lines += [f"  | {line}" for line in bug.traceback_lines()]
         lines += [f"warning: {warning}" for warning in outcome.warnings]
     lines += [f"\n{note}" for note in report.notes]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    name = f"{command.replace(' ', '-')}-{stamp}.log"
+    for path in (local_dir(db) / "logs" / name, Path(tempfile.gettempdir()) / "ratecard-logs" / name):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return path
+        except OSError as exc:
+            fault = machine_fault(exc, path)
+            if fault is None:
+                raise
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)  # what a full disk took of it
+            report.notes.append(f"details log not written there: {fault}")
+    return None
 
 
 def print_summary(report: RefreshReport, db: Path, console: Console, command: str = "refresh") -> None:

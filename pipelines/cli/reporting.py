@@ -17,11 +17,13 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
+from pipelines.cli.faults import DiskFull, PathNotWritable, machine_fault
 from pipelines.cli.terminal import EXIT_CLOSED_PIPE, closed_pipe
 from pipelines.dashboard import DashboardError, PortTaken
 from pipelines.errors import SourcesFileError
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import (
+    DamagedDuckDBFile,
     LakeCatalogMissing,
     NewerDuckDBFile,
     NotADuckDBFile,
@@ -43,10 +45,11 @@ EXIT_CODES = {
     EXIT_USAGE: "usage: an unknown option, command or --source id, or a value out of range or empty",
     3: "another refresh of this database is running",
     4: "bad sources file: missing, not TOML, or a field wrong (file:line and field named)",
-    5: "the database is not a DuckDB file (or is damaged), or was written by a newer DuckDB",
+    5: "the database is not a DuckDB file, or is damaged (cut short, or its WAL cannot be replayed), or was written "
+    "by a newer DuckDB",
     6: "the database is locked by another program",
     EXIT_UNWRITABLE: "a path the command writes cannot be written: the database path is a directory or in a "
-    "directory not writable, or --out names a file",
+    "directory not writable, or --out names a file, or the file system is read-only or full",
     8: "bad pilot or plan input (ratecard pilot): the row and field named; nothing landed",
     9: "the DuckLake warehouse's PostgreSQL catalog cannot be reached, or its database does not exist",
     10: "serve or samples serve: the port is taken by another program, or not allowed",
@@ -83,6 +86,11 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     WarehouseMissing: (1, "run `ratecard refresh` first (or point --db at an existing database)"),
     RefreshLocked: (3, "wait for it to finish, or pass --wait SECONDS to queue behind it"),
     SourcesFileError: (4, "correct the file there (pipelines/sources.toml shows every field), or pass --sources FILE"),
+    DamagedDuckDBFile: (
+        5,
+        "its published snapshot (NAME.snapshot.duckdb beside it) holds what was last published: move the damaged "
+        "file and its .wal aside and copy the snapshot in its place; or move them away and refresh makes a new one",
+    ),
     NotADuckDBFile: (5, "point --db at a ratecard database, or move this file away: refresh creates a new one"),
     NewerDuckDBFile: (
         5,
@@ -98,6 +106,11 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     WarehouseUnreachable: (9, "start the catalog's PostgreSQL server, or correct the conninfo in RATECARD_WAREHOUSE"),
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),
     WarehouseUnwritable: (EXIT_UNWRITABLE, "point --db at a file in a directory you can write"),
+    DiskFull: (
+        EXIT_UNWRITABLE,
+        "free space on that disk (df -h shows it) and run the command again: what was committed before stays",
+    ),
+    PathNotWritable: (EXIT_UNWRITABLE, "name a path on a writable file system (--out, --db), or remount it read-write"),
     PortTaken: (10, "pass another --port, or --port 0 for any free one"),
     DashboardError: (1, "do what the message says, then run the command again"),
     PilotInputError: (8, "correct the rows named (offering names: the offering_prices view) and run it again"),
@@ -106,13 +119,16 @@ EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning 
 
 
 def code_and_hint(exc: Exception) -> tuple[int, str]:
+    exc = machine_fault(exc) or exc
     if isinstance(exc, Mistake):
         return exc.code, exc.hint
     return next(((c, h) for kind, (c, h) in USER_ERRORS.items() if isinstance(exc, kind)), (EXIT_BUG, ""))
 
 
 def report(exc: Exception, errors: Console) -> int:
-    """One red line naming the problem, one hint line; returns the exit code."""
+    """One red line naming the problem (a fault of the machine by its name and path), one hint line; returns the
+    exit code."""
+    exc = machine_fault(exc) or exc
     message = " ".join(str(exc).split())  # one line, whatever the message carried
     code, hint = code_and_hint(exc)
     if code == EXIT_BUG:
