@@ -121,8 +121,10 @@ def _run_child(mode: str, folder: Path, base: str = "") -> Run:
         [sys.executable, "-m", "bench.pricelist_refresh", mode, str(folder), base],
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
     )
+    if done.returncode != 0:  # the child's own words say why
+        raise RuntimeError(f"bench child {mode} exited {done.returncode}:\n{done.stderr[-4000:]}")
     result: Run = json.loads(done.stdout.strip().splitlines()[-1])
     return result | {"server_cpu_s": cpu_seconds() - server_cpu}
 

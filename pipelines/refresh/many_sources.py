@@ -240,7 +240,7 @@ def refresh_sources(
             for reader in readers:
                 reader.set_result(cursor(con))
             # Only parsing is left when every body came fetched: let it finish, so one GE run validates them all.
-            checked = start_checker(run, cursor(con), futures, wait_for_all=bool(fetched) and not fx_ids)
+            checked, reader_closed = start_checker(run, cursor(con), futures, wait_for_all=bool(fetched) and not fx_ids)
             for future in checked:
                 outcome = run.land(con, result_of(future))
                 outcomes.append(outcome)
@@ -248,6 +248,7 @@ def refresh_sources(
                 fx_ids.discard(outcome.source_id)
                 if not fx_ids:
                     run.fx_landed.set()
+            reader_closed.wait()  # every verdict is in, so the checker is closing its reader now
         except BaseException as exc:  # before the connection closes: workers see the stop and check nothing
             run.stopping.set()
             run.fx_landed.set()  # release the workers waiting for rates
@@ -261,10 +262,13 @@ def refresh_sources(
 
 def start_checker(
     run: _Run, reader: duckdb.DuckDBPyConnection, futures: list[Future[Gathered]], *, wait_for_all: bool
-) -> list[Future[Gathered]]:
+) -> tuple[list[Future[Gathered]], threading.Event]:
     """One thread validating the gathered sources in landing order while the writer lands the earlier ones: GE
-    holds the GIL, DuckDB releases it while it executes, so validation and landing overlap on two cores."""
+    holds the GIL, DuckDB releases it while it executes, so validation and landing overlap on two cores. The event
+    is set once the thread has closed its reader: a writer that returns before then may see the interpreter exit
+    while this daemon is inside DuckDB's close, which ends the thread through C++ frames (std::terminate, SIGABRT)."""
     checked: list[Future[Gathered]] = [Future() for _ in futures]
+    reader_closed = threading.Event()
 
     def check() -> None:
         try:
@@ -283,6 +287,7 @@ def start_checker(
                 checked[index].set_result(gathered)
         finally:
             reader.close()
+            reader_closed.set()
 
     threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
-    return checked
+    return checked, reader_closed
