@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -90,7 +91,7 @@ def test_a_pilots_units_per_hour_in_exponent_form_lands_at_its_value(warehouse, 
         measured_on=date(2026, 9, 1),
     )  # fmt: skip
     with connect(warehouse) as con:
-        landed = land_pilots(con, "test", "sha", [pilot])
+        landed = land_pilots(con, "test", uuid.uuid4().hex, [pilot])
         stored = con.execute("SELECT units_per_hour FROM pilot_result_history WHERE input_id = ?", [landed.input_id])
         assert stored.fetchall() == [(units,)]
 
@@ -104,7 +105,7 @@ def test_a_plans_cost_and_volume_in_exponent_form_land_at_their_value(warehouse,
         lifetime_months=12,
     )  # fmt: skip
     with connect(warehouse) as con:
-        landed = land_plan(con, "test", "sha", plan)
+        landed = land_plan(con, "test", uuid.uuid4().hex, plan)
         query = "SELECT one_time_cost_usd, monthly_maintenance_usd, monthly_volume FROM migration_plan_history"
         assert con.execute(query + " WHERE input_id = ?", [landed.input_id]).fetchall() == [(cost, cost, volume)]
 
@@ -117,7 +118,7 @@ def test_a_traffic_profile_in_exponent_form_lands_at_its_value(warehouse, monthl
     profile = TrafficProfile(workload="w", monthly_units=monthly, active_hours_per_day=Decimal("1E+1"),
                              peak_units_per_hour=peak, days_per_month=Decimal("3E+1"))  # fmt: skip
     with connect(warehouse) as con:
-        landed = land_traffic(con, "test", "sha", [profile])
+        landed = land_traffic(con, "test", uuid.uuid4().hex, [profile])
         query = "SELECT monthly_units, active_hours_per_day, peak_units_per_hour, days_per_month"
         stored = con.execute(query + " FROM traffic_profile_history WHERE input_id = ?", [landed.input_id]).fetchall()
     assert stored == [(monthly, Decimal(10), peak, Decimal(30))]

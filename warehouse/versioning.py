@@ -170,11 +170,11 @@ def _keep_open(
     """Strike from the diff the closing of open rows whose business key is in `kept`."""
     types = {f.name: f.type for f in table.attribute_fields}
     con.register("_kept", pa.table({k: pa.array([row[k] for row in kept], types[k]) for k in table.key_columns}))
-    keys = " AND ".join(f"k.{c} IS NOT DISTINCT FROM h.{c}" for c in table.key_columns)
+    keys = " AND ".join(f"_kept.{k} IS NOT DISTINCT FROM h.{k}" for k in table.key_columns)
     execute(
         con,
         f"""DELETE FROM {DIFF} WHERE closes_row IN (
-                SELECT h.rowid FROM {table.name} AS h JOIN _kept AS k ON {keys}
+                SELECT h.rowid FROM {table.name} AS h JOIN _kept ON {keys}
                 WHERE h.source_id = $source_id AND h.valid_to IS NULL)""",
         {"source_id": source_id},
     )

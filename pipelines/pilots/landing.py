@@ -48,12 +48,17 @@ CURRENT_ROWS = {
     "plan": "SELECT input_id FROM migration_plan_history "
     "QUALIFY row_number() OVER (PARTITION BY workload ORDER BY input_id DESC) = 1",
 }
-SAME_INPUT_CURRENT = """
+# Per kind, the newest input with this content all of whose rows are current: complete statements made here from
+# the constants above, so no statement is put together where it runs.
+SAME_INPUT_CURRENT = {
+    kind: f"""
 SELECT i.input_id FROM pilot_inputs AS i
 WHERE i.content_sha256 = $sha AND i.input_kind = $kind
   AND i.row_count = (SELECT count(*) FROM ({current}) AS c WHERE c.input_id = i.input_id)
 ORDER BY i.input_id DESC LIMIT 1
 """
+    for kind, current in CURRENT_ROWS.items()
+}
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ class Landed:
 def already_current(con: duckdb.DuckDBPyConnection, sha: str, kind: str) -> Landed | None:
     """The earlier input of this kind with the same content (SHA-256), when all of its rows are still current: landing
     it again would add only duplicates. An input since superseded, even in part, lands again, so it can be restored."""
-    found = con.execute(SAME_INPUT_CURRENT.format(current=CURRENT_ROWS[kind]), {"sha": sha, "kind": kind}).fetchone()
+    found = con.execute(SAME_INPUT_CURRENT[kind], {"sha": sha, "kind": kind}).fetchone()
     return None if found is None else Landed(int(found[0]), 0, repeated=True)
 
 

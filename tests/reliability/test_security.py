@@ -304,6 +304,7 @@ ALLOWED_INTERPOLATIONS = {
     "diff",  # close_diffed_rows: DIFF or PAST_DIFF, constant temp-table names
     "PAST_DIFF",  # warehouse/past_snapshots.py: constant temp-table names
     "RUNS",
+    "current",  # pipelines/pilots/landing.py: one of CURRENT_ROWS' constant subqueries, a statement per input kind
     "rows",  # a subquery over table.name with the scope filter above
     "open_at",  # the same, limited to rows open at the $at parameter
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
