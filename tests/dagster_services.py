@@ -73,11 +73,16 @@ class DagsterServices:
             )
         )
 
-    def start(self) -> None:
+    def start(self, daemon: bool = True) -> None:
+        """The webserver, with its code location loaded, and (unless `daemon` is false) the daemon."""
         self.starts += 1
-        self._spawn("dagster-daemon", "run", "-w", str(WORKSPACE))
+        if daemon:
+            self.start_daemon()
         self._spawn("dagster-webserver", "-h", "127.0.0.1", "-p", str(self.port), "-w", str(WORKSPACE))
         wait_until(self._location_loaded, "the webserver to load code location 'ratecard'", on_timeout=self.tail())
+
+    def start_daemon(self) -> None:
+        self._spawn("dagster-daemon", "run", "-w", str(WORKSPACE))
 
     def stop(self) -> None:
         for proc in self.procs:

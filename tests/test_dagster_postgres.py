@@ -116,9 +116,12 @@ def test_instance_on_postgres_survives_restart(tmp_path, sources_file, pg_databa
         "RATECARD_DB": str(tmp_path / "warehouse" / "prices.duckdb"),
     }
     with DagsterServices(home, env, tmp_path / "logs") as services:
-        services.start()
-        run_id = launch_and_wait(services)
+        # Schedule states are set before the daemon starts: each scheduler iteration writes back the state it
+        # read at its start, so a toggle that lands inside an iteration is lost (Dagster's own read-then-write).
+        services.start(daemon=False)
         set_schedules(services, state(services)["schedule_ids"])
+        services.start_daemon()
+        run_id = launch_and_wait(services)
         # The daemon evaluates the running sensor soon after it starts; its ticks are schedule storage too.
         before = wait_until(
             lambda: (s := state(services))["sensor_ticks"] and s, "a sensor tick", on_timeout=services.tail()
@@ -133,7 +136,8 @@ def test_instance_on_postgres_survives_restart(tmp_path, sources_file, pg_databa
     assert after["runs"] == before["runs"]
     assert [m[0] for m in after["materialisations"]] == [run_id]
     assert after["materialisations"] == before["materialisations"]
-    assert after["schedules"] == {FX_SCHEDULE: "STOPPED", DAILY_SCHEDULE: "RUNNING"}
+    assert before["schedules"] == {FX_SCHEDULE: "STOPPED", DAILY_SCHEDULE: "RUNNING"}
+    assert after["schedules"] == before["schedules"]
     assert before["sensor_ticks"] <= after["sensor_ticks"]
     assert final["runs"] == after["runs"] | {(second, FX_JOB, "SUCCESS")}
     # The second run found the same ECB rates: the source was unchanged, so it is observed, not materialised again.
