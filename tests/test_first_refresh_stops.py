@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.test_stop_signals import RATECARD, default_signals_for_children, run_until
+from warehouse.db import connect
+from warehouse.templates import CACHE_ENV
 
 ONE_SOURCE = ["--source", "fx_ecb"]
 
@@ -32,11 +34,23 @@ def assert_next_refresh_completes(db: Path, stopped: subprocess.CompletedProcess
     assert not list(db.parent.glob(f".{db.name}.new-*")), "the file being built was left behind"
 
 
-def test_a_stop_while_the_schema_is_applied_leaves_no_half_made_file(tmp_path):
+def test_a_stop_while_the_schema_is_applied_leaves_no_half_made_file(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))  # no cached empty file: the schema is applied
     db = tmp_path / "prices.duckdb"
     stopped = run_until(refresh(db), "schema-file@2", signal.SIGINT, tmp_path)
     assert stopped.returncode == 130, stopped.stdout[-2000:] + stopped.stderr[-2000:]
     assert not db.exists(), "a file appeared before its schema was whole"
+    assert_next_refresh_completes(db, stopped)
+
+
+def test_a_stop_while_the_cached_empty_file_is_copied_leaves_no_file(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    with connect(tmp_path / "first.duckdb"):  # leaves the cached empty file behind
+        pass
+    db = tmp_path / "prices.duckdb"
+    stopped = run_until(refresh(db), "template-copied", signal.SIGINT, tmp_path)
+    assert stopped.returncode == 130, stopped.stdout[-2000:] + stopped.stderr[-2000:]
+    assert not db.exists(), "a file appeared before its copy was checked"
     assert_next_refresh_completes(db, stopped)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 
+from warehouse.failpoints import failpoint
 from warehouse.files import (
     NewerDuckDBFile,
     NotADuckDBFile,
@@ -20,8 +21,9 @@ from warehouse.files import (
     WarehouseUnwritable,
 )
 from warehouse.lake import LAKE, file_id_sequences, open_lake
-from warehouse.schema import ensure_schema
+from warehouse.schema import STAMP_APPLIED_NOW, applied_schema, ensure_schema, schema_sha256
 from warehouse.target import is_lake
+from warehouse.templates import copy_template, forget_template, keep_as_template, template_path
 from warehouse.transactions import on_lake
 
 # DuckDB 2.0 says "storage version number N, but we can only read storage versions between A and B";
@@ -93,17 +95,20 @@ FILE_CONFIG: dict[str, str | bool | int | float | list[str]] = {"storage_compati
 def create_file(path: Path) -> None:
     """A new warehouse file, made whole beside `path` (schema applied, checkpointed, closed) and only then linked
     into place: a stop at any moment leaves no file or a whole one, never one whose schema is only in a WAL, nor
-    a file with no tables. Another process linking its own first wins: both hold the same empty schema."""
+    a file with no tables. Another process linking its own first wins: both hold the same empty schema. The
+    whole file is a copy of the cached empty one when that opens with this schema (warehouse.templates)."""
     building = path.with_name(f".{path.name}.new-{os.getpid()}")
+    wanted = schema_sha256()
+    template = template_path(wanted, FILE_CONFIG)
     try:
-        # Only a file being created takes the config: DuckDB refuses a second connection to an open file with
-        # other settings than the first (a user's plain duckdb.connect in the same process, say).
-        con = duckdb.connect(str(building), config=FILE_CONFIG)
-        try:
-            con.execute(SESSION_TIME_ZONE)
-            ensure_schema(con)
-        finally:
-            con.close()
+        if copy_template(template, building):
+            failpoint("template-copied")  # stop tests signal here: a copy beside the file, not yet checked
+            if not _is_whole_template(building, wanted):
+                forget_template(template)
+                _remove_with_wal(building)
+        if not building.exists():
+            _apply_schema_to_new_file(building)
+            keep_as_template(building, template)
         try:
             os.link(building, path)
         except FileExistsError:
@@ -112,8 +117,42 @@ def create_file(path: Path) -> None:
             if not path.exists():
                 os.replace(building, path)
     finally:
-        for leftover in (building, building.with_name(building.name + ".wal")):
-            leftover.unlink(missing_ok=True)
+        _remove_with_wal(building)
+
+
+def _remove_with_wal(file: Path) -> None:
+    for leftover in (file, file.with_name(file.name + ".wal")):
+        leftover.unlink(missing_ok=True)
+
+
+def _apply_schema_to_new_file(building: Path) -> None:
+    # Only a file being created takes the config: DuckDB refuses a second connection to an open file with other
+    # settings than the first (a user's plain duckdb.connect in the same process, say).
+    con = duckdb.connect(str(building), config=FILE_CONFIG)
+    try:
+        con.execute(SESSION_TIME_ZONE)
+        ensure_schema(con)
+    finally:
+        con.close()
+
+
+def _is_whole_template(copy: Path, wanted: str) -> bool:
+    """Whether the copied template opens and holds exactly the schema `wanted`; its applied_at is then now."""
+    try:
+        con = duckdb.connect(str(copy))
+    except duckdb.Error:
+        return False
+    try:
+        if applied_schema(con) != [(wanted,)]:
+            return False
+        con.execute(SESSION_TIME_ZONE)
+        con.execute(STAMP_APPLIED_NOW)
+        con.execute("CHECKPOINT")
+        return True
+    except duckdb.Error:
+        return False
+    finally:
+        con.close()
 
 
 def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConnection:

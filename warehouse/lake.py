@@ -22,6 +22,7 @@ from warehouse.files import LakeCatalogMissing, WarehouseError, WarehouseUnreach
 from warehouse.lake_checks import closing
 from warehouse.quoting import literal
 from warehouse.target import lake_conninfo, lake_data_path
+from warehouse.templates import cache_dir
 
 LAKE = "lake"  # the catalog's name inside each connection; `USE lake` makes it the default
 CATALOG_PG = "lake_catalog_pg"  # the same PostgreSQL database attached directly, for the id sequences
@@ -41,8 +42,7 @@ def postgres_extension() -> Path:
     """The postgres extension under the file name DuckDB derives its entry point from (postgres_scanner_init):
     loaded as postgres.duckdb_extension, as the wheel names it, it fails to find that entry point."""
     shipped = extension_file("duckdb_extension_postgres", "postgres")
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ratecard" / "duckdb-extensions"
-    target = cache / f"v{duckdb.__version__}" / "postgres_scanner.duckdb_extension"
+    target = cache_dir() / "duckdb-extensions" / f"v{duckdb.__version__}" / "postgres_scanner.duckdb_extension"
     if not target.exists() or target.stat().st_size != shipped.stat().st_size:
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = target.with_name(f".{target.name}.{os.getpid()}.tmp")

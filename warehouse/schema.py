@@ -31,6 +31,7 @@ def schema_sha256() -> str:
 
 
 SCHEMA_APPLIED = "SELECT sql_sha256 FROM schema_version"
+STAMP_APPLIED_NOW = "UPDATE schema_version SET applied_at = current_timestamp"  # a copied empty file's own time
 RECORD_SCHEMA = "CREATE OR REPLACE TABLE schema_version AS SELECT $sha AS sql_sha256, current_timestamp AS applied_at"
 COMMENT_SCHEMA = """
 COMMENT ON TABLE schema_version IS 'Hash of the warehouse/sql files last applied to this file; opening a file whose hash differs applies them again.';
