@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import duckdb
@@ -30,7 +31,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ratecard"
 
 
-def template_path(schema_sha256: str, file_config: dict[str, object]) -> Path:
+def template_path(schema_sha256: str, file_config: Mapping[str, object]) -> Path:
     settings = hashlib.sha256(json.dumps(file_config, sort_keys=True).encode()).hexdigest()[:12]
     name = f"empty-{schema_sha256[:24]}-{settings}.duckdb"
     return cache_dir() / "warehouse-templates" / f"v{duckdb.__version__}" / name
