@@ -20,8 +20,11 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import duckdb
 
 from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
@@ -78,6 +81,7 @@ class Matrix:
         # (conftest's matrix_templates), so run_fault starts from it instead of landing it again.
         self.prelanded = prelanded
         self.sleeps: list[float] = []
+        self._reader: duckdb.DuckDBPyConnection | None = None  # while reading(): the one open connection
         self.concurrent = False  # refresh every source at once through refresh_all, as `ratecard refresh` does
         declared = {s.id: s for s in load_sources()}
         self.sources: list[SourceSpec] = []
@@ -118,7 +122,19 @@ class Matrix:
             }
 
     # -- reading the warehouse (read-only, between refreshes) --
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read-only connection for every query inside (opening one per query cost more than the queries)."""
+        with connect(self.db_path, read_only=True) as con:
+            self._reader = con
+            try:
+                yield
+            finally:
+                self._reader = None
+
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
+        if self._reader is not None:
+            return self._reader.execute(sql, params or []).fetchall()
         with connect(self.db_path, read_only=True) as con:
             return con.execute(sql, params or []).fetchall()
 
@@ -249,12 +265,30 @@ def run_fault(
     if not matrix.prelanded:
         first = matrix.refresh()
         assert all(o.ok for o in first.values()), {k: str(o.error) for k, o in first.items() if not o.ok}
-    before = {s.id: matrix.current(s.id) for s in matrix.sources}
-    history_before = matrix.history(source_id)
+    with matrix.reading():
+        before = {s.id: matrix.current(s.id) for s in matrix.sources}
+        history_before = matrix.history(source_id)
 
     fault(matrix)
     outcomes = matrix.refresh()
+    with matrix.reading():
+        check_fault(
+            matrix, scenario, outcomes, source_id, expect_status, expect_in_error, lands, before, history_before
+        )
+    return outcomes
 
+
+def check_fault(
+    matrix: Matrix,
+    scenario: Scenario,
+    outcomes: dict[str, SourceOutcome],
+    source_id: str,
+    expect_status: str,
+    expect_in_error: tuple[str, ...],
+    lands: int,
+    before: dict[str, list[tuple]],
+    history_before: Counter[tuple],
+) -> None:
     bad = outcomes[source_id]
     scenario.observed = bad.status + (f": {bad.error}" if bad.error else "")
     refused = expect_status not in ("landed", "unchanged")
@@ -285,4 +319,3 @@ def run_fault(
             continue
         assert outcomes[other.id].status in ("landed", "unchanged"), (other.id, str(outcomes[other.id].error))
         assert matrix.current(other.id) == before[other.id], f"{other.id} changed"
-    return outcomes
