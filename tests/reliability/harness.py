@@ -82,6 +82,7 @@ class Matrix:
         self.prelanded = prelanded
         self.sleeps: list[float] = []
         self._reader: duckdb.DuckDBPyConnection | None = None  # while reading(): the one open connection
+        self._currents: dict[str, list[tuple]] | None = None  # while reading(): every source's current version
         self.concurrent = False  # refresh every source at once through refresh_all, as `ratecard refresh` does
         declared = {s.id: s for s in load_sources()}
         self.sources: list[SourceSpec] = []
@@ -124,13 +125,14 @@ class Matrix:
     # -- reading the warehouse (read-only, between refreshes) --
     @contextmanager
     def reading(self) -> Iterator[None]:
-        """One read-only connection for every query inside (opening one per query cost more than the queries)."""
+        """One read-only connection for every query inside, and every source's current version read at once:
+        a query per source and table (and a connection per query) cost more than the scenario's refresh."""
         with connect(self.db_path, read_only=True) as con:
             self._reader = con
             try:
                 yield
             finally:
-                self._reader = None
+                self._reader, self._currents = None, None
 
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
         if self._reader is not None:
@@ -140,18 +142,28 @@ class Matrix:
 
     def current(self, source_id: str) -> list[tuple]:
         """The source's current version: every open row of every table it lands in, in a stable order."""
-        rows = []
+        if self._reader is None:
+            return self._current_versions(source_id).get(source_id, [])
+        if self._currents is None:
+            self._currents = self._current_versions(None)
+        return self._currents.get(source_id, [])
+
+    def _current_versions(self, source_id: str | None) -> dict[str, list[tuple]]:
+        """Every source's current version (or one source's), by source."""
+        versions: dict[str, list[tuple]] = {}
         for table in HISTORY_TABLES:
-            open_rows = "" if table == "fx_rates" else "AND valid_to IS NULL"
-            rows += [
-                (table, *r)
-                for r in self.query(
-                    f"SELECT * FROM {table} WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = ?) "
-                    f"{open_rows} ORDER BY ALL",
-                    [source_id],
-                )
-            ]
-        return rows
+            conditions = [] if source_id is None else ["f.source_id = ?"]
+            if table != "fx_rates":  # append-only: every row is current
+                conditions.append("t.valid_to IS NULL")
+            where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+            rows = self.query(
+                f"SELECT f.source_id, t.* FROM {table} t JOIN fetch_log f ON f.fetch_id = t.fetch_id {where} "
+                "ORDER BY ALL",
+                [] if source_id is None else [source_id],
+            )
+            for found, *row in rows:
+                versions.setdefault(found, []).append((table, *row))
+        return versions
 
     def history(self, source_id: str) -> Counter[tuple]:
         """Every row the source ever landed, without valid_to: superseding a version closes its rows, keeps them."""
