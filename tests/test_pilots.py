@@ -1,4 +1,5 @@
-"""`ratecard pilot` as a user runs it, in a subprocess, on a real DuckDB file after an offline refresh: cost per
+"""`ratecard pilot` as a user runs it (in this process through typer's runner, and in a subprocess where the process
+itself is under test: the lock, start-up imports), on a real DuckDB file after an offline refresh: cost per
 million work units and payback months to the exact DECIMAL, the verdict both ways, and every refusal landing
 nothing."""
 
@@ -9,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -17,7 +19,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_cli import IMPORTED_HEAVY
+from typer.testing import CliRunner
 
+from pipelines.cli.app import app
 from pipelines.pilots.records import PILOT_COLUMNS
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
@@ -28,7 +32,18 @@ HEADER = ",".join(PILOT_COLUMNS)
 GOOD_ROW = "w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,2400000,yes,2026-09-20,"
 
 
-def ratecard(*args: str | Path) -> subprocess.CompletedProcess[str]:
+Finished = subprocess.CompletedProcess[str]
+Run = Callable[..., Finished]
+
+
+def ratecard(*args: str | Path) -> Finished:
+    """The command run in this process, its outcome as a finished process's (each child would spend seconds
+    importing what this process has already imported)."""
+    result = CliRunner().invoke(app, list(map(str, args)))
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+
+
+def ratecard_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*RATECARD, *map(str, args)], capture_output=True, text=True, timeout=300, check=False)
 
 
@@ -67,8 +82,14 @@ def plan(db: Path, workload: str, one_time: str, maintenance: str, volume: str, 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def add_trn1_pilot(db: Path, unit: str, units_per_hour: str, *more: str) -> subprocess.CompletedProcess[str]:
-    return ratecard(
+def add_trn1_pilot(
+    db: Path,
+    unit: str,
+    units_per_hour: str,
+    *more: str,
+    run: Callable[..., subprocess.CompletedProcess[str]] = ratecard,
+) -> subprocess.CompletedProcess[str]:
+    return run(
         "pilot", "add", "--workload", "w", "--offering", "trn1.2xlarge", "--unit", unit,
         "--units-per-hour", units_per_hour, "--passed", "--measured-on", "2026-09-01", *more, "--db", db,
     )  # fmt: skip
@@ -226,7 +247,7 @@ def test_a_running_refresh_holds_the_pilot_back(db):
     from warehouse.lock import exclusive_refresh
 
     with exclusive_refresh(db):
-        done = add_trn1_pilot(db, "tokens", "5", "--wait", "0")
+        done = add_trn1_pilot(db, "tokens", "5", "--wait", "0", run=ratecard_process)  # the lock holds other processes
     assert done.returncode == 3, done.stdout + done.stderr
     assert pilot_rows(db) == 0
 
