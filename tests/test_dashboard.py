@@ -28,6 +28,9 @@ from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import load_sources, sample_path
 from sourcefiles import serve_samples, write_sources_file
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("dashboard")
+
 runner = CliRunner()
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 PAGES = ["index", "gpus", "regions", "history", "deployment", "sources", "dictionary"]

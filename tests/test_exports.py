@@ -15,6 +15,9 @@ from pipelines.orchestration.resources import WarehouseResource
 from warehouse.export import HISTORY_TABLES, file_sha256
 from warehouse.publish import snapshot_path
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("exports")
+
 runner = CliRunner()
 SOURCES = ["aws_trn1", "aws_capacity_blocks", "fx_ecb", "gpu_leadergpu", "gpu_hyperstack"]
 # At least these (versioned tables added later are exported the same way: every table with valid_to and fetched_at).

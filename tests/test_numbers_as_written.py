@@ -25,6 +25,9 @@ from warehouse.binding import execute, fixed_point
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("numbers_as_written")
+
 TRN1 = Offering(offering_source="aws_instance", offering="trn1.2xlarge", region="us-east-1", price_kind="on_demand")
 EXAMPLES = ("1E+6", "2.5E+6", "4e4", "2e9", "1.000E+2", "1.34")
 

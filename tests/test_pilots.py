@@ -24,6 +24,9 @@ from typer.testing import CliRunner
 from pipelines.cli.app import app
 from pipelines.pilots.records import PILOT_COLUMNS
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("pilots")
+
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
 EXAMPLE = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots" / "example.csv"
 SOURCES = ["aws_trn1", "aws_inf1", "aws_inf2", "gpu_hyperstack", "gpu_replicate", "gpu_runpod_serverless"]

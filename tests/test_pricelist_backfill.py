@@ -29,6 +29,9 @@ from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import SAMPLES_DIR
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("pricelist_backfill")
+
 RECORDED_INDEX = Path(__file__).parent / "recorded" / "aws" / "ec2_version_index.json"
 VERSIONS = SAMPLES_DIR / "aws" / "pricelist" / "versions"
 EFFECTIVE = [datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 8, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC)]

@@ -17,6 +17,9 @@ from typer.testing import CliRunner
 from landed import copy_file_warehouse
 from pipelines.cli.app import app
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("pricelist_demo")
+
 runner = CliRunner()
 README = Path(__file__).resolve().parent.parent / "README.md"
 PILOTS = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots"

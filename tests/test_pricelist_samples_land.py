@@ -17,6 +17,9 @@ from pipelines.sources.locations import SAMPLES_DIR
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("pricelist_samples_land")
+
 REGIONS = ("us-east-1", "us-east-2", "eu-south-2")
 T0 = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)
 KIND = KINDS["pricelist"]

@@ -26,6 +26,9 @@ from schemas.pricelist import PriceListKind, PurchaseOption
 from warehouse.db import connect
 from warehouse.sql_files import sql
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("pricelist_savings_plans")
+
 RATES = SAMPLES_DIR / "aws" / "savingsplan"
 RECORDINGS = Path(__file__).parent / "recorded" / "aws"
 STAMP = "20260928170000"

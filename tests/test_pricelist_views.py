@@ -15,6 +15,9 @@ from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("pricelist_views")
+
 PRICE_LIST_VIEWS = ("aws_prices_by_region", "aws_price_reconciliation")
 
 

@@ -19,6 +19,9 @@ import older_clients
 from pipelines.cli.app import app
 from warehouse.publish import snapshot_path
 
+# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+pytestmark = pytest.mark.xdist_group("snapshot_clients")
+
 # What an as-of macro's parameter is given, by parameter name. A table macro with a parameter not listed here
 # fails the test: add how to call it, so the new macro is checked too.
 ARGUMENTS = {"ts": "current_timestamp"}
