@@ -2,7 +2,8 @@
 
 Great Expectations imports `scipy.stats` (about 0.8 s of the 2.7 s GE costs to import) for three expectations
 and metrics ratecard never runs: a KL divergence and two KS tests, which touch `stats.` only inside the functions
-that compute them. A placeholder stands in for the module during GE's import and loads the real one on first
+that compute them; the KL divergence also imports `altair` (about 0.3 s) for its chart, used only when rendering.
+A placeholder stands in for the module during GE's import and loads the real one on first
 attribute access; it leaves `sys.modules` when the import is over, so any later `import scipy.stats` gets the
 real module.
 """

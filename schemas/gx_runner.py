@@ -143,7 +143,8 @@ def _quiet_lossy_decimal_notices() -> None:
 
 def import_gx() -> tuple[Any, Any]:
     os.environ["GX_ANALYTICS_ENABLED"] = "False"  # must be set before the first import
-    with deferred("scipy.stats"):  # a third of GE's import time, for expectations ratecard never runs
+    # A third of GE's import time, for expectations ratecard never runs (scipy) and their charts (altair).
+    with deferred("scipy.stats"), deferred("altair"):
         import great_expectations as gx
         import great_expectations.expectations as gxe
 

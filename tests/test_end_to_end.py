@@ -23,7 +23,7 @@ from pipelines.adapters import aws_product_page
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources, sample_path
-from sourcefiles import serve_samples
+from sourcefiles import serve_samples, write_sources_file
 from warehouse.db import connect
 from warehouse.lake import view_names
 from warehouse.sql_files import SCHEMA_FILES, sql
@@ -230,8 +230,12 @@ def test_bad_pages_land_nothing_and_keep_the_last_good_version(own_copy, sources
     ) == [(3,)]
 
 
-def test_reparse_after_a_parser_fix_lands_the_corrected_history(sources_file, empty_db_path, monkeypatch):
+def test_reparse_after_a_parser_fix_lands_the_corrected_history(site, empty_db_path, monkeypatch, tmp_path):
     db_path = empty_db_path  # a warehouse of its own, first landed with the parser bug
+    # The job over one source: the bug and its fix concern aws_trn1 alone.
+    sources_file = write_sources_file(
+        tmp_path / "trn1.toml", [s for s in load_sources() if s.id == "aws_trn1"], site.base_url
+    )
     real_columns = aws_product_page.columns
 
     def broken_columns(source):  # a parser bug: the on-demand header is no longer recognised
