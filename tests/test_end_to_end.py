@@ -3,8 +3,8 @@ temporary DuckDB file and into a DuckLake on the machine's PostgreSQL; then the 
 quarantine and reparse are checked in SQL, the same on both.
 
 Each backend is landed once per test process (tests/dagster_landed.py, shared with test_gpu_end_to_end.py); tests
-that refresh again do so on a copy (tests/landed.py). Both modules run in one xdist worker (their xdist_group), so
-no other worker lands the samples again."""
+that refresh again do so on a copy (tests/landed.py). Each backend's tests run in one xdist worker (their
+xdist_group, the file backend's with test_gpu_end_to_end.py), so no other worker lands the samples again."""
 
 from __future__ import annotations
 
@@ -29,10 +29,12 @@ from warehouse.lake import view_names
 from warehouse.sql_files import SCHEMA_FILES, sql
 from warehouse.target import LAKE_DATA_ENV, local_dir
 
-pytestmark = pytest.mark.xdist_group("end_to_end")
 
-
-@pytest.fixture(scope="module", params=BACKENDS)
+@pytest.fixture(
+    scope="module",
+    # One xdist group per backend: each worker lands only the backend it tests, and the two run side by side.
+    params=[pytest.param(backend, marks=pytest.mark.xdist_group(f"end_to_end_{backend}")) for backend in BACKENDS],
+)
 def landed_once(request, dagster_landings) -> Iterator[Landed]:
     """The session's landing on this backend, with its lake data folder named while the module reads it."""
     landed = dagster_landings.get(request.param)

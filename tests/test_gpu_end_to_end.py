@@ -36,7 +36,7 @@ def cheapest(db_path) -> list[tuple]:
     )
 
 
-pytestmark = pytest.mark.xdist_group("end_to_end")
+pytestmark = pytest.mark.xdist_group("end_to_end_file")  # with test_end_to_end.py's file-backend tests
 
 
 @pytest.fixture
