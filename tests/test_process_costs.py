@@ -1,5 +1,5 @@
-"""What a `ratecard` process does about its fixed costs: scipy.stats and altair deferred through GE's import, the heap frozen
-before the interpreter's last collection. Each runs in a fresh interpreter, as a user's command does."""
+"""What a `ratecard` process does about its fixed costs: scipy.stats and altair deferred through GE's import, the
+heap frozen before the interpreter's last collection. Each runs in a fresh interpreter, as a user's command does."""
 
 from __future__ import annotations
 
