@@ -12,7 +12,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from backends import warehouse_at
+from backends import BACKENDS, warehouse_at
 from localserver import LocalServer
 from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
@@ -20,6 +20,14 @@ from pipelines.sources.file import load_sources
 from sourcefiles import serve_samples, write_sources_file
 from warehouse.target import LAKE_DATA_ENV
 
+
+def landing_group(backend: str) -> pytest.MarkDecorator:
+    """The xdist group of the tests that read or copy `backend`'s session landing: one worker lands it once."""
+    return pytest.mark.xdist_group(f"end_to_end_{backend}")
+
+
+# A test parametrised over these lands in its backend's group.
+BACKEND_PARAMS = [pytest.param(backend, marks=landing_group(backend)) for backend in BACKENDS]
 FAST_FETCHER = FetcherResource(max_attempts=2, backoff_initial_s=0.01, read_timeout_s=5)
 NO_RETRY = dg.RetryPolicy(max_retries=0)
 

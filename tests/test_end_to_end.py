@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from backends import BACKENDS, warehouse_at
-from dagster_landed import Landed, MergedResult, check_outcomes, failures_by_step, run_refresh
+from backends import warehouse_at
+from dagster_landed import BACKEND_PARAMS, Landed, MergedResult, check_outcomes, failures_by_step, run_refresh
 from landed import copy_of
 from localserver import LocalServer, Reply
 from pipelines.adapters import aws_product_page
@@ -33,7 +33,7 @@ from warehouse.target import LAKE_DATA_ENV, local_dir
 @pytest.fixture(
     scope="module",
     # One xdist group per backend: each worker lands only the backend it tests, and the two run side by side.
-    params=[pytest.param(backend, marks=pytest.mark.xdist_group(f"end_to_end_{backend}")) for backend in BACKENDS],
+    params=BACKEND_PARAMS,
 )
 def landed_once(request, dagster_landings) -> Iterator[Landed]:
     """The session's landing on this backend, with its lake data folder named while the module reads it."""

@@ -13,7 +13,7 @@ import pytest
 from test_end_to_end import query
 from test_fx_ecb import envelope
 
-from dagster_landed import check_outcomes, failures_by_step, run_refresh
+from dagster_landed import check_outcomes, failures_by_step, landing_group, run_refresh
 from landed import copy_of
 from localserver import Reply
 from pipelines.sources.file import sample_path
@@ -36,7 +36,7 @@ def cheapest(db_path) -> list[tuple]:
     )
 
 
-pytestmark = pytest.mark.xdist_group("end_to_end_file")  # with test_end_to_end.py's file-backend tests
+pytestmark = landing_group("file")
 
 
 @pytest.fixture

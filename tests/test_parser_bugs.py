@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from test_end_to_end import query
 
-from backends import BACKENDS
-from dagster_landed import Landed
+from dagster_landed import BACKEND_PARAMS, Landed, landing_group
 from landed import copy_of
 from pipelines.adapters import aws_product_page
 from pipelines.errors import ParserBug, ReparseRolledBack
@@ -23,8 +22,6 @@ from pipelines.fetch.archive import Archive
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources
 from warehouse.target import LAKE_DATA_ENV, local_dir
-
-pytestmark = pytest.mark.xdist_group("end_to_end")  # the worker that holds the session's landings
 
 BROKEN = "the parser broke"
 # `ratecard` with the product-page parser raising: a bug in the parser, not a fault of the page.
@@ -68,6 +65,7 @@ def details_log(stdout: str) -> str:
     return Path(found[1]).read_text(encoding="utf-8")
 
 
+@landing_group("file")
 def test_a_parser_bug_is_quarantined_as_a_bug_with_its_traceback_in_the_details_log(copied):
     db, landed = copied
     done = broken_ratecard("refresh", "--sources", str(landed.sources_file), "--source", "aws_trn1", "--db", str(db))
@@ -82,7 +80,7 @@ def test_a_parser_bug_is_quarantined_as_a_bug_with_its_traceback_in_the_details_
     assert query(db, TRN1_ON_DEMAND) == [(Decimal("1.34"),)]  # the last good version stays current
 
 
-@pytest.mark.parametrize("copied", BACKENDS, indirect=True)
+@pytest.mark.parametrize("copied", BACKEND_PARAMS, indirect=True)
 def test_a_reparse_that_would_lose_landed_rows_rolls_the_source_back(copied, monkeypatch):
     db, landed = copied
     trn1 = next(s for s in load_sources(landed.sources_file) if s.id == "aws_trn1")
@@ -112,6 +110,7 @@ def test_a_reparse_that_would_lose_landed_rows_rolls_the_source_back(copied, mon
     ]
 
 
+@landing_group("file")
 def test_reparse_exits_1_naming_the_refused_fetch_and_force_accepts_the_shrink(copied):
     db, landed = copied
     (first_fetch,) = query(db, "SELECT fetch_id FROM fetch_log WHERE source_id = 'aws_trn1'")[0]
