@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_stop_signals import RATECARD, default_signals_for_children, run_until
+from tests.test_stop_signals import RATECARD, default_signals_for_children, next_command, run_until
 from warehouse.db import connect
 from warehouse.templates import CACHE_ENV
 
@@ -29,7 +29,7 @@ def refresh(db: Path) -> list[str]:
 def assert_next_refresh_completes(db: Path, stopped: subprocess.CompletedProcess[str]) -> None:
     both = stopped.stdout + stopped.stderr
     assert "Traceback" not in both and "bug" not in both.lower(), both[-2000:]
-    again = subprocess.run([*RATECARD, *refresh(db)], capture_output=True, text=True, check=False)
+    again = next_command(*refresh(db))
     assert again.returncode == 0, (stopped.returncode, again.stdout[-2000:], again.stderr[-2000:])
     assert not list(db.parent.glob(f".{db.name}.new-*")), "the file being built was left behind"
 
