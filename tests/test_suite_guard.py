@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-# What `pytest --collect-only -q` counted for the whole suite when the floor was last raised (1,837), less a
+# What `pytest --collect-only -q` counted for the whole suite when the floor was last raised (1,907), less a
 # margin of 7 for a test folded into another.
-FEWEST_TESTS_COLLECTED = 1830
+FEWEST_TESTS_COLLECTED = 1900
 TESTS_DIR = Path(__file__).resolve().parent
 
 
