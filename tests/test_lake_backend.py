@@ -6,19 +6,22 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
+import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from backends import warehouse_at
+from backends import lake_location, warehouse_at
 from harness import start, wait_until
 from localserver import free_port
-from pgserver import HOST, PORT, USER
+from pgserver import HOST, PORT, USER, fresh_database
 from pipelines.cli.app import app
 from warehouse.db import connect
-from warehouse.lake import extension_file, postgres_extension
+from warehouse.lake import attach_id_sequences, extension_file, postgres_extension
+from warehouse.quoting import literal
 from warehouse.target import LAKE_DATA_ENV, WAREHOUSE_ENV
 
 RATECARD = Path(sys.executable).with_name("ratecard")
@@ -56,6 +59,38 @@ def rows_by_source(location: Path | str) -> Counter[tuple[str, str]]:
             for source_id, n in con.execute(f"SELECT source_id, count(*) FROM {table} GROUP BY ALL").fetchall():
                 counts[(table, source_id)] = n
     return counts
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_writers_attaching_a_new_catalog_at_once_all_get_its_id_sequences(attempt):
+    """Every writer creates the id sequences if they are missing; PostgreSQL's own IF NOT EXISTS fails the losers of
+    that race ("Key (relname, relnamespace)=(..., 2200) already exists") unless the creation is serialised."""
+    writers = 4
+    with fresh_database("ratecard_sequences") as dbname:
+        location = lake_location(dbname)
+        cons = [duckdb.connect() for _ in range(writers)]
+        for con in cons:
+            con.execute(f"LOAD {literal(str(postgres_extension()))}")
+        ready = threading.Barrier(writers)
+        failures: list[BaseException] = []
+
+        def attach(con: duckdb.DuckDBPyConnection) -> None:
+            ready.wait()
+            try:
+                attach_id_sequences(con, location)
+            except duckdb.Error as exc:
+                failures.append(exc)
+
+        threads = [threading.Thread(target=attach, args=(con,)) for con in cons]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        ids = [con.execute("SELECT next_fetch_id()").fetchone() for con in cons]
+        for con in cons:
+            con.close()
+    assert failures == [], failures
+    assert sorted(ids) == [(1,), (2,), (3,), (4,)], "one sequence, shared by every writer"
 
 
 def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, lake, tmp_path):

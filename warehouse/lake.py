@@ -28,6 +28,15 @@ LAKE = "lake"  # the catalog's name inside each connection; `USE lake` makes it 
 CATALOG_PG = "lake_catalog_pg"  # the same PostgreSQL database attached directly, for the id sequences
 # fetch_log and quarantine ids: PostgreSQL sequences, so ids stay unique and rising across writer processes.
 ID_SEQUENCES = {"next_fetch_id": "ratecard_fetch_id_seq", "next_quarantine_id": "ratecard_quarantine_id_seq"}
+# PostgreSQL's CREATE SEQUENCE IF NOT EXISTS is not safe against itself: writers attaching a new lake at once fail
+# with "Key (relname, relnamespace)=(..., 2200) already exists". One transaction holding an advisory lock (a key
+# of ratecard's own) creates them, so a second writer waits, then finds them made.
+ID_SEQUENCES_LOCK = 7236410021
+CREATE_ID_SEQUENCES = (
+    f"DO $$ BEGIN PERFORM pg_advisory_xact_lock({ID_SEQUENCES_LOCK}); "
+    + "".join(f"CREATE SEQUENCE IF NOT EXISTS {sequence}; " for sequence in ID_SEQUENCES.values())
+    + "END $$"
+)
 
 
 def extension_file(package: str, name: str) -> Path:
@@ -144,8 +153,8 @@ def attach_id_sequences(con: duckdb.DuckDBPyConnection, location: str) -> None:
     """`next_fetch_id()` and `next_quarantine_id()` over PostgreSQL sequences, as macros of the in-memory catalog
     (every cursor finds them on its search path; none is stored in the lake)."""
     con.execute(f"ATTACH {literal(lake_conninfo(location))} AS {CATALOG_PG} (TYPE postgres)")
+    con.execute(f"CALL postgres_execute('{CATALOG_PG}', {literal(CREATE_ID_SEQUENCES)})")
     for macro, sequence in ID_SEQUENCES.items():
-        con.execute(f"CALL postgres_execute('{CATALOG_PG}', 'CREATE SEQUENCE IF NOT EXISTS {sequence}')")
         query = f"SELECT nextval(''{sequence}'') AS id"
         con.execute(
             f"CREATE OR REPLACE MACRO memory.main.{macro}() AS "

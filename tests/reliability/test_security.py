@@ -340,7 +340,7 @@ ALLOWED_INTERPOLATIONS = {
     "ISO.format(col='point_at')",
     # warehouse/lake.py, warehouse/db.py, warehouse/transactions.py: the lake's constant catalog names, its constant
     # sequence and macro names and the query built from them, and string literals quoted by literal() (extension
-    # paths, the conninfo)
+    # paths, the conninfo, the constant statement that creates the sequences)
     "LAKE",
     "CATALOG_PG",
     "sequence",
@@ -349,6 +349,7 @@ ALLOWED_INTERPOLATIONS = {
     "literal(str(postgres_extension()))",
     "literal(str(extension_file('duckdb_extension_ducklake', 'ducklake')))",
     "literal(lake_conninfo(location))",
+    "literal(CREATE_ID_SEQUENCES)",
     # warehouse/lake_checks.py: a CHECK expression as the schema files in warehouse/sql state it
     "expression",
 }
