@@ -49,7 +49,15 @@ from pipelines.refresh.pricelist_units import (
 )
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
-from pipelines.refresh.threads import RefreshStopped, StopRequested, as_stop, result_of, settle, start_workers
+from pipelines.refresh.threads import (
+    CursorsInUse,
+    RefreshStopped,
+    StopRequested,
+    as_stop,
+    result_of,
+    settle,
+    start_workers,
+)
 from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
 from schemas.gx_runner import warm_up_in_background
@@ -78,6 +86,9 @@ def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
     return sorted(sources, key=lambda s: adapter_kind(s.adapter) != "fx")
 
 
+STOP_WAIT_S = 30.0  # a stop waits this long at most for other threads to leave DuckDB (their queries interrupted)
+
+
 class _Run:
     """One refresh of many sources: the shared state its workers and its writer need."""
 
@@ -88,6 +99,7 @@ class _Run:
         self.on_phase = on_phase
         self.fx_landed = threading.Event()
         self.stopping = threading.Event()
+        self.cursors = CursorsInUse(self.stopping)
         self.parsing: ParseTurns[Gathered] = ParseTurns()
 
     def gather(self, source: SourceSpec, reader: Future[duckdb.DuckDBPyConnection]) -> Gathered:
@@ -104,22 +116,22 @@ class _Run:
             con = reader.result()
         except CancelledError:  # stopped, or the warehouse could not be opened: nothing more to do
             return Gathered(source, started, result=result)
-        try:
-            if self.stopping.is_set():
-                return Gathered(source, started, result=result)
-            self.on_phase(source.id, "parsing")
-            return self.parsing.parse(source.id, lambda: self.prepare(source, started, result, con))
-        finally:
-            con.close()
+        if self.stopping.is_set():  # the cursor is left to the process: a stop may be ending it
+            return Gathered(source, started, result=result)
+        self.on_phase(source.id, "parsing")
+        return self.parsing.parse(source.id, lambda: self.prepare(source, started, result, con))
 
     def prepare(
         self, source: SourceSpec, started: datetime, result: FetchResult, reader: duckdb.DuckDBPyConnection
     ) -> Gathered:
-        if self.stopping.is_set():  # stopped while this source waited for its turn to parse
+        if not self.cursors.take(reader):  # stopped while this source waited for its turn to parse
             return Gathered(source, started, result=result)
-        state = WarehouseState(con=reader)  # a page that lost its table is read from its source text instead
-        read = partial(prepare_fetched, archive=self.archive, state=state)
-        result, done = read_or_source_text(source, result, read, partial(fetch_source, fetcher=self.fetcher))
+        try:
+            state = WarehouseState(con=reader)  # a page that lost its table is read from its source text instead
+            read = partial(prepare_fetched, archive=self.archive, state=state)
+            result, done = read_or_source_text(source, result, read, partial(fetch_source, fetcher=self.fetcher))
+        finally:
+            self.cursors.close(reader)
         if isinstance(done, Checked):  # refused before validation (parse error, no FX rate, ...)
             return Gathered(source, started, result, checked=done)
         return Gathered(source, started, result, prepared=done)
@@ -254,6 +266,7 @@ def refresh_sources(
             run.fx_landed.set()  # release the workers waiting for rates
             for reader in readers:
                 reader.cancel()  # those still waiting for the warehouse (its opening failed or was stopped)
+            run.cursors.quit(STOP_WAIT_S)  # no thread may be inside DuckDB when the process exits
             if (stop := as_stop(exc)) is not None:
                 raise RefreshStopped(outcomes, stop) from exc
             raise
@@ -280,13 +293,19 @@ def start_checker(
                 try:
                     gathered = result_of(future)
                     if gathered.checked is None and gathered.prepared is not None:
-                        run.validate(reader, [gathered, *run.parsed_since(gathered)])
+                        if not run.cursors.take(reader):  # stopped: validate nothing more
+                            return
+                        try:
+                            run.validate(reader, [gathered, *run.parsed_since(gathered)])
+                        finally:
+                            run.cursors.release(reader)
                 except BaseException as exc:  # the writer raises it when it reaches this source
                     checked[index].set_exception(exc)
                     continue
                 checked[index].set_result(gathered)
         finally:
-            reader.close()
+            if run.cursors.take(reader):  # not stopping: close it (a stop now waits for that)
+                run.cursors.close(reader)
             reader_closed.set()
 
     threading.Thread(target=check, name="ratecard-checker", daemon=True).start()

@@ -17,6 +17,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
+    import duckdb
+
     from pipelines.refresh.one_source import SourceOutcome
 
 POLL_S = 0.1  # how often a waiting thread wakes, so a stop is seen at once
@@ -165,3 +167,42 @@ def start_workers(
     for number in range(min(count, len(work))):
         threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
     return futures
+
+
+class CursorsInUse:
+    """The DuckDB cursors other threads are working with, so that a stop can wait for them: a daemon thread still
+    inside DuckDB when the interpreter exits is ended through C++ frames (std::terminate, SIGABRT)."""
+
+    def __init__(self, stopping: threading.Event) -> None:
+        self.stopping = stopping
+        self._busy: set[duckdb.DuckDBPyConnection] = set()
+        self._changed = threading.Condition()
+
+    def take(self, con: duckdb.DuckDBPyConnection) -> bool:
+        """Start working with `con`; False once the refresh is stopping (then leave it untouched, unclosed: it goes
+        with the process, closed by no thread)."""
+        with self._changed:
+            if self.stopping.is_set():
+                return False
+            self._busy.add(con)
+            return True
+
+    def release(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Done with `con` for now, and tell a waiting stop."""
+        with self._changed:
+            self._busy.discard(con)
+            self._changed.notify_all()
+
+    def close(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Done with `con` for good: close it, then release it."""
+        try:
+            con.close()
+        finally:
+            self.release(con)
+
+    def quit(self, timeout_s: float) -> bool:
+        """Once `stopping` is set: interrupt whatever the cursors run and wait until their threads closed them."""
+        with self._changed:
+            for con in self._busy:
+                con.interrupt()
+            return self._changed.wait_for(lambda: not self._busy, timeout=timeout_s)
