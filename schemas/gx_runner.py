@@ -30,6 +30,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
+from schemas import gx_memo
 from schemas.deferred_import import deferred
 
 _SHOWN_VALUES = 5  # offending values quoted by describe()
@@ -149,6 +150,9 @@ def import_gx() -> tuple[Any, Any]:
         import great_expectations.expectations as gxe
 
     _quiet_lossy_decimal_notices()
+    from great_expectations.expectations.expectation import Expectation
+
+    gx_memo.install(Expectation)
     return gx, gxe
 
 
@@ -258,7 +262,8 @@ class _Gate:
             # Expectation objects bind to the suite they are added to, so every run builds fresh ones.
             suite = gx.ExpectationSuite(name=name, expectations=expectations)
             batch = batch_definition.get_batch(batch_parameters={"dataframe": frame})
-            result = batch.validate(suite, result_format=result_format)
+            with gx_memo.memoised():
+                result = batch.validate(suite, result_format=result_format)
         # GE groups results by metric, not suite order; restore the declared order for stable reports.
         position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
         return sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))

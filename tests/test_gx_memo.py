@@ -1,0 +1,61 @@
+"""Great Expectations reads each expectation's configuration once per run, and reports exactly as without that."""
+
+from __future__ import annotations
+
+import contextlib
+from decimal import Decimal
+
+from schemas import gx_memo
+from schemas.gx_runner import frame, import_gx, validate_frame
+
+
+def _suite(gxe):
+    return [
+        gxe.ExpectTableRowCountToBeBetween(min_value=1),
+        gxe.ExpectColumnValuesToNotBeNull(column="listing"),
+        gxe.ExpectColumnValuesToBeBetween(column="price", min_value=0, max_value=2_000_000),
+        gxe.ExpectColumnValuesToBeInSet(column="kind", value_set=["on_demand", "spot"]),
+        gxe.ExpectColumnValuesToMatchRegex(column="listing", regex=r"^l\d$"),
+        gxe.ExpectColumnValuesToBeUnique(column="listing"),
+    ]
+
+
+def _results(gxe, result_format: str) -> list[dict]:
+    rows = [
+        {"listing": "l1", "price": Decimal("1.5"), "kind": "on_demand"},
+        {"listing": "l1", "price": Decimal("3.25"), "kind": "reserved"},  # repeated key, price and kind refused
+        {"listing": None, "price": None, "kind": "spot"},
+    ]
+    data = frame(rows, ["listing", "price", "kind"], money=["price"])
+    results = validate_frame("memo", _suite(gxe), data, result_format)
+    out = []
+    for result in results:
+        as_json = result.to_json_dict()
+        as_json["expectation_config"].pop("id", None)  # a fresh suite gives fresh ids
+        out.append(as_json)
+    return out
+
+
+def test_a_run_reports_the_same_with_and_without_the_memo(monkeypatch):
+    _, gxe = import_gx()
+    for result_format in ("SUMMARY", "COMPLETE"):
+        memoised = _results(gxe, result_format)
+        monkeypatch.setattr(gx_memo, "memoised", contextlib.nullcontext)
+        plain = _results(gxe, result_format)
+        monkeypatch.undo()
+        assert memoised == plain
+        outcomes = {r["expectation_config"]["type"]: r["success"] for r in plain}
+        passed = {name for name, success in outcomes.items() if success}  # a regex skips the missing listing
+        assert passed == {"expect_table_row_count_to_be_between", "expect_column_values_to_match_regex"}
+        assert len(outcomes) == 6
+
+
+def test_the_configuration_is_shared_only_inside_a_run():
+    _, gxe = import_gx()
+    expectation = gxe.ExpectColumnValuesToNotBeNull(column="listing")
+    assert expectation.configuration is not expectation.configuration
+    with gx_memo.memoised():
+        first = expectation.configuration
+        assert expectation.configuration is first
+        assert first.kwargs == {"column": "listing"}
+    assert expectation.configuration is not first
