@@ -52,12 +52,17 @@ def schema_checks() -> dict[str, list[str]]:
 
 def enforce_checks(con: duckdb.DuckDBPyConnection, tables: Iterable[str], fetch_id: int) -> None:
     """Raise ConstraintException, naming the table and the rule, if a row this fetch wrote breaks a CHECK.
-    As in SQL, a CHECK that evaluates to NULL passes."""
+    As in SQL, a CHECK that evaluates to NULL passes. One scan per table counts every rule's failures."""
     for table in dict.fromkeys(tables):
-        for expression in schema_checks().get(table, []):
-            query = f"SELECT count(*) FROM {table} WHERE fetch_id = $fetch_id AND ({expression}) IS FALSE"
-            row = execute(con, query, {"fetch_id": fetch_id}).fetchone()
-            if row and row[0]:
+        expressions = schema_checks().get(table, [])
+        if not expressions:
+            continue
+        counts = ", ".join(f"count(*) FILTER (WHERE ({expression}) IS FALSE)" for expression in expressions)
+        row = execute(
+            con, f"SELECT {counts} FROM {table} WHERE fetch_id = $fetch_id", {"fetch_id": fetch_id}
+        ).fetchone()
+        for expression, failed in zip(expressions, row or (), strict=False):
+            if failed:
                 raise duckdb.ConstraintException(
-                    f"CHECK constraint failed on table {table} with expression CHECK({expression}): {row[0]} row(s)"
+                    f"CHECK constraint failed on table {table} with expression CHECK({expression}): {failed} row(s)"
                 )

@@ -207,6 +207,7 @@ def land_in_transaction(
     next landing that observed the same scope (`next_observed`, see warehouse.past_snapshots)."""
     lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
+    written: list[str] = []  # tables this fetch inserted rows into
     for snapshot in snapshots:
         counts: LandCounts
         if isinstance(snapshot.table, FactTable):
@@ -222,10 +223,12 @@ def land_in_transaction(
                     con, snapshot.table, arrow, fetch.source_id, at, snapshot.scope, next_observed
                 )
         inserted, closed, unchanged = (inserted + counts.inserted, closed + counts.closed, unchanged + counts.unchanged)
+        if counts.inserted:
+            written.append(snapshot.table.name)
         failpoint("landing")  # crash tests stop here: part of the batch written, nothing committed
     outcome = "landed" if inserted or closed else "unchanged"
-    if on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
-        enforce_checks(con, [snapshot.table.name for snapshot in snapshots], fetch_id)
+    if written and on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
+        enforce_checks(con, written, fetch_id)
     execute(
         con,
         SET_FETCH_OUTCOME,

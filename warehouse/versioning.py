@@ -153,13 +153,18 @@ def land_snapshot(
     con.unregister("_snapshot")
     if kept:
         _keep_open(con, table, kept, source_id)
-    closed = close_diffed_rows(con, table, DIFF, observed_at)
-    (inserted,) = one_row(
-        con,
-        f"""INSERT INTO {table.name} BY NAME
-            SELECT s.* EXCLUDE (closes_row), {attributes_hash_sql("s", table.attribute_columns)} AS attributes_hash
-            FROM {DIFF} AS s WHERE s.closes_row IS NULL""",
-    )
+    # The diff is a local temp table, so counting it is nearly free; a statement on the history that would change
+    # nothing is skipped (on a lake each one costs tens of milliseconds, and an unchanged refresh needs none).
+    to_close, to_insert = one_row(con, f"SELECT count(closes_row), count(*) - count(closes_row) FROM {DIFF}")
+    closed = close_diffed_rows(con, table, DIFF, observed_at) if to_close else 0
+    inserted = 0
+    if to_insert:
+        (inserted,) = one_row(
+            con,
+            f"""INSERT INTO {table.name} BY NAME
+                SELECT s.* EXCLUDE (closes_row), {attributes_hash_sql("s", table.attribute_columns)} AS attributes_hash
+                FROM {DIFF} AS s WHERE s.closes_row IS NULL""",
+        )
     con.execute(f"DROP TABLE {DIFF}")
     return LandCounts(inserted=inserted, closed=closed, unchanged=snapshot.num_rows - inserted)
 

@@ -309,6 +309,7 @@ ALLOWED_INTERPOLATIONS = {
     "open_at",  # the same, limited to rows open at the $at parameter
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
     "fresh",  # the same over table.name's columns
+    "counts",  # warehouse/lake_checks.py: count(*) FILTER over the schema files' own CHECK expressions
     # warehouse/export.py: COPY of every view and history table the file's own catalog lists
     "ident(name)",  # a catalog name, quoted as an identifier
     "relation",  # that identifier, or a SELECT over it adding the fetch date
