@@ -68,9 +68,10 @@ def measure(
 ) -> Timing:
     """Median-ready samples of fn(setup()); setup and teardown run outside the timed span."""
     samples: list[float] = []
-    # One full collection up front, not per run: with ~75k live objects a collection costs ~30 ms here
-    # (more than many of the things timed) and leaves caches cold for the run right after it.
-    gc.collect()
+    # The young generations are collected up front, not per run, and the collector is off while a run is timed. A
+    # full collection would cost 50 ms or more with the live objects of a long process (more than many of the
+    # things timed), free almost nothing (old objects are the modules and caches) and leave caches cold.
+    gc.collect(1)
     for i in range(warmup + reps):
         state = setup() if setup else None
         gc.disable()
