@@ -71,6 +71,13 @@ INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, 
 VALUES ($fetch_id, $source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
         $content_type, $shape_fingerprint, $warnings, $parser_version, $outcome, $error)
 """
+INSERT_LANDED_FETCH = """
+INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
+                       content_type, shape_fingerprint, warnings, parser_version, outcome, error, rows_inserted,
+                       rows_closed)
+VALUES ($fetch_id, $source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
+        $content_type, $shape_fingerprint, $warnings, $parser_version, $outcome, $error, $inserted, $closed)
+"""
 # Ids come from macros warehouse.db defines per connection: the file's sequences, or a lake's PostgreSQL ones.
 NEXT_FETCH_ID = "SELECT next_fetch_id()"
 
@@ -185,10 +192,12 @@ def land_batch(
     """
 
     def work() -> LandResult:
-        logged = (
-            log_fetch(con, fetch, outcome="landed", parser_version=parser_version) if fetch_id is None else fetch_id
-        )
-        return land_in_transaction(con, fetch, logged, parser_version, snapshots)
+        if fetch_id is not None:
+            return land_in_transaction(con, fetch, fetch_id, parser_version, snapshots)
+        # The log row is written once, with its outcome, after the history rows: an UPDATE of it would read the
+        # whole fetch log again (tens of milliseconds a landing on a lake). Nothing is committed before both are in.
+        (new_id,) = one_row(con, NEXT_FETCH_ID)
+        return land_in_transaction(con, fetch, int(new_id), parser_version, snapshots, log_new=True)
 
     return in_transaction(con, work)
 
@@ -201,10 +210,13 @@ def land_in_transaction(
     snapshots: list[Snapshot],
     at: datetime | None = None,
     next_observed: datetime | None = None,
+    *,
+    log_new: bool = False,
 ) -> LandResult:
     """The landing itself; the caller holds the transaction (reparse replays many fetches in one). `at`: the
     versions were true from then (a backfilled offer version's effective date), not from the fetch, until the
-    next landing that observed the same scope (`next_observed`, see warehouse.past_snapshots)."""
+    next landing that observed the same scope (`next_observed`, see warehouse.past_snapshots). `log_new`: the fetch
+    has no log row yet; it is inserted here, with the outcome, instead of updated."""
     lineage = Lineage(fetch_id, fetch.url, fetch.fetched_at, fetch.sha256 or "", parser_version)
     inserted = closed = unchanged = 0
     written: list[str] = []  # tables this fetch inserted rows into
@@ -229,19 +241,26 @@ def land_in_transaction(
     outcome = "landed" if inserted or closed else "unchanged"
     if written and on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
         enforce_checks(con, written, fetch_id)
-    execute(
-        con,
-        SET_FETCH_OUTCOME,
-        {
-            "outcome": outcome,
-            "inserted": inserted,
-            "closed": closed,
-            "fetch_id": fetch_id,
-            "parser_version": parser_version,
-            "shape_fingerprint": fetch.shape_fingerprint,
-            "warnings": list(fetch.warnings),
-        },
-    )
+    counts = {"outcome": outcome, "inserted": inserted, "closed": closed, "fetch_id": fetch_id}
+    if log_new:
+        execute(
+            con,
+            INSERT_LANDED_FETCH,
+            dict(vars(fetch), warnings=list(fetch.warnings))
+            | counts
+            | {"error": None, "parser_version": parser_version},
+        )
+    else:
+        execute(
+            con,
+            SET_FETCH_OUTCOME,
+            counts
+            | {
+                "parser_version": parser_version,
+                "shape_fingerprint": fetch.shape_fingerprint,
+                "warnings": list(fetch.warnings),
+            },
+        )
     return LandResult(fetch_id, outcome, inserted, closed, unchanged)
 
 
