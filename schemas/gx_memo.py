@@ -16,35 +16,38 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-_memo: dict[int, tuple[Any, Any]] | None = None  # id(expectation) -> (expectation, its configuration)
-_installed = False
+
+class _State:
+    """The memo of the run in progress (None: no run), and whether GE's property is wrapped yet."""
+
+    memo: dict[int, tuple[Any, Any]] | None = None  # id(expectation) -> (expectation, its configuration)
+    installed = False
 
 
 def install(expectation_class: Any) -> None:
     """Wrap `expectation_class.configuration` once, so that `memoised()` can serve it from the memo."""
-    global _installed
-    if _installed:
+    if _State.installed:
         return
     computed = expectation_class.configuration.fget
 
     def configuration(self: Any) -> Any:
-        if _memo is None:
+        memo = _State.memo
+        if memo is None:
             return computed(self)
-        entry = _memo.get(id(self))
+        entry = memo.get(id(self))
         if entry is None or entry[0] is not self:
-            entry = _memo[id(self)] = (self, computed(self))
+            entry = memo[id(self)] = (self, computed(self))
         return entry[1]
 
     expectation_class.configuration = property(configuration, doc=expectation_class.configuration.__doc__)
-    _installed = True
+    _State.installed = True
 
 
 @contextmanager
 def memoised() -> Iterator[None]:
     """Within: each expectation's configuration is computed once (call it holding the runs' lock)."""
-    global _memo
-    _memo = {}
+    _State.memo = {}
     try:
         yield
     finally:
-        _memo = None
+        _State.memo = None

@@ -241,20 +241,20 @@ def land_in_transaction(
     outcome = "landed" if inserted or closed else "unchanged"
     if written and on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
         enforce_checks(con, written, fetch_id)
-    counts = {"outcome": outcome, "inserted": inserted, "closed": closed, "fetch_id": fetch_id}
+    logged = {"outcome": outcome, "inserted": inserted, "closed": closed, "fetch_id": fetch_id}
     if log_new:
         execute(
             con,
             INSERT_LANDED_FETCH,
             dict(vars(fetch), warnings=list(fetch.warnings))
-            | counts
+            | logged
             | {"error": None, "parser_version": parser_version},
         )
     else:
         execute(
             con,
             SET_FETCH_OUTCOME,
-            counts
+            logged
             | {
                 "parser_version": parser_version,
                 "shape_fingerprint": fetch.shape_fingerprint,
