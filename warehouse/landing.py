@@ -67,12 +67,6 @@ PRICES = VersionedTable(
 
 INSERT_FETCH = """
 INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
-                       content_type, shape_fingerprint, warnings, parser_version, outcome, error)
-VALUES ($fetch_id, $source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
-        $content_type, $shape_fingerprint, $warnings, $parser_version, $outcome, $error)
-"""
-INSERT_LANDED_FETCH = """
-INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
                        content_type, shape_fingerprint, warnings, parser_version, outcome, error, rows_inserted,
                        rows_closed)
 VALUES ($fetch_id, $source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
@@ -154,11 +148,24 @@ def log_fetch(
     parser_version: str | None = None,
     error: str | None = None,
 ) -> int:
-    params = dict(vars(fetch), outcome=outcome, parser_version=parser_version, error=error)
-    params["warnings"] = list(fetch.warnings)
-    (params["fetch_id"],) = one_row(con, NEXT_FETCH_ID)
-    execute(con, INSERT_FETCH, params)
-    return int(params["fetch_id"])
+    (fetch_id,) = one_row(con, NEXT_FETCH_ID)
+    insert_fetch_row(con, fetch, int(fetch_id), outcome=outcome, parser_version=parser_version, error=error)
+    return int(fetch_id)
+
+
+def insert_fetch_row(
+    con: duckdb.DuckDBPyConnection,
+    fetch: FetchRecord,
+    fetch_id: int,
+    *,
+    outcome: str,
+    parser_version: str | None,
+    error: str | None = None,
+    inserted: int = 0,
+    closed: int = 0,
+) -> None:
+    params = dict(vars(fetch), warnings=list(fetch.warnings), fetch_id=fetch_id, outcome=outcome, error=error)
+    execute(con, INSERT_FETCH, params | {"parser_version": parser_version, "inserted": inserted, "closed": closed})
 
 
 @dataclass(frozen=True)
@@ -241,21 +248,19 @@ def land_in_transaction(
     outcome = "landed" if inserted or closed else "unchanged"
     if written and on_lake(con):  # a lake stores no CHECKs: the rows this fetch wrote are tested against them here
         enforce_checks(con, written, fetch_id)
-    logged = {"outcome": outcome, "inserted": inserted, "closed": closed, "fetch_id": fetch_id}
     if log_new:
-        execute(
-            con,
-            INSERT_LANDED_FETCH,
-            dict(vars(fetch), warnings=list(fetch.warnings))
-            | logged
-            | {"error": None, "parser_version": parser_version},
+        insert_fetch_row(
+            con, fetch, fetch_id, outcome=outcome, parser_version=parser_version, inserted=inserted, closed=closed
         )
     else:
         execute(
             con,
             SET_FETCH_OUTCOME,
-            logged
-            | {
+            {
+                "outcome": outcome,
+                "inserted": inserted,
+                "closed": closed,
+                "fetch_id": fetch_id,
                 "parser_version": parser_version,
                 "shape_fingerprint": fetch.shape_fingerprint,
                 "warnings": list(fetch.warnings),
