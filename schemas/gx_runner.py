@@ -276,14 +276,6 @@ def warm_up() -> None:
         _Gate.warm_up()
 
 
-def warm_up_in_background() -> threading.Thread:
-    """Import Great Expectations and build the gate in a daemon thread, so the seconds that costs pass while a
-    refresh fetches and parses; the first validation then waits only for what is left of it."""
-    thread = threading.Thread(target=warm_up, name="ratecard-ge-warm-up", daemon=True)
-    thread.start()
-    return thread
-
-
 def validate_frame(name: str, expectations: list[Any], frame: pd.DataFrame, result_format: str) -> list[Any]:
     """Run GE on a frame (refusing float columns); GE's per-expectation results in declared order."""
     _refuse_float_columns(name, frame)

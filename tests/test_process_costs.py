@@ -86,3 +86,25 @@ def test_the_cli_freezes_the_heap_before_the_interpreter_exits(tmp_path: Path) -
     )
     frozen = int(said.rsplit("frozen objects at exit:", 1)[1].split()[0])
     assert frozen > 10_000  # the whole heap, not a handful of objects
+
+
+def test_a_command_that_ends_before_great_expectations_loads_waits_for_its_warm_up(tmp_path: Path) -> None:
+    # A thread cut off inside an extension's C++ frames at finalisation aborts the process (SIGABRT), so none may
+    # still run when the interpreter finalises. Registered first, this handler runs after the CLI's own.
+    not_a_warehouse = tmp_path / "prices.duckdb"
+    not_a_warehouse.write_text("not a DuckDB file", encoding="utf-8")
+    said = run_python(
+        f"""
+        import atexit, sys, threading
+        def at_exit():
+            print("still running at exit:", [t.name for t in threading.enumerate() if t is not threading.main_thread()])
+            print("warm-up started:", "schemas.gx_warm_up" in sys.modules)
+        atexit.register(at_exit)
+        sys.argv = ["ratecard", "reparse", "--db", {str(not_a_warehouse)!r}, "--wait", "0"]
+        from pipelines.cli.app import app
+        app()
+        """,
+        exit_code=5,  # refused at once: the file is not a warehouse, while GE was still loading
+    )
+    assert "warm-up started: True" in said, said
+    assert "still running at exit: []" in said, said

@@ -20,10 +20,11 @@ from pipelines.cli import export as cli_export
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli import samples as cli_samples
 from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption
-from pipelines.cli.process import skip_the_exit_collection, warm_up_gate_in_background
+from pipelines.cli.process import skip_the_exit_collection
 from pipelines.cli.reporting import EPILOG, ReportingGroup
 from pipelines.cli.terminal import quiet_libraries, wide_console
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
+from schemas.gx_warm_up import warm_up_in_background
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.lock import exclusive_refresh
 from warehouse.target import exists, local_dir
@@ -109,7 +110,7 @@ def refresh_stoppably(
     selected = selected_sources(declared.sources, source)
     # All before the seconds of importing Great Expectations: a refused refresh says so at once.
     writable_location(db)
-    warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
+    warm_up_in_background()  # Great Expectations loads while the warehouse opens and the refresh imports
     with exclusive_refresh(db, wait_s=wait):
         mark = usable_database(db, wait)
         from pipelines.cli.refresh import finish_refresh, run_refresh
@@ -188,7 +189,7 @@ def reparse(
 
     archive = Archive(local_dir(db) / "archive")
     writable_location(db)
-    warm_up_gate_in_background()  # while the warehouse opens and the refresh imports its modules
+    warm_up_in_background()  # Great Expectations loads while the warehouse opens and the refresh imports
     with exclusive_refresh(db, wait_s=wait):
         usable_database(db, wait)
         from pipelines.cli.reparse import reparse_all

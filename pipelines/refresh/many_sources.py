@@ -60,7 +60,7 @@ from pipelines.refresh.threads import (
 )
 from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
-from schemas.gx_runner import warm_up_in_background
+from schemas.gx_warm_up import warm_up_in_background
 from warehouse.db import connect, cursor
 from warehouse.failpoints import failpoint
 
