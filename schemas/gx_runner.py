@@ -150,9 +150,10 @@ def import_gx() -> tuple[Any, Any]:
         import great_expectations.expectations as gxe
 
     _quiet_lossy_decimal_notices()
+    from great_expectations.core.id_dict import IDDict
     from great_expectations.expectations.expectation import Expectation
 
-    gx_memo.install(Expectation)
+    gx_memo.install(Expectation, IDDict)
     return gx, gxe
 
 

@@ -59,3 +59,25 @@ def test_the_configuration_is_shared_only_inside_a_run():
         assert expectation.configuration is first
         assert first.kwargs == {"column": "listing"}
     assert expectation.configuration is not first
+
+
+def test_a_metric_id_inside_a_run_is_the_one_ge_computes_and_keyed_by_exact_content():
+    import_gx()
+    from great_expectations.core.id_dict import IDDict
+
+    dicts = [
+        IDDict({"column": "price", "min_value": 1, "strict": True}),
+        IDDict({"column": "price", "min_value": True, "strict": True}),  # True == 1, but another id
+        IDDict({"column": "price", "value_set": [Decimal("1.0"), "a"]}),
+        IDDict({"column": "price", "value_set": [Decimal("1.00"), "a"]}),  # equal Decimal, other text
+        IDDict({"column": "price", "result_format": {"result_format": "SUMMARY"}}),
+        IDDict({"column": "price", "seen": {"a"}}),  # a set: not keyed, hashed as GE does
+    ]
+    plain = [d.to_id() for d in dicts]
+    with gx_memo.memoised():
+        first = [d.to_id() for d in dicts]
+        again = [IDDict(dict(d)).to_id() for d in dicts]  # equal dicts, new objects: served from the memo
+        keyed = len(gx_memo._State.ids)
+    assert first == again == plain
+    assert plain[0] != plain[1]  # a key that took True for 1 would have served the first id for the second
+    assert keyed == len(dicts) - 1  # the two Decimals keyed apart (GE happens to give them one id)
