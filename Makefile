@@ -63,11 +63,12 @@ $(VENDOR_STAMP): $(DASHBOARD)/package.json $(DASHBOARD)/package-lock.json
 	cp $(DASHBOARD)/node_modules/simple-datatables/dist/style.css $(DASHBOARD)/vendor/simple-datatables.css
 	touch $@
 
-## browser: Debian's chromium for the browser test; installed through apt when missing and run as root
+## browser: Debian's chromium for the browser test; installed through apt when missing and run as root, without the
+## desktop packages its libraries recommend (19 packages instead of 106; 18 s instead of 40 s here)
 browser:
 	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
-	  else echo "chromium is missing: run  sudo apt-get install -y chromium  (Debian's package)" >&2; exit 1; fi; }
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y --no-install-recommends chromium; \
+	  else echo "chromium is missing: run  sudo apt-get install -y --no-install-recommends chromium  (Debian's package)" >&2; exit 1; fi; }
 
 ## check: ruff lint, ruff format check and mypy; runs all three and fails if any failed (CI runs it before test)
 check: $(STAMP)
