@@ -21,6 +21,7 @@ from pgserver import HOST, PORT, USER, fresh_database
 from pipelines.cli.app import app
 from warehouse.db import connect
 from warehouse.lake import attach_id_sequences, extension_file, postgres_extension
+from warehouse.lake_stats import LAKE_TABLES
 from warehouse.quoting import literal
 from warehouse.target import LAKE_DATA_ENV, WAREHOUSE_ENV
 
@@ -244,3 +245,18 @@ def test_an_unusable_catalog_is_exit_9_with_what_to_do(sources_file, tmp_path, m
     assert done.returncode == 9, done.stdout + done.stderr
     assert says in done.stderr and f"hint: {hint}" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "lake").exists() or not any((tmp_path / "lake").rglob("*.parquet"))  # nothing written
+
+
+def test_a_new_lakes_tables_are_empty_and_each_has_its_statistics_row(lake):
+    # Without a statistics row DuckLake asks the catalog again for every column of every query (warehouse/lake_stats).
+    with connect(lake) as con:
+        tables = sorted(name for (name,) in con.execute(LAKE_TABLES).fetchall())
+        rows = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables}
+        with_stats = con.execute(
+            """SELECT t.table_name FROM __ducklake_metadata_lake.ducklake_table t
+               JOIN __ducklake_metadata_lake.ducklake_table_stats s USING (table_id) WHERE t.end_snapshot IS NULL"""
+        ).fetchall()
+    assert len(tables) > 20 and "quarantine" in tables
+    written = {"schema_version", "catalog_comments"}  # filled as the schema is applied
+    assert {table for table, n in rows.items() if n} == written
+    assert set(tables) - {name for (name,) in with_stats} == set()

@@ -15,6 +15,7 @@ from warehouse.binding import execute
 from warehouse.catalog_comments import record_catalog_comments
 from warehouse.failpoints import failpoint
 from warehouse.lake import lake_statements, view_names
+from warehouse.lake_stats import give_statistics, lake_tables
 from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.sql_files import SCHEMA_FILES, sql
 from warehouse.transactions import in_transaction
@@ -73,9 +74,12 @@ def upgrade_history(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def apply_schema(con: duckdb.DuckDBPyConnection, wanted: str, lake: bool) -> None:
+    before = lake_tables(con) if lake else set()
     for text in schema_texts(lake):
         con.execute(text)
         failpoint("schema-file")  # stop tests signal here: some schema files applied, not all
+    if lake:
+        give_statistics(con, lake_tables(con) - before)
     upgrade_history(con)
     record_catalog_comments(con, SCHEMA_FILES, sql)
     execute(con, RECORD_SCHEMA, {"sha": wanted})

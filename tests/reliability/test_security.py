@@ -310,6 +310,10 @@ ALLOWED_INTERPOLATIONS = {
     "attributes_hash_sql('s', table.attribute_columns)",  # sha256 over the attribute columns, alias s
     "fresh",  # the same over table.name's columns
     "counts",  # warehouse/lake_checks.py: count(*) FILTER over the schema files' own CHECK expressions
+    # warehouse/lake_stats.py: a new lake table (the lake's own catalog lists it), quoted as an identifier, and
+    # its NOT NULL columns, quoted, with constant placeholder values cast to the column's catalog type
+    "quoted",
+    "row",
     # warehouse/export.py: COPY of every view and history table the file's own catalog lists
     "ident(name)",  # a catalog name, quoted as an identifier
     "relation",  # that identifier, or a SELECT over it adding the fetch date
