@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import duckdb
 
+from warehouse.lake import LAKE
 from warehouse.quoting import ident
 
-LAKE_TABLES = "SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake'"
-NOT_NULL_COLUMNS = """SELECT column_name, data_type FROM duckdb_columns()
-                      WHERE database_name = 'lake' AND table_name = ? AND NOT is_nullable ORDER BY column_index"""
+LAKE_TABLES = f"SELECT table_name FROM duckdb_tables() WHERE database_name = '{LAKE}'"
+NOT_NULL_COLUMNS = f"""SELECT column_name, data_type FROM duckdb_columns()
+                       WHERE database_name = '{LAKE}' AND table_name = ? AND NOT is_nullable ORDER BY column_index"""
 PLACEHOLDER_TEXT = {"VARCHAR": "''", "BLOB": "''", "BOOLEAN": "false", "DATE": "'2000-01-01'"}
 NUMERIC = ("BIGINT", "INTEGER", "SMALLINT", "TINYINT", "HUGEINT", "DOUBLE", "FLOAT", "DECIMAL")
 
