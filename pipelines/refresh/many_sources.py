@@ -143,7 +143,6 @@ class _Run:
 
     def validate(self, reader: duckdb.DuckDBPyConnection, waiting: list[Gathered]) -> None:
         """Validate every prepared batch ready so far in one GE run per kind: GE's cost is per run, not per row."""
-        failpoint("validate")  # stop tests signal here: in the checker thread, before GE runs
         for gathered in waiting:
             self.on_phase(gathered.source.id, "validating")
         items = [(g.source, g.prepared) for g in waiting if g.prepared is not None]
@@ -293,6 +292,9 @@ def start_checker(
                 try:
                     gathered = result_of(future)
                     if gathered.checked is None and gathered.prepared is not None:
+                        # Stop tests signal here, before the checker takes its cursor: a stop waits for a thread
+                        # inside DuckDB, and a thread parked here is not.
+                        failpoint("validate")
                         if not run.cursors.take(reader):  # stopped: validate nothing more
                             return
                         try:
