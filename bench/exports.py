@@ -15,7 +15,7 @@ from pathlib import Path
 from bench.history import Sizes, simulate
 from bench.report import Result, fmt_ratio, measure, progress, ratio
 from warehouse.db import connect
-from warehouse.export import export_one, export_warehouse
+from warehouse.export import columns_by_relation, export_one, export_warehouse
 from warehouse.queries import one_row
 
 SCENARIO = "6 exports + change feed"
@@ -34,7 +34,7 @@ def row_by_row_csv(db: Path, out: Path) -> None:
 
 def copy_csv(db: Path, out: Path) -> None:
     with connect(db, read_only=True) as con:
-        export_one(con, TABLE, None, out, "csv", partitioned=False)
+        export_one(con, TABLE, None, out, "csv", partitioned=False, columns=columns_by_relation(con)[TABLE])
 
 
 def run(sizes: Sizes = SIZES) -> list[Result]:
