@@ -18,6 +18,7 @@ from pathlib import Path
 from warehouse.db import connect
 from warehouse.failpoints import failpoint
 from warehouse.lake import current_snapshot
+from warehouse.stops_deferred import stops_deferred
 from warehouse.target import is_lake
 
 # Storage number 64, which every 1.x reader since 1.1 reads, named explicitly so that the snapshot's format never
@@ -70,8 +71,10 @@ def remove_abandoned_copies(target: Path) -> list[Path]:
 
 
 def write_copy(db_path: Path, staging: Path) -> None:
-    """Copy every table, view, macro and comment of the working file into `staging`, in the older format."""
-    with connect(db_path) as con:
+    """Copy every table, view, macro and comment of the working file into `staging`, in the older format. A stop
+    signal waits for the copy (warehouse.stops_deferred: DuckDB leaks a file's instance whose ATTACH or DETACH is
+    interrupted, and every later opening of that file in the process hangs)."""
+    with stops_deferred(), connect(db_path) as con:
         source = con.execute("SELECT current_database()").fetchone()
         assert source is not None
         staging_literal = str(staging).replace("'", "''")
