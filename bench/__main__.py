@@ -33,6 +33,7 @@ from bench import (
     sources,
 )
 from bench.report import Result, fmt_seconds, render_table
+from schemas import gx_results
 
 SCENARIOS = {
     "landing": landing,
@@ -103,7 +104,8 @@ def main(argv: list[str]) -> int:
         t0 = time.perf_counter()
         print(f"running {name} …", file=sys.stderr, flush=True)
         try:
-            results += SCENARIOS[name].run()
+            with gx_results.bypassed():  # every validation is timed as a first one: no result kept from a rep
+                results += SCENARIOS[name].run()
         except Exception:  # report the others anyway, then exit non-zero
             traceback.print_exc()
             failed.append(name)

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
-from schemas import gx_memo
+from schemas import gx_memo, gx_results
 from schemas.deferred_import import deferred
 
 _SHOWN_VALUES = 5  # offending values quoted by describe()
@@ -256,7 +256,10 @@ class _Gate:
 
     @classmethod
     def validate(cls, name: str, expectations: list[Any], frame: pd.DataFrame, result_format: str) -> list[Any]:
-        """GE's results for the suite on this frame, in the suite's declared order."""
+        """GE's results for the suite on this frame, in the suite's declared order (kept: schemas.gx_results)."""
+        key = gx_results.key_of(name, expectations, frame, result_format)
+        if (kept := gx_results.found(key)) is not None:
+            return kept
         gx, _ = import_gx()
         with cls._lock:
             batch_definition = cls.batch_definition(gx)
@@ -267,7 +270,9 @@ class _Gate:
                 result = batch.validate(suite, result_format=result_format)
         # GE groups results by metric, not suite order; restore the declared order for stable reports.
         position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
-        return sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+        ordered = sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+        gx_results.keep(key, ordered)
+        return ordered
 
 
 def warm_up() -> None:

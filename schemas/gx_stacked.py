@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from schemas.gx_results import raised
 from schemas.gx_runner import ExpectationOutcome, ValidationReport, expected_bounds, frame, outcome_of, report_of
 from schemas.gx_runner import validate_frame as run_ge
 
@@ -101,13 +102,6 @@ def _source_details(details: dict[str, Any], starts: list[int]) -> list[dict[str
     ]
 
 
-def _raised(result: Any) -> bool:
-    info = result.exception_info or {}
-    if isinstance(info, dict) and "raised_exception" in info:
-        return bool(info["raised_exception"])
-    return bool(info)  # a failed metric, keyed by metric id
-
-
 def validate_stacked(
     suite: StackedSuite,
     sources: list[SourceRows],
@@ -123,7 +117,7 @@ def validate_stacked(
         raise ValueError(f"{suite.name}: a 'mostly' check cannot be split by source")  # success is then a share
     data = frame(_stacked_rows(suite, sources), suite.columns, numbers=suite.numbers, money=suite.money)
     results = run_ge(suite.name, column_expectations, data, "COMPLETE")
-    if any(_raised(result) for result in results):
+    if any(raised(result) for result in results):
         return {source.source_id: alone(source.source_id) for source in sources}
     starts = list(itertools.accumulate((len(s.rows) for s in sources[:-1]), initial=0))
     split = [_source_details(result.result or {}, starts) for result in results]

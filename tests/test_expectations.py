@@ -367,7 +367,7 @@ def test_stacked_run_falls_back_to_each_source_alone_when_ge_raises(monkeypatch:
         calls.append(one.source_id)
         return validate_batch(one, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gx_stacked, "_raised", lambda result: True)  # as if an expectation had raised
+    monkeypatch.setattr(gx_stacked, "raised", lambda result: True)  # as if an expectation had raised
     monkeypatch.setattr(expectations, "validate_batch", counted)
     stacked = validate_batch_many({sid: b for sid, (b, _) in batches.items()}, expects_prices={"empty_allowed": False})
     assert stacked == expected

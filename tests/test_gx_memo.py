@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from decimal import Decimal
 
-from schemas import gx_memo
+from schemas import gx_memo, gx_results
 from schemas.gx_runner import frame, import_gx, validate_frame
 
 
@@ -38,11 +38,12 @@ def _results(gxe, result_format: str) -> list[dict]:
 
 def test_a_run_reports_the_same_with_and_without_the_memo(monkeypatch):
     _, gxe = import_gx()
+    monkeypatch.setattr(gx_results._Memo, "on", False)  # both runs run GE: neither reuses the other's results
     for result_format in ("SUMMARY", "COMPLETE"):
         memoised = _results(gxe, result_format)
-        monkeypatch.setattr(gx_memo, "memoised", contextlib.nullcontext)
-        plain = _results(gxe, result_format)
-        monkeypatch.undo()
+        with monkeypatch.context() as plain_run:
+            plain_run.setattr(gx_memo, "memoised", contextlib.nullcontext)
+            plain = _results(gxe, result_format)
         assert memoised == plain
         outcomes = {r["expectation_config"]["type"]: r["success"] for r in plain}
         passed = {name for name, success in outcomes.items() if success}  # a regex skips the missing listing
