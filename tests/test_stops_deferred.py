@@ -63,14 +63,14 @@ moments = random.Random(7)
 stops = 0
 for _ in range(40):
     timer = threading.Timer(moments.uniform(0, whole), os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
+    try:  # the signal may come at any moment from here on, even before start() returns
+        timer.start()
         publish_snapshot(db)
         timer.join()
         time.sleep(0.05)  # a signal that came just after the publish is taken here
     except (KeyboardInterrupt, Exception):  # the stop, or the error DuckDB raised for the interrupted query
         stops += 1
-    timer.join()
+    timer.join()  # its one signal is taken: the opening below is not stopped
     with connect(db, read_only=True) as con:
         con.execute("SELECT count(*) FROM fetch_log").fetchall()
 print("stops", stops)
