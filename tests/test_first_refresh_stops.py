@@ -8,6 +8,7 @@ first seconds (wherever the refresh happens to be then, the import of the CLI in
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_stop_signals import RATECARD, default_signals_for_children, next_command, run_until
+from tests.test_stop_signals import RATECARD, default_signals_for_children, ended, next_command, run_until
 from warehouse.db import connect
 from warehouse.templates import CACHE_ENV
 
@@ -58,10 +59,16 @@ def test_a_stop_while_the_cached_empty_file_is_copied_leaves_no_file(tmp_path, m
 def test_a_ctrl_c_at_any_moment_of_the_first_refresh_leaves_a_usable_database(tmp_path, delay):
     db = tmp_path / "prices.duckdb"
     with default_signals_for_children():  # as a terminal starts it: SIGINT not ignored
-        child = subprocess.Popen([*RATECARD, *refresh(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [*RATECARD, *refresh(db)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # a child that does not end shows its threads (ended)
+        )
     time.sleep(delay)
     child.send_signal(signal.SIGINT)  # a refresh already done (exit 0) is fine: nothing was left to stop
-    out, err = child.communicate(timeout=120)
+    out, err = ended(child, 120)
     stopped = subprocess.CompletedProcess(child.args, child.returncode, out, err)
     assert child.returncode in (0, 130), (delay, child.returncode, out[-1000:], err[-1000:])
     assert_next_refresh_completes(db, stopped)

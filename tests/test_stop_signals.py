@@ -30,10 +30,22 @@ EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 SOME = ["--source", "fx_ecb", "--source", "aws_trn1", "--source", "gpu_hyperstack", "--source", "neuron_trainium"]
 
 
+def ended(child: subprocess.Popen[str], timeout_s: float) -> tuple[str, str]:
+    """The child's output once it exits. One that has not exited after `timeout_s` is sent SIGABRT, which makes
+    Python print every thread's stack (children run with PYTHONFAULTHANDLER), and the test fails showing them."""
+    try:
+        return child.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGABRT)
+        out, err = child.communicate(timeout=30)
+        shown = f"it printed:\n{out[-2000:]}\nits threads:\n{err[-8000:]}"
+        raise AssertionError(f"still running after {timeout_s:.0f} s; {shown}") from None
+
+
 def run_until(args: list[str], failpoint: str, sig: signal.Signals, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """The command, signalled with `sig` once it reaches `failpoint`."""
     marker = tmp_path / f"reached-{failpoint.replace('@', '-')}"
-    env = {**os.environ, "RATECARD_FAILPOINT": f"{failpoint}:{marker}", "COLUMNS": "250"}
+    env = {**os.environ, "RATECARD_FAILPOINT": f"{failpoint}:{marker}", "COLUMNS": "250", "PYTHONFAULTHANDLER": "1"}
     child = subprocess.Popen([*RATECARD, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + 120
@@ -42,7 +54,7 @@ def run_until(args: list[str], failpoint: str, sig: signal.Signals, tmp_path: Pa
             assert time.monotonic() < deadline, f"never reached {failpoint}"
             time.sleep(0.02)
         child.send_signal(sig)
-        out, err = child.communicate(timeout=60)
+        out, err = ended(child, 60)
     finally:
         if child.poll() is None:
             child.kill()
