@@ -36,7 +36,14 @@ from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import expectations, gpu_expectations, gx_results, gx_stacked
 from schemas.gpu import GpuListing
-from schemas.gx_runner import ValidationReport, ephemeral_context, import_gx, outcome_of, report_of
+from schemas.gx_runner import (
+    ValidationReport,
+    ephemeral_context,
+    import_gx,
+    in_declared_order,
+    outcome_of,
+    report_of,
+)
 
 SCENARIO = "4 GE gate"
 REPS = 3  # timed runs of each stacked measurement
@@ -103,33 +110,26 @@ def validate_stacked_by_kind(samples: list[SampleBatch]) -> dict[str, list[Valid
     return reports
 
 
-def run_suite_fresh_context(
-    name: str, expectations_: list[Any], frame: pd.DataFrame, rows: list[dict[str, Any]]
-) -> ValidationReport:
-    """run_suite as it was before the gate kept one context: everything registered anew for each run."""
-    gx, _ = import_gx()
-    ctx = ephemeral_context(gx)
-    data = ctx.data_sources.add_pandas(name).add_dataframe_asset(name).add_batch_definition_whole_dataframe(name)
-    suite = ctx.suites.add(gx.ExpectationSuite(name=name, expectations=expectations_))
-    definition = ctx.validation_definitions.add(gx.ValidationDefinition(name=name, data=data, suite=suite))
-    result = definition.run(batch_parameters={"dataframe": frame})
-    outcomes = [
-        outcome_of(r.expectation_config, bool(r.success), r.result or {}, r.exception_info, rows)
-        for r in result.results
-    ]
-    return report_of(name, outcomes, len(frame))
-
-
 def validate_frame_fresh_context(name: str, expectations_: list[Any], frame: pd.DataFrame, result_format: str) -> list:
-    """The stacked path's GE run as the gate ran it before: everything registered anew, the result stored."""
+    """A GE run as the gate ran it before it kept one context: everything registered anew, the result stored."""
     gx, _ = import_gx()
     ctx = ephemeral_context(gx)
     data = ctx.data_sources.add_pandas(name).add_dataframe_asset(name).add_batch_definition_whole_dataframe(name)
     suite = ctx.suites.add(gx.ExpectationSuite(name=name, expectations=expectations_))
     definition = ctx.validation_definitions.add(gx.ValidationDefinition(name=name, data=data, suite=suite))
     result = definition.run(batch_parameters={"dataframe": frame}, result_format=result_format)
-    position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
-    return sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+    return in_declared_order(suite, result.results)
+
+
+def run_suite_fresh_context(
+    name: str, expectations_: list[Any], frame: pd.DataFrame, rows: list[dict[str, Any]]
+) -> ValidationReport:
+    """run_suite as it was before the gate kept one context."""
+    results = validate_frame_fresh_context(name, expectations_, frame, "SUMMARY")
+    outcomes = [
+        outcome_of(r.expectation_config, bool(r.success), r.result or {}, r.exception_info, rows) for r in results
+    ]
+    return report_of(name, outcomes, len(frame))
 
 
 @contextmanager

@@ -234,6 +234,12 @@ def _refuse_float_columns(name: str, data: pd.DataFrame) -> None:
         raise TypeError(f"{name}: float columns handed to Great Expectations: {', '.join(floats)}")
 
 
+def in_declared_order(suite: Any, results: list[Any]) -> list[Any]:
+    """GE groups results by metric, not suite order: the suite's declared order, for stable reports."""
+    position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
+    return sorted(results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+
+
 class _Gate:
     """The process's one GE context and whole-DataFrame batch definition, built on first use."""
 
@@ -268,9 +274,7 @@ class _Gate:
             batch = batch_definition.get_batch(batch_parameters={"dataframe": frame})
             with gx_memo.memoised():
                 result = batch.validate(suite, result_format=result_format)
-        # GE groups results by metric, not suite order; restore the declared order for stable reports.
-        position = {expectation.id: i for i, expectation in enumerate(suite.expectations)}
-        ordered = sorted(result.results, key=lambda r: position.get(r.expectation_config.id, len(position)))
+        ordered = in_declared_order(suite, result.results)
         gx_results.keep(key, ordered)
         return ordered
 
