@@ -1,9 +1,10 @@
 """A stop at any moment of a new database's first refresh leaves a database that the next refresh completes.
 
-The schema of a new file is made whole beside it and only then put in place (warehouse.db.create_file): a
-Ctrl-C while the schema was being applied once left a WAL that DuckDB could not replay, and every later command
-ended in an INTERNAL error. Signalled at a failpoint inside the schema (for certain) and at delays across the
-first seconds (wherever the refresh happens to be then, the import of the CLI included).
+The schema of a new file is made whole beside it and only then put in place (warehouse.db.create_file), and a stop
+that comes while a file is opened or made waits until that is done (warehouse.stops_deferred): a Ctrl-C while the
+schema was being applied once left a WAL that DuckDB could not replay, and every later command ended in an
+INTERNAL error. Signalled at a failpoint inside the schema (for certain) and at delays across the first seconds
+(wherever the refresh happens to be then, the import of the CLI included).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 
 from tests.test_stop_signals import RATECARD, default_signals_for_children, ended, next_command, run_until
 from warehouse.db import connect
+from warehouse.schema import applied_schema, schema_sha256
 from warehouse.templates import CACHE_ENV
 
 ONE_SOURCE = ["--source", "fx_ecb"]
@@ -35,23 +37,29 @@ def assert_next_refresh_completes(db: Path, stopped: subprocess.CompletedProcess
     assert not list(db.parent.glob(f".{db.name}.new-*")), "the file being built was left behind"
 
 
-def test_a_stop_while_the_schema_is_applied_leaves_no_half_made_file(tmp_path, monkeypatch):
+def assert_stopped_with_a_whole_empty_file(db: Path, stopped: subprocess.CompletedProcess[str]) -> None:
+    assert stopped.returncode == 130, stopped.stdout[-2000:] + stopped.stderr[-2000:]
+    assert "stopped by SIGINT" in stopped.stdout and "nothing landed" in stopped.stdout, stopped.stdout[-2000:]
+    with connect(db, read_only=True) as con:  # the stop waited for the schema: the file is whole, and empty
+        assert applied_schema(con) == [(schema_sha256(),)]
+        assert con.execute("SELECT count(*) FROM fetch_log").fetchone() == (0,)
+
+
+def test_a_stop_while_the_schema_is_applied_waits_for_a_whole_file(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))  # no cached empty file: the schema is applied
     db = tmp_path / "prices.duckdb"
     stopped = run_until(refresh(db), "schema-file@2", signal.SIGINT, tmp_path)
-    assert stopped.returncode == 130, stopped.stdout[-2000:] + stopped.stderr[-2000:]
-    assert not db.exists(), "a file appeared before its schema was whole"
+    assert_stopped_with_a_whole_empty_file(db, stopped)
     assert_next_refresh_completes(db, stopped)
 
 
-def test_a_stop_while_the_cached_empty_file_is_copied_leaves_no_file(tmp_path, monkeypatch):
+def test_a_stop_while_the_cached_empty_file_is_copied_waits_for_a_whole_file(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     with connect(tmp_path / "first.duckdb"):  # leaves the cached empty file behind
         pass
     db = tmp_path / "prices.duckdb"
     stopped = run_until(refresh(db), "template-copied", signal.SIGINT, tmp_path)
-    assert stopped.returncode == 130, stopped.stdout[-2000:] + stopped.stderr[-2000:]
-    assert not db.exists(), "a file appeared before its copy was checked"
+    assert_stopped_with_a_whole_empty_file(db, stopped)
     assert_next_refresh_completes(db, stopped)
 
 

@@ -1,4 +1,5 @@
-"""A stop signal that arrives while DuckDB attaches or detaches waits for it, and still stops the command."""
+"""A stop signal that arrives while DuckDB opens, makes, closes, attaches or detaches a file waits for it, and still
+stops the command."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from warehouse.stops_deferred import stops_deferred
+from warehouse.templates import CACHE_ENV
 
 
 @pytest.fixture
@@ -94,3 +96,52 @@ def test_stops_at_any_moment_of_a_publish_leave_the_file_openable(tmp_path: Path
     assert done.returncode == 0, done.stderr[-3000:]
     stops = int(done.stdout.split()[-1])
     assert stops >= 20, done.stdout  # most publishes were stopped partway
+
+
+# Opens new and existing files again and again, each opening interrupted by SIGINT at a chosen moment, then opens
+# the file once more. Without the deferral an interrupted opening leaves DuckDB's instance behind and the next
+# opening of that file spins forever.
+OPEN_AND_STOP = """
+import faulthandler, os, random, signal, sys, threading, time
+from pathlib import Path
+from warehouse.db import connect
+
+folder = Path(sys.argv[1])
+faulthandler.dump_traceback_later(60, exit=True)  # a hung opening ends the script with every thread's stack
+signal.signal(signal.SIGINT, signal.default_int_handler)
+started = time.perf_counter()
+with connect(folder / "first.duckdb") as con:  # also leaves the cached empty file: new files are copies
+    pass
+whole = time.perf_counter() - started
+moments = random.Random(11)
+stops = 0
+for n in range(60):
+    db = folder / f"{n // 2}.duckdb"  # each file is new at one opening and exists at the next
+    timer = threading.Timer(moments.uniform(0, min(whole, 0.08)), os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        with connect(db, read_only=n % 4 == 3 and db.exists()) as con:
+            con.execute("SELECT count(*) FROM fetch_log").fetchall()
+        timer.join()
+        time.sleep(0.05)
+    except (KeyboardInterrupt, Exception):
+        stops += 1
+    timer.join()
+    with connect(db) as con:
+        con.execute("SELECT count(*) FROM fetch_log").fetchall()
+print("stops", stops)
+"""
+
+
+def test_stops_at_any_moment_of_an_opening_leave_the_file_openable(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(OPEN_AND_STOP), tmp_path],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env={**os.environ, CACHE_ENV: str(tmp_path / "cache")},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    stops = int(done.stdout.split()[-1])
+    assert stops >= 30, done.stdout  # most openings were stopped partway

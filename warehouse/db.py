@@ -22,6 +22,7 @@ from warehouse.files import (
 )
 from warehouse.lake import LAKE, file_id_sequences, open_lake
 from warehouse.schema import STAMP_APPLIED_NOW, applied_schema, ensure_schema, schema_sha256
+from warehouse.stops_deferred import stops_deferred
 from warehouse.target import is_lake
 from warehouse.templates import copy_template, forget_template, keep_as_template, template_path
 from warehouse.transactions import on_lake
@@ -155,22 +156,25 @@ def _is_whole_template(copy: Path, wanted: str) -> bool:
         con.close()
 
 
-def open_file(path: Path, read_only: bool, wait_s: float) -> duckdb.DuckDBPyConnection:
-    """Open the file, waiting a bounded time while another process holds its lock (a client left open)."""
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            if not read_only and not path.exists():
-                create_file(path)
-            return duckdb.connect(str(path), read_only=read_only)
-        except duckdb.Error as exc:
-            error = warehouse_error(path, exc, wait_s)
-            if isinstance(error, WarehouseBusy) and time.monotonic() < deadline:
-                time.sleep(0.2)
-                continue
-            if error is None:
-                raise
-            raise error from exc
+def _opened_file(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """The file open (made first when new) and ready for ratecard's sessions, or closed again on any failure."""
+    if not read_only and not path.exists():
+        create_file(path)
+    con = duckdb.connect(str(path), read_only=read_only)
+    try:
+        _prepared(con, lake=False, read_only=read_only)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _prepared(con: duckdb.DuckDBPyConnection, *, lake: bool, read_only: bool) -> None:
+    con.execute(SESSION_TIME_ZONE)
+    if not read_only:
+        ensure_schema(con, lake=lake)
+        if not lake:
+            file_id_sequences(con)
 
 
 # ratecard's own sessions work in UTC whatever the machine's zone, so every datetime they read back is in UTC (what
@@ -183,24 +187,42 @@ SESSION_TIME_ZONE = "SET TimeZone = 'UTC'"
 def connect(path: Path | str, *, read_only: bool = False, wait_s: float = 30.0) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection that is closed on every exit path, so the file lock never outlives a failure.
 
-    `path` is a DuckDB file, or a `ducklake:postgres:<conninfo>` lake (warehouse.target)."""
-    lake = is_lake(path)
-    if lake:
-        con = open_lake(str(path), read_only=read_only)
-    else:
-        path = Path(path)
-        if not read_only:
-            writable_location(path)
-        con = open_file(path, read_only, wait_s)
+    `path` is a DuckDB file, or a `ducklake:postgres:<conninfo>` lake (warehouse.target). A file is opened, made
+    and closed with stops held back (warehouse.stops_deferred): DuckDB 1.5.5 leaks a file's instance when a stop
+    interrupts its opening or closing, and every later opening of that file in the process then spins forever."""
+    con: duckdb.DuckDBPyConnection | None = None
     try:
-        con.execute(SESSION_TIME_ZONE)
-        if not read_only:
-            ensure_schema(con, lake=lake)
-            if not lake:
-                file_id_sequences(con)
+        if is_lake(path):
+            con = open_lake(str(path), read_only=read_only)
+            _prepared(con, lake=True, read_only=read_only)
+        else:
+            path = Path(path)
+            if not read_only:
+                writable_location(path)
+            deadline = time.monotonic() + wait_s
+            while con is None:
+                try:
+                    with stops_deferred():  # a stop held back is raised as this ends, with `con` set: closed below
+                        con = _opened_file(path, read_only)
+                except duckdb.Error as exc:
+                    _wait_while_busy(path, exc, wait_s, deadline)
         yield con
     finally:
-        con.close()
+        if con is not None:
+            with stops_deferred():
+                con.close()
+
+
+def _wait_while_busy(path: Path, exc: duckdb.Error, wait_s: float, deadline: float) -> None:
+    """Wait a moment while another process holds the file's lock (a client left open), until `deadline`; any
+    other refusal is raised as what it means for the user (warehouse_error), or as it is when it is a bug."""
+    error = warehouse_error(path, exc, wait_s)
+    if isinstance(error, WarehouseBusy) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        return
+    if error is None:
+        raise exc
+    raise error from exc
 
 
 def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:

@@ -13,6 +13,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from warehouse.stops_deferred import stop_held
+
 ENV = "RATECARD_FAILPOINT"
 _calls: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -31,4 +33,8 @@ def failpoint(name: str) -> None:
         reached = _calls[name] == int(nth or 1)
     if reached:
         Path(marker).write_text(str(os.getpid()))
-        time.sleep(3600)  # a signal's handler raises here (main thread); in a worker, the main thread stops
+        parked_until = time.monotonic() + 3600
+        # A signal's handler raises here (main thread; in a worker, the main thread stops), or, inside a block that
+        # holds stops back (warehouse.stops_deferred), the held stop ends the parking and the block raises it.
+        while time.monotonic() < parked_until and not stop_held():
+            time.sleep(0.02)
