@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,20 @@ def test_without_a_signal_the_block_ends_as_usual_and_the_handlers_are_back(sigi
         assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert signal.getsignal(signal.SIGTERM) == term
+
+
+def stops_survived(script: str, path: Path, env: Mapping[str, str]) -> int:
+    """Run a stopping script in its own process (a hang ends it, showing every stack); how many stops it took."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), path],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return int(done.stdout.split()[-1])
 
 
 # Publishes a warehouse again and again, each interrupted by SIGINT at a chosen moment, then opens the file as a
@@ -86,16 +101,7 @@ def test_stops_at_any_moment_of_a_publish_leave_the_file_openable(tmp_path: Path
         check=True,
         timeout=120,
     )
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(PUBLISH_AND_STOP), db],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    stops = int(done.stdout.split()[-1])
-    assert stops >= 20, done.stdout  # most publishes were stopped partway
+    assert stops_survived(PUBLISH_AND_STOP, db, os.environ) >= 20  # most publishes were stopped partway
 
 
 # Opens new and existing files again and again, each opening interrupted by SIGINT at a chosen moment, then opens
@@ -134,14 +140,5 @@ print("stops", stops)
 
 
 def test_stops_at_any_moment_of_an_opening_leave_the_file_openable(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(OPEN_AND_STOP), tmp_path],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=90,
-        env={**os.environ, CACHE_ENV: str(tmp_path / "cache")},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    stops = int(done.stdout.split()[-1])
-    assert stops >= 30, done.stdout  # most openings were stopped partway
+    cache = {**os.environ, CACHE_ENV: str(tmp_path / "cache")}
+    assert stops_survived(OPEN_AND_STOP, tmp_path, cache) >= 30  # most openings were stopped partway
