@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -228,33 +229,48 @@ def rows_added(before: list[tuple], after: list[tuple]) -> int:
     return sum((Counter(after) - Counter(before)).values())
 
 
+@dataclass(frozen=True)
+class Expected:
+    """What a fault scenario expects of its source's refresh: the outcome, words its error names, rows it lands."""
+
+    source_id: str
+    status: str
+    in_error: tuple[str, ...]
+    lands: int
+
+    @property
+    def refused(self) -> bool:
+        return self.status not in ("landed", "unchanged")
+
+
+@dataclass(frozen=True)
+class Before:
+    """Each source's current rows, and the faulted source's history, as the last good refresh left them."""
+
+    current: dict[str, list[tuple]]
+    history: Counter[tuple]
+
+
 def measure_fault(
-    matrix: Matrix,
-    scenario: Scenario,
-    outcomes: dict[str, SourceOutcome],
-    *,
-    source_id: str,
-    before: dict[str, list[tuple]],
-    history_before: Counter[tuple],
-    expect_status: str,
-    lands: int,
+    matrix: Matrix, scenario: Scenario, outcomes: dict[str, SourceOutcome], expected: Expected, before: Before
 ) -> None:
     """Count what the fault refresh did against the promises of FAULT (and REFUSED_FAULT when it is refused)."""
+    source_id = expected.source_id
     bad = outcomes[source_id]
-    scenario.measure(ROWS_WRONGLY_LANDED, max(0, matrix.rows_from_fetch(bad.fetch_id) - lands))
-    if expect_status == "landed":  # a new version may supersede the last good one, never erase it from history
-        scenario.measure(LAST_GOOD_LOST, int(bool(history_before - matrix.history(source_id))))
+    scenario.measure(ROWS_WRONGLY_LANDED, max(0, matrix.rows_from_fetch(bad.fetch_id) - expected.lands))
+    if expected.status == "landed":  # a new version may supersede the last good one, never erase it from history
+        scenario.measure(LAST_GOOD_LOST, int(bool(before.history - matrix.history(source_id))))
     else:  # refused or unchanged: the last good version is still exactly the current one
-        scenario.measure(LAST_GOOD_LOST, int(matrix.current(source_id) != before[source_id]))
+        scenario.measure(LAST_GOOD_LOST, int(matrix.current(source_id) != before.current[source_id]))
     scenario.measure(
         OTHERS_DISTURBED,
         sum(
-            outcomes[s.id].status not in ("landed", "unchanged") or matrix.current(s.id) != before[s.id]
+            outcomes[s.id].status not in ("landed", "unchanged") or matrix.current(s.id) != before.current[s.id]
             for s in matrix.sources
             if s.id != source_id
         ),
     )
-    if expect_status not in ("landed", "unchanged"):  # the fetch log's error and the raised one both name it
+    if expected.refused:  # the fetch log's error and the raised one both name it
         logged = matrix.last_fetch(source_id)["error"] or ""
         scenario.measure(ERRORS_UNNAMED, sum(f"[{source_id}]" not in text for text in (str(bad.error or ""), logged)))
 
@@ -278,56 +294,36 @@ def run_fault(
         first = matrix.refresh()
         assert all(o.ok for o in first.values()), {k: str(o.error) for k, o in first.items() if not o.ok}
     with matrix.reading():
-        before = {s.id: matrix.current(s.id) for s in matrix.sources}
-        history_before = matrix.history(source_id)
+        before = Before({s.id: matrix.current(s.id) for s in matrix.sources}, matrix.history(source_id))
 
     fault(matrix)
     outcomes = matrix.refresh()
     with matrix.reading():
-        check_fault(
-            matrix, scenario, outcomes, source_id, expect_status, expect_in_error, lands, before, history_before
-        )
+        check_fault(matrix, scenario, outcomes, Expected(source_id, expect_status, expect_in_error, lands), before)
     return outcomes
 
 
 def check_fault(
-    matrix: Matrix,
-    scenario: Scenario,
-    outcomes: dict[str, SourceOutcome],
-    source_id: str,
-    expect_status: str,
-    expect_in_error: tuple[str, ...],
-    lands: int,
-    before: dict[str, list[tuple]],
-    history_before: Counter[tuple],
+    matrix: Matrix, scenario: Scenario, outcomes: dict[str, SourceOutcome], expected: Expected, before: Before
 ) -> None:
+    source_id = expected.source_id
     bad = outcomes[source_id]
     scenario.observed = bad.status + (f": {bad.error}" if bad.error else "")
-    refused = expect_status not in ("landed", "unchanged")
-    measure_fault(
-        matrix,
-        scenario,
-        outcomes,
-        source_id=source_id,
-        before=before,
-        history_before=history_before,
-        expect_status=expect_status,
-        lands=lands,
-    )
+    measure_fault(matrix, scenario, outcomes, expected, before)
 
-    assert bad.status == expect_status, scenario.observed
+    assert bad.status == expected.status, scenario.observed
     assert scenario.value(ROWS_WRONGLY_LANDED) == 0, f"{scenario.value(ROWS_WRONGLY_LANDED)} rows wrongly landed"
     assert scenario.value(LAST_GOOD_LOST) == 0, "the last good version was lost"
-    if refused:
+    if expected.refused:
         assert bad.error is not None and f"[{source_id}]" in str(bad.error), scenario.observed
-        for text in expect_in_error:
+        for text in expected.in_error:
             assert text.lower() in str(bad.error).lower(), (text, scenario.observed)
         log = matrix.last_fetch(source_id)
-        assert log["outcome"] == expect_status and f"[{source_id}]" in (log["error"] or ""), log
-        if expect_status == "quarantined":
+        assert log["outcome"] == expected.status and f"[{source_id}]" in (log["error"] or ""), log
+        if expected.status == "quarantined":
             assert matrix.quarantined(log["fetch_id"]), "quarantine row missing"
     for other in matrix.sources:
         if other.id == source_id:
             continue
         assert outcomes[other.id].status in ("landed", "unchanged"), (other.id, str(outcomes[other.id].error))
-        assert matrix.current(other.id) == before[other.id], f"{other.id} changed"
+        assert matrix.current(other.id) == before.current[other.id], f"{other.id} changed"
