@@ -29,6 +29,7 @@ import duckdb
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.refresh.checker import start_checker
 from pipelines.refresh.checking import Checked, Prepared, check_prepared
 from pipelines.refresh.one_source import (
     SourceOutcome,
@@ -55,7 +56,6 @@ from pipelines.refresh.threads import (
     StopRequested,
     as_stop,
     result_of,
-    settle,
     start_workers,
 )
 from pipelines.sources.adapter_registry import adapter_kind
@@ -270,45 +270,3 @@ def refresh_sources(
                 raise RefreshStopped(outcomes, stop) from exc
             raise
     return outcomes
-
-
-def start_checker(
-    run: _Run, reader: duckdb.DuckDBPyConnection, futures: list[Future[Gathered]], *, wait_for_all: bool
-) -> tuple[list[Future[Gathered]], threading.Event]:
-    """One thread validating the gathered sources in landing order while the writer lands the earlier ones: GE
-    holds the GIL, DuckDB releases it while it executes, so validation and landing overlap on two cores. The event
-    is set once the thread has closed its reader: a writer that returns before then may see the interpreter exit
-    while this daemon is inside DuckDB's close, which ends the thread through C++ frames (std::terminate, SIGABRT)."""
-    checked: list[Future[Gathered]] = [Future() for _ in futures]
-    reader_closed = threading.Event()
-
-    def check() -> None:
-        try:
-            if wait_for_all:
-                settle(futures)
-            for index, future in enumerate(futures):
-                if run.stopping.is_set():
-                    return
-                try:
-                    gathered = result_of(future)
-                    if gathered.checked is None and gathered.prepared is not None:
-                        # Stop tests signal here, before the checker takes its cursor: a stop waits for a thread
-                        # inside DuckDB, and a thread parked here is not.
-                        failpoint("validate")
-                        if not run.cursors.take(reader):  # stopped: validate nothing more
-                            return
-                        try:
-                            run.validate(reader, [gathered, *run.parsed_since(gathered)])
-                        finally:
-                            run.cursors.release(reader)
-                except BaseException as exc:  # the writer raises it when it reaches this source
-                    checked[index].set_exception(exc)
-                    continue
-                checked[index].set_result(gathered)
-        finally:
-            if run.cursors.take(reader):  # not stopping: close it (a stop now waits for that)
-                run.cursors.close(reader)
-            reader_closed.set()
-
-    threading.Thread(target=check, name="ratecard-checker", daemon=True).start()
-    return checked, reader_closed
