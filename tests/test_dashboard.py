@@ -22,6 +22,7 @@ from assets.dashboard import dashboard_site
 from browser import chromium, load, recorded_page
 from localserver import LocalServer, Reply, free_port
 from pipelines.cli.app import app
+from pipelines.dashboard import queries
 from pipelines.dashboard.build import build_dashboard
 from pipelines.fetch.offline import shown_source
 from pipelines.orchestration.resources import WarehouseResource
@@ -338,6 +339,24 @@ def test_deployment_page_charts_each_option_and_equals_the_view(site, snapshot, 
         crossing = picked(page, "break-even", "workload", "accelerator_model", "break_even_utilisation")
         assert ("chat-8b", "H100", "0.498883") in crossing
         assert recorder.errors == [] and recorder.outside == []
+
+
+def test_the_cost_curves_bill_the_profile_s_own_month(snapshot):
+    """At full use the reference always-on option costs what deployment_costs bills one instance of it: every
+    hour of the profile's days_per_month, not a 730-hour month."""
+    reference = snapshot.execute(
+        """SELECT workload, coalesce(provider || ' ', '') || offering || ' (always_on)',
+                  CAST(days_per_month * 24 * usd_per_billed_hour AS DECIMAL(38, 2)), typeof(usd_per_billed_hour)
+           FROM deployment_costs WHERE billing = 'always_on' AND comparable
+           QUALIFY row_number() OVER (PARTITION BY workload ORDER BY monthly_usd, offering) = 1"""
+    ).fetchall()
+    curves = snapshot.execute(queries.DEPLOYMENT_CURVES).fetchall()
+    at_full_use = {(workload, series): usd for workload, series, pct, usd in curves if pct == "100"}
+    assert len(reference) == 2
+    for workload, series, billed, money_type in reference:
+        assert money_type.startswith("DECIMAL"), money_type
+        assert at_full_use[(workload, series)] == billed, (workload, series)
+        assert billed != 0
 
 
 def test_an_offline_url_is_shown_as_the_sample_it_served_and_a_real_one_as_it_is():

@@ -97,9 +97,10 @@ ORDER BY o.kind DESC, o.name, c.column_index
 """
 
 # Per workload: one line per comparable candidate, its monthly cost for the work an always-on instance of the
-# workload's cheapest always-on option does at each utilisation (5 % steps). Always-on: the instances that work
-# needs at full use, billed 730 h; serverless: that work's busy hours at its hourly price (tails aside, as in
-# deployment_break_even). The serverless lines cross the always-on one at the break-even utilisation.
+# workload's cheapest always-on option does at each utilisation (5 % steps), over the profile's own month
+# (days_per_month x 24 h, as deployment_costs bills). Always-on: the instances that work needs at full use, billed
+# every hour; serverless: that work's busy hours at its hourly price (tails aside, as in deployment_break_even).
+# The serverless lines cross the always-on one at the break-even utilisation.
 DEPLOYMENT_CURVES = """
 WITH reference AS (
     SELECT workload, units_per_hour AS reference_units_per_hour
@@ -108,17 +109,19 @@ WITH reference AS (
 ),
 options AS (
     SELECT d.workload, coalesce(d.provider || ' ', '') || d.offering || ' (' || d.billing || ')' AS series,
-           d.billing, d.units_per_hour, d.usd_per_billed_hour, r.reference_units_per_hour
+           d.billing, d.units_per_hour, d.usd_per_billed_hour, r.reference_units_per_hour,
+           d.days_per_month, CAST(d.days_per_month * 100 AS HUGEINT) * 24 AS centihours
     FROM deployment_costs AS d JOIN reference AS r USING (workload)
     WHERE d.comparable
 )
 SELECT workload, series, CAST(step * 5 AS VARCHAR) AS utilisation_pct,
        CAST(CASE WHEN billing = 'always_on'
                  THEN ceil_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step,
-                                    CAST(units_per_hour * 1000 AS HUGEINT) * 20) * 730 * usd_per_billed_hour
-                 ELSE exact_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step * 730
+                                    CAST(units_per_hour * 1000 AS HUGEINT) * 20)
+                      * CAST(days_per_month * 24 AS DECIMAL(38, 6)) * usd_per_billed_hour
+                 ELSE exact_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step * centihours
                                      * CAST(usd_per_billed_hour * 1000000000000 AS HUGEINT),
-                                     CAST(units_per_hour * 1000 AS HUGEINT) * 20 * 1000000000000) END
+                                     CAST(units_per_hour * 1000 AS HUGEINT) * 20 * 100 * 1000000000000) END
             AS DECIMAL(38, 2)) AS usd
 FROM options, range(1, 21) AS steps(step)
 ORDER BY workload, series, step
