@@ -11,7 +11,6 @@ from typing import Any
 import dagster as dg
 
 from pipelines.refresh.one_source import SourceOutcome
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
@@ -95,7 +94,7 @@ def source_spec(source: SourceSpec, deps: list[dg.AssetKey]) -> dg.AssetSpec:
     """The asset of one source; skippable: a source that failed or did not change is not materialised."""
     return dg.AssetSpec(
         key=source_asset_key(source.id),
-        group_name=GROUP_FOR_KIND[adapter_kind(source.adapter)],
+        group_name=GROUP_FOR_KIND[source.kind],
         deps=deps,
         description=f"{source.title or source.id}: fetched, validated and landed as versioned rows.",
         kinds={"python", "duckdb"},
@@ -106,6 +105,4 @@ def source_spec(source: SourceSpec, deps: list[dg.AssetKey]) -> dg.AssetSpec:
 
 def source_check_specs(source: SourceSpec) -> list[dg.AssetCheckSpec]:
     key = source_asset_key(source.id)
-    return [
-        dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[adapter_kind(source.adapter)]
-    ]
+    return [dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[source.kind]]

@@ -32,7 +32,6 @@ from pipelines.adapters import parser_for
 from pipelines.gpu.normalise import FxTable
 from pipelines.refresh.kinds import KINDS, Kind
 from pipelines.refresh.pricelist_units import sample_units
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import expectations, gpu_expectations, gx_results, gx_stacked
 from schemas.gpu import GpuListing
@@ -64,12 +63,12 @@ def sample_batches() -> list[SampleBatch]:
     """Every bundled sample parsed and prepared as check_body prepares it, at the latest bundled ECB date."""
     sources = [unit for source in load_sources() for unit in sample_units(source)]  # price list: its regions
     parsed = {s.id: parser_for(s.adapter)(sample_path(s).read_bytes(), s) for s in sources}
-    rates = [rate for s in sources if adapter_kind(s.adapter) == "fx" for rate in parsed[s.id].rates]
-    state = SampleState(FxTable.of(rates), [parsed[s.id] for s in sources if adapter_kind(s.adapter) == "pricelist"])
+    rates = [rate for s in sources if s.kind == "fx" for rate in parsed[s.id].rates]
+    state = SampleState(FxTable.of(rates), [parsed[s.id] for s in sources if s.kind == "pricelist"])
     on = max(rate.rate_date for rate in rates)
     batches = []
     for source in sources:
-        kind = KINDS[adapter_kind(source.adapter)]
+        kind = KINDS[source.kind]
         batches.append(SampleBatch(source, kind, kind.prepare(parsed[source.id], source, on, state).batch))
     return batches
 

@@ -23,7 +23,6 @@ from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at
 from pipelines.refresh.many_sources import refresh_all
-from pipelines.sources.adapter_registry import reads_files
 from pipelines.sources.file import load_sources
 
 SCENARIO = "14 hanging host"
@@ -33,7 +32,7 @@ NEVER = 1_000_000  # a trip threshold no run reaches: the breaker off
 
 def one_run(settings: FetchSettings) -> tuple[float, int, Counter[str]]:
     """Wall seconds until every source is reported, connections the host accepted, outcomes by failure cause."""
-    sources = [s for s in load_sources() if not reads_files(s.adapter)]
+    sources = [s for s in load_sources() if not s.adapter_info.reads_files]
     with (
         SilentHost() as host,
         tempfile.TemporaryDirectory(prefix="ratecard-bench-hanging-") as tmp,

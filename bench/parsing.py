@@ -22,7 +22,6 @@ from bench.report import Result, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_module, parser_for
 from pipelines.fetch.encoding import decode_html
 from pipelines.refresh.pricelist_units import sample_units
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import load_sources, sample_path
 
 SCENARIO = "3 parsing"
@@ -66,7 +65,7 @@ def run() -> list[Result]:
         results.append(Result(SCENARIO, f"parse {src.sample} ({len(body):,} B)", t_parse, note=note))
 
     # The lxml / html.parser comparison swaps the soup builder the AWS table adapters use.
-    largest = max((s for s in sources if adapter_kind(s.adapter) == "aws"), key=lambda s: len(bodies[s.id]))
+    largest = max((s for s in sources if s.kind == "aws"), key=lambda s: len(bodies[s.id]))
     body, parse = bodies[largest.id], parser_for(largest.adapter)
     progress(f"{SCENARIO}: lxml vs html.parser on {largest.sample} x {REPS_SOUP + 1}")
     t_lxml = measure(lambda _: BeautifulSoup(body, "lxml"), reps=REPS_SOUP)

@@ -27,7 +27,6 @@ from pipelines.orchestration.schedules import (
     refresh_job,
 )
 from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
@@ -55,7 +54,7 @@ def build_definitions(
     db_path = str(db_path or os.environ.get(WAREHOUSE_ENV) or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
     kinds = ("aws", "gpu", "fx", "spec", "pricelist")
-    by_kind = {kind: [s for s in sources if adapter_kind(s.adapter) == kind] for kind in kinds}
+    by_kind = {kind: [s for s in sources if s.kind == kind] for kind in kinds}
     # A price-list region index is its own asset (its regions land one by one); the spot feed joins the step.
     region_indexes = [s for s in by_kind["pricelist"] if reads_region_index(s)]
     # The spot feed prices its quotes with the price list's type attributes: a step after the region indexes.

@@ -19,11 +19,10 @@ from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at, serve_directory
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
-from pipelines.sources.adapter_registry import reads_files
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.toml_writer import sources_toml
 
-FETCHED = [s for s in load_sources() if not reads_files(s.adapter)]
+FETCHED = [s for s in load_sources() if not s.adapter_info.reads_files]
 FX = [s for s in FETCHED if s.adapter == "fx_ecb"]
 QUICK = {"connect_timeout_s": 0.5, "read_timeout_s": 0.5, "backoff_initial_s": 0.0, "backoff_max_s": 0.0}
 

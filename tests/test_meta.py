@@ -12,7 +12,7 @@ import pytest
 from pipelines.adapters import parser_for, parser_version
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.refresh.references import REFERENCE_FILES
-from pipelines.sources.adapter_registry import adapter_kind, adapter_names
+from pipelines.sources.adapter_registry import adapter_names
 from pipelines.sources.file import DEFAULT_SOURCES_FILE, load_sources, sample_path
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -66,7 +66,7 @@ def test_sample_parses_to_a_batch_of_that_source(source) -> None:
     for parsed_as in sample_units(source):  # a price-list region index: each region's offer file
         batch = parser_for(source.adapter)(sample_path(parsed_as).read_bytes(), parsed_as)
         assert batch.source_id == parsed_as.id
-        kind = adapter_kind(source.adapter)
+        kind = source.kind
         if kind == "aws":
             assert len(batch.specs) >= 1
             assert (len(batch.prices) >= 1) == source.expects_prices
@@ -79,7 +79,7 @@ def test_sample_parses_to_a_batch_of_that_source(source) -> None:
         else:
             assert batch.region_code == parsed_as.options.get("region_code")
             priced += len(batch.prices) + len(batch.pending)  # spot quotes wait for the price list's types
-    assert priced >= 1 or adapter_kind(source.adapter) != "pricelist"
+    assert priced >= 1 or source.kind != "pricelist"
 
 
 def test_adapter_modules_found() -> None:

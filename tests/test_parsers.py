@@ -18,13 +18,12 @@ from bs4 import BeautifulSoup, Tag
 from pipelines.adapters import aws_capacity_blocks, aws_product_page, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.reading.tables import cell_text
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.records import PriceKind, SourceBatch
 
 D = Decimal
 # The AWS sources; GPU and FX adapters have their own test modules (tests/test_gpu_*.py, tests/test_fx_ecb.py).
-SOURCES: dict[str, SourceSpec] = {s.id: s for s in load_sources() if adapter_kind(s.adapter) == "aws"}
+SOURCES: dict[str, SourceSpec] = {s.id: s for s in load_sources() if s.kind == "aws"}
 PRODUCT_PAGES = [sid for sid, s in SOURCES.items() if s.adapter == "aws_product_page"]
 INF1_BASIS = "chips x 8 GiB per Inferentia chip (AWS Neuron Inferentia specification)"
 

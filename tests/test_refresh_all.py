@@ -23,7 +23,6 @@ from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.many_sources import landing_order, refresh_all
 from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec, load_sources
 from sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.db import connect
@@ -95,7 +94,7 @@ def test_gpu_sources_convert_with_rates_landed_earlier_in_the_same_run(tmp_path)
 def test_fetching_does_not_wait_for_the_warehouse_to_open(tmp_path, monkeypatch):
     """Opening the warehouse (a new file gets its schema) overlaps the fetches: here it cannot finish opening
     until every source has been fetched, and the refresh still lands them all."""
-    declared = [s for s in load_sources() if adapter_kind(s.adapter) == "aws"][:3]
+    declared = [s for s in load_sources() if s.kind == "aws"][:3]
     opened_after_fetches: list[bool] = []
     with servers(declared, 0) as (running, sources), Fetcher() as fetcher:
 
@@ -124,7 +123,7 @@ def test_fetching_does_not_wait_for_the_warehouse_to_open(tmp_path, monkeypatch)
 
 
 def test_a_warehouse_that_cannot_open_fails_the_refresh_and_releases_every_worker(tmp_path):
-    declared = [s for s in load_sources() if adapter_kind(s.adapter) == "aws"][:3]
+    declared = [s for s in load_sources() if s.kind == "aws"][:3]
     not_a_file = tmp_path / "a directory"
     not_a_file.mkdir()
     with servers(declared, 0) as (_, sources), Fetcher() as fetcher:

@@ -18,7 +18,6 @@ from pipelines.errors import ParseError, ParserBug, RecordInvalid, SourceError, 
 from pipelines.refresh.drift import DriftFindings, evaluate
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
-from pipelines.sources.adapter_registry import adapter_kind, media_types
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 
@@ -43,7 +42,7 @@ def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError
     if not content_type:
         return None
     media_type = content_type.split(";", 1)[0].strip().lower()
-    expected = media_types(source.adapter)
+    expected = source.adapter_info.media_types
     if media_type in expected:
         return None
     return ParseError(source.id, f"answered with content type {media_type!r}, expected one of {list(expected)}")
@@ -79,7 +78,7 @@ def prepare_body(
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
         return Checked(error=bug(source, exc, "parser"), stage="parse")
     try:
-        prepared = KINDS[adapter_kind(source.adapter)].prepare(parsed, source, on, state)
+        prepared = KINDS[source.kind].prepare(parsed, source, on, state)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
     return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape)
@@ -90,7 +89,7 @@ def validate_prepared(batches: dict[str, tuple[SourceSpec, Prepared]]) -> dict[s
     it would get alone."""
     by_kind: dict[str, dict[str, tuple[SourceSpec, Any]]] = {}
     for source_id, (source, prepared) in batches.items():
-        by_kind.setdefault(adapter_kind(source.adapter), {})[source_id] = (source, prepared.batch)
+        by_kind.setdefault(source.kind, {})[source_id] = (source, prepared.batch)
     reports: dict[str, list[ValidationReport]] = {}
     with GE_LOCK:  # GE keeps a process-wide "current" context; its work holds the GIL anyway, so no loss
         for kind, group in by_kind.items():
@@ -102,7 +101,7 @@ def finish_check(
     source: SourceSpec, prepared: Prepared, reports: list[ValidationReport], state: WarehouseState
 ) -> Checked:
     """The verdict: validation failures, then the drift rules against the current version."""
-    kind = KINDS[adapter_kind(source.adapter)]
+    kind = KINDS[source.kind]
     # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
     # reasons are joined from these alone.
     failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]

@@ -58,7 +58,6 @@ from pipelines.refresh.threads import (
     result_of,
     start_workers,
 )
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.sources.file import SourceSpec
 from schemas.gx_warm_up import warm_up_in_background
 from warehouse.db import connect, cursor
@@ -83,7 +82,7 @@ class Gathered:
 
 def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
     """FX first (GPU prices convert with it), then the sources file's order: stable from run to run."""
-    return sorted(sources, key=lambda s: adapter_kind(s.adapter) != "fx")
+    return sorted(sources, key=lambda s: s.kind != "fx")
 
 
 STOP_WAIT_S = 30.0  # a stop waits this long at most for other threads to leave DuckDB (their queries interrupted)
@@ -110,7 +109,7 @@ class _Run:
             result = self.fetch(source)
         except FetchError as exc:
             return Gathered(source, started, error=exc)
-        if adapter_kind(source.adapter) == "gpu":
+        if source.kind == "gpu":
             self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
         try:
             con = reader.result()
@@ -235,7 +234,7 @@ def refresh_sources(
     """refresh_all for sources that are each one unit (no price-list region index)."""
     ordered = landing_order(sources)
     run = _Run(fetcher, fetched or {}, archive, on_phase)
-    fx_ids = {s.id for s in ordered if adapter_kind(s.adapter) == "fx"}
+    fx_ids = {s.id for s in ordered if s.kind == "fx"}
     if not fx_ids:
         run.fx_landed.set()
     outcomes: list[SourceOutcome] = []

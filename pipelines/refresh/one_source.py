@@ -26,7 +26,6 @@ from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body
 from pipelines.refresh.kinds import KINDS, REFUSED
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
-from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
 from schemas.expectations import ValidationReport
 from warehouse.db import connect
@@ -97,7 +96,7 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher, *, to_file: bool | None =
     discard_body removes once the body has landed or been quarantined (`to_file` overrides the adapter's say)."""
     failpoint("fetch")  # stop tests signal here: in a worker thread, before the request
     spool = None
-    if reads_files(source.adapter) if to_file is None else to_file:
+    if source.adapter_info.reads_files if to_file is None else to_file:
         handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".zst")  # the fetcher compresses
         os.close(handle)  # the fetcher reopens it for each attempt
         spool = Path(name)
@@ -189,7 +188,7 @@ def land_checked(
             con, fetch, result.body, stage=checked.stage, reasons=reasons, parser_version=version
         )
         return outcome
-    snapshots = KINDS[adapter_kind(source.adapter)].snapshots(checked.batch)
+    snapshots = KINDS[source.kind].snapshots(checked.batch)
     try:
         landed = land_batch(con, fetch, version, snapshots)
     except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
@@ -199,7 +198,7 @@ def land_checked(
             con, fetch, result.body, stage="validate", reasons=[reason], parser_version=version
         )
         return outcome
-    outcome.changes = changes_for(con, adapter_kind(source.adapter), source.id, landed.fetch_id, result.fetched_at)
+    outcome.changes = changes_for(con, source.kind, source.id, landed.fetch_id, result.fetched_at)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id
     outcome.inserted, outcome.closed, outcome.unchanged = landed.inserted, landed.closed, landed.unchanged
     return outcome

@@ -24,7 +24,6 @@ from pipelines.refresh.backfill import check_past_body
 from pipelines.refresh.checking import check_body
 from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
-from pipelines.sources.adapter_registry import adapter_kind, reads_files
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
 from warehouse.gpu_landing import GPU_LISTINGS
@@ -120,7 +119,7 @@ def reparse_source(
     result = ReparseResult(source.id)
     refused: RefusedFetch | None = None  # the first fetch that landed before and is refused now
     version = parser_version(source.adapter)
-    kind = KINDS[adapter_kind(source.adapter)]
+    kind = KINDS[source.kind]
     with connect(db_path) as con, transaction(con):
         # A backfilled offer version replays at its effective date, in date order among the daily fetches.
         effective = backfilled_fetches(con, source.id)
@@ -136,7 +135,7 @@ def reparse_source(
             fetch = FetchRecord(**{k: v for k, v in row.items() if k not in ("fetch_id", "outcome")})
             assert fetch.sha256 is not None  # REPLAYABLE_FETCHES selects archived fetches only
             # An offer file (~250 MB) is read from its archived file (zstd, or older gzip), never whole into memory.
-            body = archive.verified_path(fetch.sha256) if reads_files(source.adapter) else archive.get(fetch.sha256)
+            body = archive.verified_path(fetch.sha256) if source.adapter_info.reads_files else archive.get(fetch.sha256)
             # The state as it was before this fetch: the history rebuilt so far, the FX rates known then, the
             # shape of the fetch before it. The fetch date is the UTC date, as when it was first landed.
             state = WarehouseState(con=con, before=(row["fetch_id"], fetch.fetched_at))

@@ -59,15 +59,3 @@ ADAPTERS: dict[str, AdapterInfo] = {
 
 def adapter_names() -> list[str]:
     return sorted(ADAPTERS)
-
-
-def adapter_kind(adapter: str) -> str:
-    return ADAPTERS[adapter].kind
-
-
-def reads_files(adapter: str) -> bool:
-    return ADAPTERS[adapter].reads_files
-
-
-def media_types(adapter: str) -> tuple[str, ...]:
-    return ADAPTERS[adapter].media_types

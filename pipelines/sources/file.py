@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, ValidationInfo, field_validator
 
 from pipelines.sources import errors as sources_errors
-from pipelines.sources.adapter_registry import adapter_names
+from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo, adapter_names
 from pipelines.sources.declared_table import Options, option_problems
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
@@ -123,6 +123,16 @@ class SourceSpec(BaseModel):
     @property
     def host(self) -> str:
         return self.url.host or ""
+
+    @property
+    def adapter_info(self) -> AdapterInfo:
+        return ADAPTERS[self.adapter]
+
+    @property
+    def kind(self) -> str:
+        """The kind of data this source gives (aws, gpu, fx, spec, pricelist): its adapter's, the one place it is
+        decided."""
+        return ADAPTERS[self.adapter].kind
 
 
 class Concurrency(BaseModel):

@@ -39,7 +39,6 @@ VERSIONED = (PRICES, SPECS, GPU_LISTINGS)
 LAND_ONE = """
 import sys
 from pipelines.adapters import parser_for, parser_version
-from pipelines.sources.adapter_registry import adapter_kind
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.kinds import KINDS
@@ -52,7 +51,7 @@ from warehouse.lock import exclusive_refresh
 db, archive, source_id, url = sys.argv[1:5]
 spec = next(s for s in load_sources() if s.id == source_id)
 spec = SourceSpec.model_validate({**spec.model_dump(), "url": url})
-kind = KINDS[adapter_kind(spec.adapter)]
+kind = KINDS[spec.kind]
 with exclusive_refresh(db, wait_s=10), Fetcher(FetchSettings(read_timeout_s=5, max_attempts=1)) as fetcher:
     result = fetcher.fetch(source_id, url, allowed_hosts=frozenset({spec.host}))
     Archive(archive).put(result.body)
