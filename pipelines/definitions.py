@@ -26,7 +26,7 @@ from pipelines.orchestration.schedules import (
     publish_job,
     refresh_job,
 )
-from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
+from pipelines.refresh.plan import refresh_plan
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
@@ -53,19 +53,10 @@ def build_definitions(
     # RATECARD_WAREHOUSE (a file or a ducklake: location) wins; RATECARD_DB is its older name, still honoured.
     db_path = str(db_path or os.environ.get(WAREHOUSE_ENV) or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
-    kinds = ("aws", "gpu", "fx", "spec", "pricelist")
-    by_kind = {kind: [s for s in sources if s.kind == kind] for kind in kinds}
-    # A price-list region index is its own asset (its regions land one by one); the spot feed joins the step.
-    region_indexes = [s for s in by_kind["pricelist"] if reads_region_index(s)]
-    # The spot feed prices its quotes with the price list's type attributes: a step after the region indexes.
-    after_indexes = (
-        [s for s in by_kind["pricelist"] if prices_with_type_attributes(s) and not reads_region_index(s)]
-        if region_indexes
-        else []
-    )
-    by_kind["pricelist"] = [s for s in by_kind["pricelist"] if not reads_region_index(s) and s not in after_indexes]
+    plan = refresh_plan(sources)
+    by_kind = {kind: [s for s in plan.units if s.kind == kind] for kind in ("aws", "gpu", "fx", "spec", "pricelist")}
     # The EC2 region indexes, whose landed types price the spot feed and the Savings Plans rates (which follow them).
-    plain_indexes = [source_asset_key(s.id) for s in region_indexes if not prices_with_type_attributes(s)]
+    type_indexes = [source_asset_key(s.id) for s in plan.type_indexes]
     # One step per group, each fetching its sources at once; GPU prices convert with the FX rates landed first.
     fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
     steps: dict[str, list[tuple[SourceSpec, list[dg.AssetKey]]]] = {
@@ -73,12 +64,12 @@ def build_definitions(
         PRICES_STEP: [
             (s, fx_keys if kind == "gpu" else []) for kind in ("aws", "gpu", "spec", "pricelist") for s in by_kind[kind]
         ],
-        AFTER_PRICE_LIST_STEP: [(s, plain_indexes) for s in after_indexes],
+        AFTER_PRICE_LIST_STEP: [(s, type_indexes) for s in plan.after_indexes],
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
     source_assets += [
-        build_pricelist_asset(s, fetch_retry_policy, deps=plain_indexes if prices_with_type_attributes(s) else [])
-        for s in region_indexes
+        build_pricelist_asset(s, fetch_retry_policy, deps=[] if s in plan.type_indexes else type_indexes)
+        for s in plan.region_indexes
     ]
     source_assets += REFERENCE_ASSETS  # the in-repo reference files, landed like any source
     return dg.Definitions(

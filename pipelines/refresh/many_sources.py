@@ -40,13 +40,13 @@ from pipelines.refresh.one_source import (
     prepare_fetched,
 )
 from pipelines.refresh.parse_turns import ParseTurns
+from pipelines.refresh.plan import refresh_plan
 from pipelines.refresh.prefetch import Fetched, fetch_or_take
 from pipelines.refresh.pricelist_units import (
     IndexFetch,
     fetch_index,
     plan_units,
     prices_with_type_attributes,
-    reads_region_index,
 )
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
@@ -183,15 +183,13 @@ def refresh_all(
     others are logged "unchanged" without a download."""
     warm_up_in_background()  # Great Expectations takes seconds to import: it loads while the sources fetch
     refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
-    indexes = [s for s in sources if reads_region_index(s)]
-    # The spot feed prices its quotes with the price list's attributes of the same type: it goes after the regions.
-    after = [s for s in sources if prices_with_type_attributes(s) and not reads_region_index(s)] if indexes else []
-    plain = [s for s in sources if not reads_region_index(s) and s not in after]
-    if not indexes:
-        return refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
+    plan = refresh_plan(sources)
+    if not plan.region_indexes:
+        return refresh(plan.units, max_sources=max_sources, on_done=on_done, fetched=fetched)
     read: Future[list[IndexFetch]] = Future()
+    indexes = plan.region_indexes
     threading.Thread(target=_fetch_indexes, args=(read, indexes, fetcher), name="ratecard-index", daemon=True).start()
-    outcomes = refresh(plain, max_sources=max_sources, on_done=on_done, fetched=fetched)
+    outcomes = refresh(plan.units, max_sources=max_sources, on_done=on_done, fetched=fetched)
     try:
         with connect(db_path) as con:
             planned = [plan_units(con, fetched, archive) for fetched in result_of(read)]
@@ -204,8 +202,8 @@ def refresh_all(
         first = [unit for unit in units if not prices_with_type_attributes(unit)]
         outcomes += refresh(first, max_sources=REGIONS_AT_ONCE, on_done=on_done)
         outcomes += refresh([u for u in units if u not in first], max_sources=REGIONS_AT_ONCE, on_done=on_done)
-        if after:
-            outcomes += refresh(after, max_sources=max_sources, on_done=on_done, fetched=fetched)
+        if plan.after_indexes:
+            outcomes += refresh(plan.after_indexes, max_sources=max_sources, on_done=on_done, fetched=fetched)
         return outcomes
     except RefreshStopped as stop:
         raise RefreshStopped(outcomes + stop.outcomes, stop.cause) from stop
