@@ -76,7 +76,7 @@ def check_outcomes(result: MergedResult) -> dict[tuple[str, str], bool]:
 
 
 @dataclass
-class Landed:
+class DagsterLanding:
     """One refresh of every sample through Dagster, on one backend; `lake_data` is a lake's data folder."""
 
     backend: str
@@ -93,14 +93,14 @@ class DagsterLandings:
     def __init__(self, tmp_path_factory: pytest.TempPathFactory, stack: ExitStack):
         self.tmp_path_factory = tmp_path_factory
         self.stack = stack
-        self.built: dict[str, Landed] = {}
+        self.built: dict[str, DagsterLanding] = {}
 
-    def get(self, backend: str) -> Landed:
+    def get(self, backend: str) -> DagsterLanding:
         if backend not in self.built:
             self.built[backend] = self.build(backend)
         return self.built[backend]
 
-    def build(self, backend: str) -> Landed:
+    def build(self, backend: str) -> DagsterLanding:
         tmp = self.tmp_path_factory.mktemp(f"dagster_landed_{backend}")
         sources = load_sources()
         site = self.stack.enter_context(LocalServer())
@@ -111,4 +111,4 @@ class DagsterLandings:
             result = run_refresh(sources_file, location)
             lake_data = os.environ.get(LAKE_DATA_ENV)
         assert result.success, failures_by_step(result)
-        return Landed(backend, location, result, site, sources_file, lake_data)
+        return DagsterLanding(backend, location, result, site, sources_file, lake_data)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from backends import warehouse_at
-from dagster_landed import BACKEND_PARAMS, Landed, MergedResult, check_outcomes, failures_by_step, run_refresh
+from dagster_landed import BACKEND_PARAMS, DagsterLanding, MergedResult, check_outcomes, failures_by_step, run_refresh
 from landed import copy_of
 from localserver import LocalServer, Reply
 from pipelines.adapters import aws_product_page
@@ -35,7 +35,7 @@ from warehouse.target import LAKE_DATA_ENV, local_dir
     # One xdist group per backend: each worker lands only the backend it tests, and the two run side by side.
     params=BACKEND_PARAMS,
 )
-def landed_once(request, dagster_landings) -> Iterator[Landed]:
+def landed_once(request, dagster_landings) -> Iterator[DagsterLanding]:
     """The session's landing on this backend, with its lake data folder named while the module reads it."""
     landed = dagster_landings.get(request.param)
     with pytest.MonkeyPatch.context() as mp:

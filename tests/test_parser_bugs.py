@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_end_to_end import query
 
-from dagster_landed import BACKEND_PARAMS, Landed, landing_group
+from dagster_landed import BACKEND_PARAMS, DagsterLanding, landing_group
 from landed import copy_of
 from pipelines.adapters import aws_product_page
 from pipelines.errors import ParserBug, ReparseRolledBack
@@ -44,7 +44,7 @@ TRN1_QUARANTINE = "SELECT fetch_id, stage, reasons FROM quarantine WHERE source_
 
 
 @pytest.fixture
-def copied(dagster_landings, tmp_path, monkeypatch, request) -> Iterator[tuple[Path | str, Landed]]:
+def copied(dagster_landings, tmp_path, monkeypatch, request) -> Iterator[tuple[Path | str, DagsterLanding]]:
     """A private copy of the landing on the backend asked for (the file's, unless parametrised)."""
     landed = dagster_landings.get(getattr(request, "param", "file"))
     if landed.lake_data:

@@ -23,7 +23,7 @@ from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
 
 if TYPE_CHECKING:
-    from pipelines.pilots.landing import Landed
+    from pipelines.pilots.landing import InputLanded
 
 pilot_app = typer.Typer(help="Pilot results (cost per completed work) and migration plans (payback).")
 DbOption = WriteOption
@@ -41,7 +41,7 @@ def _canonical(options: dict[str, Any]) -> bytes:
     return json.dumps(options, sort_keys=True, default=str).encode()
 
 
-def _land(db: Path, wait: float, land: Any) -> Landed:
+def _land(db: Path, wait: float, land: Any) -> InputLanded:
     """Run `land(con)` under the refresh lock on the working file, then republish the snapshot."""
     from warehouse.db import connect
     from warehouse.lock import exclusive_refresh
@@ -51,7 +51,7 @@ def _land(db: Path, wait: float, land: Any) -> Landed:
         raise WarehouseMissing(db, "does not exist yet")
     with exclusive_refresh(db, wait_s=wait):
         with connect(db, wait_s=wait) as con:
-            landed: Landed = land(con)
+            landed: InputLanded = land(con)
         publish_snapshot(db)  # still under the lock: no refresh can be writing the file being copied
     return landed
 
@@ -232,7 +232,7 @@ def register(app: typer.Typer, console: Console) -> None:
             console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
 
 
-def _repeated(console: Console, landed: Landed, what: str) -> bool:
+def _repeated(console: Console, landed: InputLanded, what: str) -> bool:
     """Say so when the input was the same as one whose rows are all current (nothing landed)."""
     if landed.repeated:
         console.print(

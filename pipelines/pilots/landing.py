@@ -62,17 +62,17 @@ ORDER BY i.input_id DESC LIMIT 1
 
 
 @dataclass(frozen=True)
-class Landed:
+class InputLanded:
     input_id: int
     rows: int
     repeated: bool = False  # the same content is already current (input_id names it): nothing was added
 
 
-def already_current(con: duckdb.DuckDBPyConnection, sha: str, kind: str) -> Landed | None:
+def already_current(con: duckdb.DuckDBPyConnection, sha: str, kind: str) -> InputLanded | None:
     """The earlier input of this kind with the same content (SHA-256), when all of its rows are still current: landing
     it again would add only duplicates. An input since superseded, even in part, lands again, so it can be restored."""
     found = con.execute(SAME_INPUT_CURRENT[kind], {"sha": sha, "kind": kind}).fetchone()
-    return None if found is None else Landed(int(found[0]), 0, repeated=True)
+    return None if found is None else InputLanded(int(found[0]), 0, repeated=True)
 
 
 def sha256_of(content: bytes) -> str:
@@ -124,7 +124,7 @@ def record_input(con: duckdb.DuckDBPyConnection, origin: str, sha: str, kind: st
     return int(input_id)
 
 
-def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: list[PilotResult]) -> Landed:
+def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: list[PilotResult]) -> InputLanded:
     problems = unknown_offerings(con, [(f"row {n}", r) for n, r in enumerate(records, start=1)])
     if problems:
         raise PilotInputError(origin, problems)
@@ -146,10 +146,10 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
                 **{name: getattr(r, name) for name in CONDITION_COLUMNS},
             }
             execute(con, INSERT_PILOT, params)
-    return Landed(input_id, len(records))
+    return InputLanded(input_id, len(records))
 
 
-def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: MigrationPlan) -> Landed:
+def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: MigrationPlan) -> InputLanded:
     problems = unknown_offerings(con, [("baseline", plan.baseline)])
     if problems:
         raise PilotInputError(origin, problems)
@@ -168,4 +168,4 @@ def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: Migra
             "note": plan.note,
         }
         execute(con, INSERT_PLAN, params)
-    return Landed(input_id, 1)
+    return InputLanded(input_id, 1)

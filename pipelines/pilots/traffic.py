@@ -14,7 +14,7 @@ import duckdb
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pipelines.pilots.errors import PilotInputError
-from pipelines.pilots.landing import Landed, already_current, record_input, transaction
+from pipelines.pilots.landing import InputLanded, already_current, record_input, transaction
 from pipelines.pilots.records import exact_number, model_from_fields, read_csv_records, repeated_rows
 from warehouse.binding import execute
 
@@ -91,11 +91,11 @@ def read_traffic_csv(origin: str, text: str) -> list[TrafficProfile]:
     return profiles
 
 
-def land_traffic(con: duckdb.DuckDBPyConnection, origin: str, sha: str, profiles: list[TrafficProfile]) -> Landed:
+def land_traffic(con: duckdb.DuckDBPyConnection, origin: str, sha: str, profiles: list[TrafficProfile]) -> InputLanded:
     if repeated := already_current(con, sha, "traffic"):
         return repeated
     with transaction(con):
         input_id = record_input(con, origin, sha, "traffic", len(profiles))
         for number, profile in enumerate(profiles, start=1):
             execute(con, INSERT_TRAFFIC, {"id": input_id, "row": number, **profile.model_dump()})
-    return Landed(input_id, len(profiles))
+    return InputLanded(input_id, len(profiles))

@@ -38,7 +38,7 @@ from warehouse.pricelist_landing import pricelist_snapshots
 from warehouse.spec_landing import spec_snapshots
 
 
-class Landed(Protocol):
+class LandedSoFar(Protocol):
     """What preparing a batch reads of what is landed (WarehouseState; the gate bench's samples stand in for it)."""
 
     def fx(self) -> FxTable: ...
@@ -53,7 +53,7 @@ REFUSED_MARK = "refused, not landed:"
 
 
 @dataclass(frozen=True)
-class Prepared:
+class PreparedBatch:
     batch: Any
     warnings: list[str]
     counts: dict[str, int]
@@ -62,7 +62,7 @@ class Prepared:
 @dataclass(frozen=True)
 class Kind:
     name: str
-    prepare: Callable[[Any, SourceSpec, date, Landed], Prepared]
+    prepare: Callable[[Any, SourceSpec, date, LandedSoFar], PreparedBatch]
     # Great Expectations on many batches of this kind at once, keyed by source id (one stacked run is far
     # cheaper than one run per source); each source's reports are the ones it would get alone.
     validate_many: Callable[[dict[str, tuple[SourceSpec, Any]]], dict[str, list[ValidationReport]]]
@@ -78,8 +78,8 @@ class Kind:
     gates: Callable[[Any, WarehouseState], None] | None = None
 
 
-def _prepare_aws(batch: SourceBatch, _source: SourceSpec, _on: date, _state: Landed) -> Prepared:
-    return Prepared(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
+def _prepare_aws(batch: SourceBatch, _source: SourceSpec, _on: date, _state: LandedSoFar) -> PreparedBatch:
+    return PreparedBatch(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
 
 
 def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
@@ -90,7 +90,7 @@ def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
     )
 
 
-def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -> Prepared:
+def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: LandedSoFar) -> PreparedBatch:
     try:
         normalised = normalise(batch, state.fx(), on, source.fx.max_rate_age_days)
     except MissingFxRate as exc:  # refused, never guessed
@@ -101,7 +101,7 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -
     warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
     warnings += [f"[{source.id}] {REFUSED_MARK} {part}" for part in batch.refused]
     warnings += [_stale_rate_warning(source, on, stale) for stale in normalised.stale_rates]
-    return Prepared(
+    return PreparedBatch(
         normalised,
         warnings,
         {
@@ -114,14 +114,16 @@ def _prepare_gpu(batch: GpuBatch, source: SourceSpec, on: date, state: Landed) -
     )
 
 
-def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _state: Landed) -> Prepared:
-    return Prepared(batch, [], {"rate_rows": len(batch.rates)})
+def _prepare_fx(batch: FxBatch, _source: SourceSpec, _on: date, _state: LandedSoFar) -> PreparedBatch:
+    return PreparedBatch(batch, [], {"rate_rows": len(batch.rates)})
 
 
-def _prepare_spec(batch: SpecBatch, source: SourceSpec, _on: date, _state: Landed) -> Prepared:
+def _prepare_spec(batch: SpecBatch, source: SourceSpec, _on: date, _state: LandedSoFar) -> PreparedBatch:
     counts = {"chip_rows": len(batch.chips), "config_rows": len(batch.configs), "release_rows": len(batch.releases)}
     warnings = [f"[{source.id}] {warning}" for warning in batch.warnings]  # what the parser tolerated
-    return Prepared(batch, warnings, counts | {"launch_rows": len(batch.launches), "claim_rows": len(batch.claims)})
+    return PreparedBatch(
+        batch, warnings, counts | {"launch_rows": len(batch.launches), "claim_rows": len(batch.claims)}
+    )
 
 
 def _aws_prices(batch: SourceBatch) -> dict[Key, Decimal]:
@@ -139,7 +141,7 @@ def _validate_aws(group: dict[str, tuple[SourceSpec, Any]]) -> dict[str, list[Va
     )
 
 
-def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, state: Landed) -> Prepared:
+def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, state: LandedSoFar) -> PreparedBatch:
     if batch.pending:  # spot quotes, Savings Plans rates: priced with the price list's attributes of the same type
         batch = priced_quotes(batch, state.type_attributes())
     check_priced(batch)  # UnpricedTypes: an accelerator type without a count fails its source, named
@@ -149,7 +151,7 @@ def _prepare_pricelist(batch: PriceListBatch, source: SourceSpec, _on: date, sta
     kept = "its last landed version, if any, stays current"
     warnings += [f"[{source.id}] {REFUSED_MARK} {row} ({kept})" for row in batch.refused]  # spot rows, with why
     counts = {f"{kind.value}_rows": kinds.count(kind) for kind in PriceListKind} | {"price_rows": len(kinds)}
-    return Prepared(batch, warnings, counts | {REFUSED: len(batch.refused)})
+    return PreparedBatch(batch, warnings, counts | {REFUSED: len(batch.refused)})
 
 
 def pricelist_kind_label(price: PriceListPrice) -> str:
