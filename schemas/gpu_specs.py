@@ -77,7 +77,7 @@ class GpuFigure(BaseModel):
 
 
 class GpuSpec(BaseModel):
-    """One NVIDIA GPU model as ratecard's canonical catalog names it (pipelines/gpu/catalog.py)."""
+    """One NVIDIA GPU model as ratecard's canonical catalog names it (pipelines/gpu/gpu_names.py)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

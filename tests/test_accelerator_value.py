@@ -18,7 +18,7 @@ from localserver import LocalServer
 from pipelines.cli.show import print_headline
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.gpu.catalog import canonical
+from pipelines.gpu.gpu_names import canonical
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.refresh.references import REFERENCE_FILES, REPO_ROOT, land_reference
 from pipelines.sources.file import SourceSpec

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from pipelines.gpu.catalog import canonical
+from pipelines.gpu.gpu_names import canonical
 from pipelines.gpu.normalise import FxTable, MissingFxRate, listing, normalise
 from schemas.gpu import BillingPeriod, FxRate, GpuBatch, GpuOffer, GpuPriceKind, PricePer
 

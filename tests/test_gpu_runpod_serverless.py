@@ -17,7 +17,7 @@ from gpu_offers import offer_rows as rows
 from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_runpod_serverless
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
-from pipelines.gpu.catalog import canonical
+from pipelines.gpu.gpu_names import canonical
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch

@@ -25,7 +25,7 @@ from bs4 import BeautifulSoup
 from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError
-from pipelines.gpu.catalog import canonical
+from pipelines.gpu.gpu_names import canonical
 from pipelines.reading.cards import Card, labelled_value, printed_currencies, read_cards, stock_of
 from pipelines.reading.json_body import load_json
 from pipelines.reading.tables import shape_fingerprint

@@ -24,7 +24,7 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
-from pipelines.gpu.catalog import canonical
+from pipelines.gpu.gpu_names import canonical
 from pipelines.reading.billing_terms import serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period

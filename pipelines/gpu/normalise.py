@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipelines.gpu.catalog import CanonicalGpu, canonical
+from pipelines.gpu.gpu_names import CanonicalGpu, canonical
 from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxRate, GpuBatch, GpuListing, GpuOffer
 from schemas.records import to_gib
 

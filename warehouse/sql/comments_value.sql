@@ -4,7 +4,7 @@ COMMENT ON MACRO decimal_scaled18 IS 'A DECIMAL as a HUGEINT of its value x 10^1
 COMMENT ON TABLE gpu_reference_figure_history IS 'Versioned NVIDIA GPU figures from the curated in-repo reference pipelines/reference/nvidia_gpus.json (source nvidia_gpus, provenance repo:<path> + SHA-256); each figure with its own source URL and date; key (gpu, figure_key).';
 COMMENT ON COLUMN gpu_reference_figure_history.source_id IS 'Source the row was landed from (nvidia_gpus).';
 COMMENT ON COLUMN gpu_reference_figure_history.gpu IS 'The GPU as the reference names it (H100 SXM, A100 SXM 80GB, ...).';
-COMMENT ON COLUMN gpu_reference_figure_history.gpu_model IS 'Canonical GPU model (pipelines/gpu/catalog.py): joins gpu_listings.gpu_model.';
+COMMENT ON COLUMN gpu_reference_figure_history.gpu_model IS 'Canonical GPU model (pipelines/gpu/gpu_names.py): joins gpu_listings.gpu_model.';
 COMMENT ON COLUMN gpu_reference_figure_history.gpu_variant IS 'Canonical variant (SXM, PCIe, NVL) or NULL: joins gpu_listings.gpu_variant.';
 COMMENT ON COLUMN gpu_reference_figure_history.aws_accelerator IS 'The accelerator name AWS price rows carry for this GPU; NULL when AWS rents none.';
 COMMENT ON COLUMN gpu_reference_figure_history.aws_memory_gb IS 'Memory per accelerator in GB that tells apart GPUs sharing one AWS name (A100 40 GB vs 80 GB); NULL when the name alone decides.';
