@@ -17,13 +17,13 @@ os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 os.environ.pop("DAGSTER_HOME", None)
 
-from backends import BACKENDS, warehouse_at
-from localserver import LocalServer
 from pipelines.sources.file import SourceSpec, load_sources
-from sourcefiles import serve_samples, write_sources_file
+from tests.support.backends import BACKENDS, warehouse_at
+from tests.support.localserver import LocalServer
+from tests.support.sourcefiles import serve_samples, write_sources_file
 
 if TYPE_CHECKING:
-    from dagster_landed import DagsterLandings
+    from tests.support.dagster_landed import DagsterLandings
 
 
 @pytest.fixture
@@ -58,8 +58,8 @@ def backend_db_path(request, tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def dagster_landings(tmp_path_factory) -> Iterator[DagsterLandings]:
-    """Every sample landed through the Dagster jobs, once per backend in this process (tests/dagster_landed.py)."""
-    from dagster_landed import DagsterLandings  # imports Dagster: only for the tests that use it
+    """Every sample landed through the Dagster jobs, once per backend in this process (support/dagster_landed.py)."""
+    from tests.support.dagster_landed import DagsterLandings  # imports Dagster: only for the tests that use it
 
     with ExitStack() as stack:
         yield DagsterLandings(tmp_path_factory, stack)

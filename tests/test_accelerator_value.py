@@ -14,7 +14,6 @@ import duckdb
 import pytest
 from rich.console import Console
 
-from localserver import LocalServer
 from pipelines.cli.show import print_headline
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -22,6 +21,7 @@ from pipelines.gpu.gpu_names import canonical
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.refresh.references import REFERENCE_FILES, REPO_ROOT, land_reference
 from pipelines.sources.file import SourceSpec
+from tests.support.localserver import LocalServer
 
 PATH = REFERENCE_FILES["nvidia_gpus"][1]
 TWELVE_DP = Decimal("1e-12")

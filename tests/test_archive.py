@@ -11,7 +11,7 @@ import pytest
 
 from pipelines.fetch.archive import Archive, ArchiveError
 from pipelines.pricelist.offer_csv import parse_offer_csv
-from tests.pricelist_files import sample
+from tests.support.pricelist_files import sample
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 PAGE = b"<html><body><table><tr><td>trn1.32xlarge</td><td>$21.50</td></tr></table></body></html>\n" * 50

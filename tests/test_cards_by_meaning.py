@@ -20,8 +20,6 @@ import duckdb
 import pytest
 from bs4 import BeautifulSoup
 
-from gpu_offers import offer_rows
-from localserver import LocalServer, Reply
 from pipelines.adapters import gpu_leadergpu
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
@@ -30,6 +28,8 @@ from pipelines.reading.cards import read_cards, read_price
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.gpu import BillingPeriod, GpuBatch
+from tests.support.gpu_offers import offer_rows
+from tests.support.localserver import LocalServer, Reply
 
 SPEC = next(s for s in load_sources() if s.id == "gpu_leadergpu")
 SAMPLE = sample_path(SPEC).read_bytes()

@@ -23,10 +23,7 @@ from typing import Any
 import duckdb
 import pytest
 from bs4 import BeautifulSoup
-from test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
 
-from gpu_offers import offer_rows
-from localserver import LocalServer, Reply
 from pipelines import adapters
 from pipelines.adapters import gpu_leadergpu
 from pipelines.errors import CellError, ParseError
@@ -36,6 +33,9 @@ from pipelines.reading.cards import read_cards
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.gpu import GpuBatch
+from tests.support.gpu_offers import offer_rows
+from tests.support.localserver import LocalServer, Reply
+from tests.test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from assets.change_feed import change_notifications
-from backends import BACKENDS, warehouse_at
-from localserver import LocalServer, Reply
 from pipelines.cli.app import app
 from pipelines.orchestration.resources import SourcesResource, WarehouseResource
 from pipelines.sources.file import load_sources, sample_path
-from sourcefiles import write_sources_file
+from tests.support.backends import BACKENDS, warehouse_at
+from tests.support.localserver import LocalServer, Reply
+from tests.support.sourcefiles import write_sources_file
 from warehouse.publish import snapshot_path
 
 SECRET = "T0KEN-s3cret-9f2c"

@@ -3,8 +3,7 @@ first landing is not news."""
 
 from __future__ import annotations
 
-from pricelist_factory import batch, land, price, reserved, us_east_1
-
+from tests.support.pricelist_factory import batch, land, price, reserved, us_east_1
 from warehouse.db import connect
 
 

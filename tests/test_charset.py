@@ -14,7 +14,6 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from localserver import LocalServer, Reply
 from pipelines.adapters import parser_for
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.encoding import charset_of, decode_html, encoding_for_label, html_encoding
@@ -23,6 +22,7 @@ from pipelines.reading.tables import soup_of
 from pipelines.refresh.one_source import refresh_source
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from tests.support.localserver import LocalServer, Reply
 
 TEXT = "Prix 1,34 € × 8 – café™"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from reliability.harness import start, wait_until
 
 from pipelines.sources.file import DEFAULT_SOURCES_FILE
+from tests.reliability.harness import start, wait_until
 
 RATECARD = Path(sys.executable).with_name("ratecard")
 BUNDLED = DEFAULT_SOURCES_FILE.read_text()

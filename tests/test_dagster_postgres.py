@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from dagster_graphql import DagsterGraphQLClient, DagsterGraphQLClientError
 
-from dagster_services import DEPLOY, LOCATION, REPOSITORY, DagsterServices, wait_until
-from pgserver import HOST, PORT, USER, fresh_database, table_counts
 from pipelines.orchestration.schedules import DAILY_SCHEDULE, FX_JOB, FX_SCHEDULE, PUBLISH_SENSOR
+from tests.support.dagster_services import DEPLOY, LOCATION, REPOSITORY, DagsterServices, wait_until
+from tests.support.pgserver import HOST, PORT, USER, fresh_database, table_counts
 
 FX_ASSET = ["sources", "fx_ecb"]
 RUN_TIMEOUT_S = 600
@@ -152,8 +152,8 @@ def test_instance_on_postgres_survives_restart(tmp_path, sources_file, pg_databa
 
 
 def test_missing_server_fails_with_how_to_start_it(monkeypatch):
-    import pgserver
-    from dagster_services import free_port
+    import tests.support.pgserver as pgserver
+    from tests.support.dagster_services import free_port
 
     monkeypatch.setattr(pgserver, "PORT", free_port())  # nothing listens there
     with pytest.raises(

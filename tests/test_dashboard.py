@@ -19,15 +19,15 @@ import pytest
 from typer.testing import CliRunner
 
 from assets.dashboard import dashboard_site
-from browser import chromium, load, recorded_page
-from localserver import LocalServer, Reply, free_port
 from pipelines.cli.app import app
 from pipelines.dashboard import queries
 from pipelines.dashboard.build import build_dashboard
 from pipelines.fetch.offline import shown_source
 from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import load_sources, sample_path
-from sourcefiles import serve_samples, write_sources_file
+from tests.support.browser import chromium, load, recorded_page
+from tests.support.localserver import LocalServer, Reply, free_port
+from tests.support.sourcefiles import serve_samples, write_sources_file
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("dashboard")

@@ -17,8 +17,8 @@ from dagster._core.errors import DagsterInvalidConfigError
 from dagster._core.instance.ref import InstanceRef
 from dagster._core.workspace.config_schema import ensure_workspace_config
 
-from dagster_services import DEPLOY, LOCATION, ROOT
-from pgserver import HOST, PORT, USER, fresh_database
+from tests.support.dagster_services import DEPLOY, LOCATION, ROOT
+from tests.support.pgserver import HOST, PORT, USER, fresh_database
 
 DEV_CONFIG = ROOT / "dagster.yaml"
 INSTANCE_CONFIGS = sorted(DEPLOY.glob("dagster*.yaml"))

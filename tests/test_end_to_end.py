@@ -2,9 +2,10 @@
 temporary DuckDB file and into a DuckLake on the machine's PostgreSQL; then the published figures, lineage,
 quarantine and reparse are checked in SQL, the same on both.
 
-Each backend is landed once per test process (tests/dagster_landed.py, shared with test_gpu_end_to_end.py); tests
-that refresh again do so on a copy (tests/landed.py). Each backend's tests run in one xdist worker (their
-xdist_group, the file backend's with test_gpu_end_to_end.py), so no other worker lands the samples again."""
+Each backend is landed once per test process (tests/support/dagster_landed.py, shared with
+test_gpu_end_to_end.py); tests that refresh again do so on a copy (tests/support/landed.py). Each backend's tests
+run in one xdist worker (their xdist_group, the file backend's with test_gpu_end_to_end.py), so no other worker
+lands the samples again."""
 
 from __future__ import annotations
 
@@ -15,15 +16,22 @@ from pathlib import Path
 
 import pytest
 
-from backends import warehouse_at
-from dagster_landed import BACKEND_PARAMS, DagsterLanding, MergedResult, check_outcomes, failures_by_step, run_refresh
-from landed import copy_of
-from localserver import LocalServer, Reply
 from pipelines.adapters import aws_product_page
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources, sample_path
-from sourcefiles import serve_samples, write_sources_file
+from tests.support.backends import warehouse_at
+from tests.support.dagster_landed import (
+    BACKEND_PARAMS,
+    DagsterLanding,
+    MergedResult,
+    check_outcomes,
+    failures_by_step,
+    run_refresh,
+)
+from tests.support.landed import copy_of
+from tests.support.localserver import LocalServer, Reply
+from tests.support.sourcefiles import serve_samples, write_sources_file
 from warehouse.db import connect
 from warehouse.lake import view_names
 from warehouse.sql_files import SCHEMA_FILES, sql

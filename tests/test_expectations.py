@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from bench.gate import sample_batches
-from ge_frames import spy_on_frames
 from schemas import expectations, gx_stacked
 from schemas.expectations import (
     PRICES_SUITE,
@@ -21,6 +20,7 @@ from schemas.expectations import (
 )
 from schemas.gx_runner import float_columns, run_suite, shifted
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
+from tests.support.ge_frames import spy_on_frames
 
 BETWEEN = "expect_column_values_to_be_between"
 UNIQUE = "expect_column_values_to_be_unique"

@@ -13,10 +13,10 @@ from email.utils import format_datetime
 import pydantic
 import pytest
 
-from localserver import LocalServer, Reply
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import open_body
 from pipelines.fetch.http import Fetcher, FetchResult, FetchSettings
+from tests.support.localserver import LocalServer, Reply
 
 PAGE = b"<html><body><table><tr><td>trn1.2xlarge</td><td>$1.34</td></tr></table></body></html>"
 

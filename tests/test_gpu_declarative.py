@@ -13,11 +13,11 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpu_offers import offer_rows
 from pipelines.adapters import declarative_table
 from pipelines.errors import CellError, MissingColumnError, ParseError
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from tests.support.gpu_offers import offer_rows
 
 D = Decimal
 

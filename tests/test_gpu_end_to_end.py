@@ -1,7 +1,7 @@
 """The GPU half for real: every provider and the ECB rates served over HTTP on 127.0.0.1, materialised by
 Dagster into a temporary DuckDB file; the articles' table must come out of gpu_cheapest exactly.
 
-The tests that read use the session's landing of every sample (tests/dagster_landed.py, shared with
+The tests that read use the session's landing of every sample (tests/support/dagster_landed.py, shared with
 test_end_to_end.py); those that refresh with other answers land into a warehouse or a copy of their own."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
-from test_end_to_end import query
-from test_fx_ecb import envelope
 
-from dagster_landed import check_outcomes, failures_by_step, landing_group, run_refresh
-from landed import copy_of
-from localserver import Reply
 from pipelines.sources.file import sample_path
-from sourcefiles import serve_samples
+from tests.support.dagster_landed import check_outcomes, failures_by_step, landing_group, run_refresh
+from tests.support.landed import copy_of
+from tests.support.localserver import Reply
+from tests.support.sourcefiles import serve_samples
+from tests.test_end_to_end import query
+from tests.test_fx_ecb import envelope
 
 ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
     ("A10", Decimal("0.37"), "LeaderGPU", 2),

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 
 from bench.gate import sample_batches
-from ge_frames import spy_on_frames
 from schemas import gpu_expectations
 from schemas.gpu import BillingPeriod, FxBatch, FxRate, GpuListing, GpuPriceKind, PricePer, StockStatus
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE, validate_fx, validate_listings, validate_listings_many
 from schemas.gx_runner import ValidationReport, float_columns
+from tests.support.ge_frames import spy_on_frames
 
 BETWEEN = "expect_column_values_to_be_between"
 NOT_NULL = "expect_column_values_to_not_be_null"

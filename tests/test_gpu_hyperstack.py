@@ -12,12 +12,12 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpu_offers import offer_rows as rows
-from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_hyperstack
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
+from tests.support.gpu_offers import offer_rows as rows
+from tests.support.gpu_offers import render
 
 SOURCE = SourceSpec(
     id="gpu_hyperstack",

@@ -10,13 +10,13 @@ from decimal import Decimal
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from gpu_offers import offer_rows as rows
-from gpu_offers import render
 from pipelines.adapters import adapter_module, gpu_replicate
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
+from tests.support.gpu_offers import offer_rows as rows
+from tests.support.gpu_offers import render
 
 SOURCE = SourceSpec(
     id="gpu_replicate",

@@ -14,11 +14,11 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from backends import lake_location, warehouse_at
-from harness import start, wait_until
-from localserver import free_port
-from pgserver import HOST, PORT, USER, fresh_database
 from pipelines.cli.app import app
+from tests.reliability.harness import start, wait_until
+from tests.support.backends import lake_location, warehouse_at
+from tests.support.localserver import free_port
+from tests.support.pgserver import HOST, PORT, USER, fresh_database
 from warehouse.db import connect
 from warehouse.lake import attach_id_sequences, extension_file, postgres_extension
 from warehouse.lake_stats import LAKE_TABLES

@@ -11,7 +11,6 @@ from decimal import Decimal
 import duckdb
 import pytest
 
-from localserver import Reply
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -23,6 +22,7 @@ from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from pipelines.sources.locations import SAMPLES_DIR
 from pipelines.specs import rst_tables
+from tests.support.localserver import Reply
 from warehouse.db import connect
 
 SOURCES = {s.id: s for s in load_sources()}

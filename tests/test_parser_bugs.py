@@ -1,4 +1,4 @@
-"""A parser that raises, on a copy of the session's landed warehouse (tests/dagster_landed.py): a refresh
+"""A parser that raises, on a copy of the session's landed warehouse (tests/support/dagster_landed.py): a refresh
 quarantines the page as a bug with its traceback in the details log, and a reparse rolls the source back, keeping
 its last good rows current, unless `--force` accepts the loss."""
 
@@ -12,15 +12,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_end_to_end import query
 
-from dagster_landed import BACKEND_PARAMS, DagsterLanding, landing_group
-from landed import copy_of
 from pipelines.adapters import aws_product_page
 from pipelines.errors import ParserBug, ReparseRolledBack
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources
+from tests.support.dagster_landed import BACKEND_PARAMS, DagsterLanding, landing_group
+from tests.support.landed import copy_of
+from tests.test_end_to_end import query
 from warehouse.target import LAKE_DATA_ENV, local_dir
 
 BROKEN = "the parser broke"

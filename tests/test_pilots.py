@@ -18,11 +18,11 @@ import duckdb
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_cli import IMPORTED_HEAVY
 from typer.testing import CliRunner
 
 from pipelines.cli.app import app
 from pipelines.pilots.records import PILOT_COLUMNS
+from tests.test_cli import IMPORTED_HEAVY
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pilots")

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pricelist_server import RATECARD
 
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
@@ -28,6 +27,7 @@ from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import SAMPLES_DIR
+from tests.support.pricelist_server import RATECARD
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pricelist_backfill")
@@ -244,7 +244,7 @@ def test_the_cli_backfills_and_history_shows_the_changes_since_the_first_version
 
 def test_the_dagster_job_backfills_with_run_config(tmp_path):
     from pipelines.definitions import build_definitions
-    from sourcefiles import write_sources_file
+    from tests.support.sourcefiles import write_sources_file
 
     db = tmp_path / "prices.duckdb"
     with serve_directory() as base:

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pricelist_files import SPOT, read_sample, rewritten, sample, write_rows
-from pricelist_server import REGIONS, PriceList, refresh, unit
 
-from localserver import LocalServer
 from pipelines.errors import ParseError
 from pipelines.pricelist.catalog import load_catalog
 from pipelines.pricelist.checks import UnpricedTypes, check_priced
@@ -22,6 +19,9 @@ from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed, family_of
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.refresh.one_source import SourceOutcome
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch
+from tests.support.localserver import LocalServer
+from tests.support.pricelist_files import SPOT, read_sample, rewritten, sample, write_rows
+from tests.support.pricelist_server import REGIONS, PriceList, refresh, unit
 
 
 def parse(path: Path, region: str = "us-east-1") -> PriceListBatch:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pricelist_files import Row, read_sample
 from typer.testing import CliRunner
 
-from landed import copy_file_warehouse
 from pipelines.cli.app import app
+from tests.support.landed import copy_file_warehouse
+from tests.support.pricelist_files import Row, read_sample
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pricelist_demo")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed, family_regex
 from pipelines.pricelist.offer_csv import parse_offer_csv
-from tests.pricelist_files import sample
+from tests.support.pricelist_files import sample
 from warehouse.quoting import literal
 
 FAMILY_CHARS = st.sampled_from(list("abgiprtn0123456-.*?'\\[]^$|()"))

@@ -14,8 +14,8 @@ from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse
 from pipelines.pricelist.spot import parse_spot
 from pipelines.pricelist.spot import priced_quotes as price_spot
 from schemas.pricelist import PriceListKind
-from tests.localserver import LocalServer, Reply
-from tests.pricelist_files import PRICELIST, SPOT, sample
+from tests.support.localserver import LocalServer, Reply
+from tests.support.pricelist_files import PRICELIST, SPOT, sample
 
 INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/current/region_index.json"
 STAMP = "20260928184207"

@@ -7,7 +7,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from pricelist_factory import PUBLISHED, SOURCE, batch, land, price, reserved, us_east_1
 
 from pipelines.pricelist.checks import (
     DuplicateOnDemand,
@@ -30,6 +29,7 @@ from schemas.pricelist_expectations import (
     validate_pricelist,
     validate_pricelist_many,
 )
+from tests.support.pricelist_factory import PUBLISHED, SOURCE, batch, land, price, reserved, us_east_1
 from warehouse.db import connect
 
 KIND = KINDS["pricelist"]

@@ -7,12 +7,12 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from pricelist_factory import PUBLISHED, SOURCE, T0, batch, land, price, us_east_1
 
 from schemas.pricelist import PriceListKind
 from schemas.pricelist_expectations import validate_pricelist
 from schemas.records import InstancePrice, PriceKind, SourceBatch
 from schemas.regions import aws_regions, region_code_for
+from tests.support.pricelist_factory import PUBLISHED, SOURCE, T0, batch, land, price, us_east_1
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 from warehouse.pricelist_landing import landed_publication

@@ -16,7 +16,7 @@ from pipelines.pricelist.checks import DuplicateOnDemand, check_one_on_demand, o
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.sources.file import load_sources, sample_path
 from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
-from tests.pricelist_files import kept_row, read_sample, rewritten, sample, write_rows
+from tests.support.pricelist_files import kept_row, read_sample, rewritten, sample, write_rows
 
 
 def parse(path: Path, region: str = "us-east-1", **options: object) -> PriceListBatch:

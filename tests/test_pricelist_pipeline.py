@@ -14,8 +14,20 @@ import dagster as dg
 import duckdb
 import httpx
 import pytest
-from pricelist_files import kept_row, read_sample, sample, write_rows
-from pricelist_server import (
+
+from pipelines.errors import FetchError
+from pipelines.fetch.archive import Archive, open_body
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.fetch.offline import serve_directory
+from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.pricelist.region_index import RegionOffer
+from pipelines.refresh.one_source import discard_body, fetch_source
+from pipelines.refresh.pricelist_units import region_unit
+from pipelines.refresh.reparse import reparse_source
+from pipelines.sources.file import SourceSpec
+from tests.support.localserver import LocalServer
+from tests.support.pricelist_files import kept_row, read_sample, sample, write_rows
+from tests.support.pricelist_server import (
     INDEX,
     NEWER,
     RATECARD,
@@ -27,19 +39,7 @@ from pricelist_server import (
     republished,
     unit,
 )
-
-from localserver import LocalServer
-from pipelines.errors import FetchError
-from pipelines.fetch.archive import Archive, open_body
-from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.fetch.offline import serve_directory
-from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
-from pipelines.pricelist.region_index import RegionOffer
-from pipelines.refresh.one_source import discard_body, fetch_source
-from pipelines.refresh.pricelist_units import region_unit
-from pipelines.refresh.reparse import reparse_source
-from pipelines.sources.file import SourceSpec
-from sourcefiles import write_sources_file
+from tests.support.sourcefiles import write_sources_file
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from pricelist_factory import T0, batch, land, price, us_east_1
 
 from assets.views import page_price_matches_a_region
 from pipelines.orchestration.resources import WarehouseResource
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
+from tests.support.pricelist_factory import T0, batch, land, price, us_east_1
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, aws_snapshots, land_batch
 

@@ -15,13 +15,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from localserver import LocalServer, Reply
 from pipelines.adapters import parser_for
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from pipelines.specs import rst_tables
+from tests.support.localserver import LocalServer, Reply
 
 NEURON = Path(__file__).parent / "recorded" / "neuron"
 SOURCES = {s.id: s for s in load_sources()}

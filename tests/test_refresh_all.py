@@ -18,13 +18,13 @@ import duckdb
 import pytest
 
 import pipelines.refresh.many_sources as refresh_all_module
-from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.many_sources import landing_order, refresh_all
 from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
 from pipelines.sources.file import SourceSpec, load_sources
-from sourcefiles import media_type_of, sample_routes, write_sources_file
+from tests.support.localserver import LocalServer, Reply
+from tests.support.sourcefiles import media_type_of, sample_routes, write_sources_file
 from warehouse.db import connect
 from warehouse.files import WarehouseUnwritable
 from warehouse.lock import exclusive_refresh

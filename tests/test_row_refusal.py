@@ -13,19 +13,19 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from pricelist_files import SPOT
-from pricelist_server import RATECARD, PriceList, refresh
-from test_gpu_lambda import soup, split_on_demand_table
 
-from gpu_offers import render
-from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.pricelist.spot import parse_spot
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec, load_sources
-from sourcefiles import write_sources_file
+from tests.support.gpu_offers import render
+from tests.support.localserver import LocalServer, Reply
+from tests.support.pricelist_files import SPOT
+from tests.support.pricelist_server import RATECARD, PriceList, refresh
+from tests.support.sourcefiles import write_sources_file
+from tests.test_gpu_lambda import soup, split_on_demand_table
 
 RECORDED_SPOT = Path(__file__).parent / "recorded" / "aws" / "spot_price_feed_2021-04.json"
 RECORDED_REGIONS = ("us-east-1", "us-east-2", "us-west-1", "eu-west-1", "ap-southeast-2")

@@ -11,11 +11,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from tests.support.localserver import LocalServer, Reply
 
 MEDIA_TYPES = {".json": "application/json", ".xml": "text/xml"}
 

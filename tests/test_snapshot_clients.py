@@ -15,7 +15,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-import older_clients
+import tests.support.older_clients as older_clients
 from pipelines.cli.app import app
 from warehouse.publish import snapshot_path
 

@@ -12,12 +12,12 @@ import dagster as dg
 import duckdb
 import pytest
 
-from localserver import Reply
 from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from sourcefiles import write_sources_file
+from tests.support.localserver import Reply
+from tests.support.sourcefiles import write_sources_file
 
 FAST_FETCHER = FetcherResource(max_attempts=1, connect_timeout_s=0.5, read_timeout_s=5)
 RETRY_AT_ONCE = dg.RetryPolicy(max_retries=2, delay=0)

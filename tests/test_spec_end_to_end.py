@@ -13,12 +13,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.refresh.references import REFERENCE_FILES, REPO_ROOT, land_reference
 from pipelines.sources.file import SourceSpec, sample_path
+from tests.support.localserver import LocalServer, Reply
 
 USED = (
     "neuron_trainium2",

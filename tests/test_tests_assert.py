@@ -17,7 +17,7 @@ import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent
 # The folders pyproject.toml puts on the path: their modules are the helpers a test may import by name.
-HELPER_DIRS = (TESTS_DIR, TESTS_DIR / "reliability")
+HELPER_DIRS = (TESTS_DIR / "support", TESTS_DIR / "reliability")
 ASSERTING_PREFIXES = ("assert_", "check_", "expect_")
 EXPECTATIONS = {"raises", "warns"}
 BASE_EXCEPTIONS = {"Exception", "BaseException"}
@@ -85,19 +85,21 @@ def functions_of(body: list[ast.stmt]) -> dict[str, Function]:
 
 
 def helper_modules() -> dict[str, ast.Module]:
-    """The helper modules under tests/ by the name a test imports them with (test files and conftest excluded)."""
+    """The helper modules under tests/ by the name a test imports them with (tests.support.landed; test files,
+    conftest and package files excluded)."""
     found: dict[str, ast.Module] = {}
     for folder in HELPER_DIRS:
         for path in folder.glob("*.py"):
-            if not path.name.startswith("test_") and path.name != "conftest.py":
-                found[path.stem] = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            if not path.name.startswith("test_") and path.name not in ("conftest.py", "__init__.py"):
+                name = ".".join(path.with_suffix("").relative_to(TESTS_DIR.parent).parts)
+                found[name] = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     return found
 
 
-def imported_helpers(tree: ast.Module, helpers: dict[str, ast.Module]) -> tuple[dict[str, Function], set[str]]:
-    """Functions imported by name from a helper module, and the helper modules imported whole."""
+def imported_helpers(tree: ast.Module, helpers: dict[str, ast.Module]) -> tuple[dict[str, Function], dict[str, str]]:
+    """Functions imported by name from a helper module, and the helper modules imported whole (by the name bound)."""
     functions: dict[str, Function] = {}
-    whole: set[str] = set()
+    whole: dict[str, str] = {}
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module in helpers and node.level == 0:
             defined = functions_of(helpers[node.module].body)
@@ -105,7 +107,7 @@ def imported_helpers(tree: ast.Module, helpers: dict[str, ast.Module]) -> tuple[
                 if alias.name in defined:
                     functions[alias.asname or alias.name] = defined[alias.name]
         elif isinstance(node, ast.Import):
-            whole.update(alias.asname or alias.name for alias in node.names if alias.name in helpers)
+            whole.update({alias.asname or alias.name: alias.name for alias in node.names if alias.name in helpers})
     return functions, whole
 
 
@@ -124,7 +126,7 @@ def calls_a_checking_helper(
     test: Function,
     owner: ast.ClassDef | None,
     local: dict[str, Function],
-    whole: set[str],
+    whole: dict[str, str],
     helpers: dict[str, ast.Module],
 ) -> bool:
     """One level of helpers: a local or imported function, a method of the test's class, or `module.function`."""
@@ -138,7 +140,7 @@ def calls_a_checking_helper(
             if receiver == "self":
                 target = methods.get(call.func.attr)
             elif receiver in whole:
-                target = functions_of(helpers[receiver].body).get(call.func.attr)
+                target = functions_of(helpers[whole[receiver]].body).get(call.func.attr)
         if target is not None and target is not test and checks_directly(target):
             return True
     return False
@@ -259,7 +261,7 @@ def test_the_rule_names_a_test_that_checks_nothing(source: str) -> None:
 
 
 def test_a_helper_module_holds_no_tests_to_check() -> None:
-    assert unchecking_tests("def test_a():\n    f()\n", "tests/landed.py", SHARED) == []
+    assert unchecking_tests("def test_a():\n    f()\n", "tests/support/landed.py", SHARED) == []
 
 
 @pytest.mark.parametrize(

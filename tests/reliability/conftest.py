@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from backends import BACKENDS, warehouse_at
-from harness import Matrix
-from landed import copy_lake
-from localserver import LocalServer
-from promises import PROMISES, Scenario, report_lines
+from tests.reliability.harness import Matrix
+from tests.reliability.promises import PROMISES, Scenario, report_lines
+from tests.support.backends import BACKENDS, warehouse_at
+from tests.support.landed import copy_lake
+from tests.support.localserver import LocalServer
 from warehouse.target import LAKE_DATA_ENV
 
 _RESULTS: list[tuple[Scenario, bool]] = []
@@ -100,7 +100,7 @@ def matrix(server, tmp_path, matrix_templates, monkeypatch) -> Iterator[Matrix]:
 
 @pytest.fixture(params=BACKENDS)
 def matrix_on_each_backend(request, server, tmp_path, matrix_templates, monkeypatch) -> Iterator[Matrix]:
-    """The landing scenarios' matrix, on a DuckDB file and then on a DuckLake (tests/backends.py)."""
+    """The landing scenarios' matrix, on a DuckDB file and then on a DuckLake (tests/support/backends.py)."""
     with matrix_templates.matrix(request.param, server, tmp_path, monkeypatch) as copied:
         yield copied
 

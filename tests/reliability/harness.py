@@ -27,13 +27,13 @@ from pathlib import Path
 
 import duckdb
 
-from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
+from tests.reliability.promises import ERRORS_UNNAMED, LAST_GOOD_LOST, OTHERS_DISTURBED, ROWS_WRONGLY_LANDED, Scenario
+from tests.support.localserver import LocalServer, Reply
 from warehouse.db import connect
 
 # FX first: the GPU source converts with the rates it lands. One AWS page, the Capacity Blocks page, one GPU
@@ -76,7 +76,7 @@ class Matrix:
         prelanded: bool = False,
     ):
         self.server = server
-        self.db_path = db_path or tmp / "prices.duckdb"  # or a ducklake: location (tests/backends.py)
+        self.db_path = db_path or tmp / "prices.duckdb"  # or a ducklake: location (tests/support/backends.py)
         self.archive = Archive(tmp / "archive")
         # The warehouse is a copy of one where the good version of every source was landed through this same path
         # (conftest's matrix_templates), so run_fault starts from it instead of landing it again.

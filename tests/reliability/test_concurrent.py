@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from harness import Matrix, run_fault, sample_reply, sample_text
-from localserver import Reply
-from promises import REFUSED_FAULT
+from tests.reliability.harness import Matrix, run_fault, sample_reply, sample_text
+from tests.reliability.promises import REFUSED_FAULT
+from tests.support.localserver import Reply
 
 IN_FLIGHT_S = 0.4  # the other sources answer this late, so they are still being fetched when the fault hits
 TRN1 = "aws_trn1"

@@ -12,10 +12,10 @@ from decimal import Decimal
 
 import pytest
 
-from harness import run_fault, sample_text
-from localserver import Reply
 from pipelines.errors import MissingColumnError, TableNotFoundError
-from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT, ROWS_WRONGLY_LANDED
+from tests.reliability.harness import run_fault, sample_text
+from tests.reliability.promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT, ROWS_WRONGLY_LANDED
+from tests.support.localserver import Reply
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ from decimal import Decimal
 
 import pytest
 
-from harness import Matrix, run_fault, sample_text
-from localserver import Reply
 from pipelines.sources.file import SourceSpec
-from promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT
+from tests.reliability.harness import Matrix, run_fault, sample_text
+from tests.reliability.promises import FAULT, LAST_GOOD_LOST, REFUSED_FAULT
+from tests.support.localserver import Reply
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
+from tests.reliability.promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 # What parses each sample: a source, or for the price list's region index each sample region's unit (the index

@@ -17,14 +17,14 @@ import dagster as dg
 import duckdb
 import pytest
 
-from harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
-from localserver import Reply
 from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.orchestration.schedules import publish_after_refresh
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.toml_writer import sources_toml as toml_text
-from promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
+from tests.reliability.harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
+from tests.reliability.promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
+from tests.support.localserver import Reply
 from warehouse.gpu_landing import GPU_LISTINGS
 from warehouse.landing import PRICES, SPECS
 from warehouse.lock import exclusive_refresh, lock_path

@@ -14,9 +14,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from harness import Matrix, sample_text, start, wait_until
-from localserver import Reply
-from promises import LAST_GOOD_LOST, READER_SAW_A_MIX, ROWS_WRONGLY_LANDED
+from tests.reliability.harness import Matrix, sample_text, start, wait_until
+from tests.reliability.promises import LAST_GOOD_LOST, READER_SAW_A_MIX, ROWS_WRONGLY_LANDED
+from tests.support.localserver import Reply
 from warehouse.db import WarehouseBusy, connect
 from warehouse.publish import publish_snapshot, snapshot_path
 

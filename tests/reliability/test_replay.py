@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness import Matrix, rows_added, sample_text
-from localserver import Reply
 from pipelines.refresh.reparse import reparse_source
-from promises import LAST_GOOD_LOST, ROWS_WRONGLY_LANDED
+from tests.reliability.harness import Matrix, rows_added, sample_text
+from tests.reliability.promises import LAST_GOOD_LOST, ROWS_WRONGLY_LANDED
+from tests.support.localserver import Reply
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from promises import (
+from tests.reliability.promises import (
     FAULT,
     LAST_GOOD_LOST,
     OTHERS_DISTURBED,

@@ -15,8 +15,6 @@ import dagster as dg
 import duckdb
 import pytest
 
-from harness import FAST, run_fault, sample_reply, sample_text
-from localserver import Reply
 from pipelines.definitions import build_definitions
 from pipelines.errors import FetchError, SourcesFileError
 from pipelines.fetch.archive import Archive
@@ -24,7 +22,16 @@ from pipelines.fetch.http import Fetcher
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources
-from promises import ERRORS_UNNAMED, REFUSED_FAULT, ROWS_WRONGLY_LANDED, SECRETS_LEAKED, UNSAFE_SQL, UNWANTED_REQUESTS
+from tests.reliability.harness import FAST, run_fault, sample_reply, sample_text
+from tests.reliability.promises import (
+    ERRORS_UNNAMED,
+    REFUSED_FAULT,
+    ROWS_WRONGLY_LANDED,
+    SECRETS_LEAKED,
+    UNSAFE_SQL,
+    UNWANTED_REQUESTS,
+)
+from tests.support.localserver import Reply
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN_ENV = "RATECARD_TEST_TOKEN"

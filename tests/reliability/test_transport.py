@@ -17,12 +17,12 @@ import dagster as dg
 import pytest
 
 from assets.source_steps import build_source_step
-from harness import FAST, Matrix, run_fault, sample_reply, sample_text
-from localserver import CHUNK_SIZE, Reply
 from pipelines.errors import FetchError
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.sources.file import SourceSpec
-from promises import FAULT, REFUSED_FAULT, UNWANTED_REQUESTS
+from tests.reliability.harness import FAST, Matrix, run_fault, sample_reply, sample_text
+from tests.reliability.promises import FAULT, REFUSED_FAULT, UNWANTED_REQUESTS
+from tests.support.localserver import CHUNK_SIZE, Reply
 
 CAP = FAST.max_bytes  # 512 KiB
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness import run_fault, sample_reply
-from localserver import Reply
-from promises import FAULT, REFUSED_FAULT
+from tests.reliability.harness import run_fault, sample_reply
+from tests.reliability.promises import FAULT, REFUSED_FAULT
+from tests.support.localserver import Reply
 
 
 @pytest.mark.expect("unchanged")

@@ -1,5 +1,5 @@
 """Every sample landed by the daily Dagster jobs, once per backend per test process, for the end-to-end modules
-to share (tests/conftest.py's `dagster_landings`). A test that refreshes again takes a copy (tests/landed.py)."""
+to share (tests/conftest.py's `dagster_landings`). A test that refreshes again takes a copy (support/landed.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from backends import BACKENDS, warehouse_at
-from localserver import LocalServer
 from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.sources.file import load_sources
-from sourcefiles import serve_samples, write_sources_file
+from tests.support.backends import BACKENDS, warehouse_at
+from tests.support.localserver import LocalServer
+from tests.support.sourcefiles import serve_samples, write_sources_file
 from warehouse.target import LAKE_DATA_ENV
 
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-CLIENTS = Path(__file__).resolve().parent / "clients"
+CLIENTS = Path(__file__).resolve().parents[1] / "clients"
 # Each Python engine tested and its lock: 1.5.5, the 1.x users have today; 1.1.3, the oldest the README promises.
 PYTHON_ENGINES = {"1.5.5": CLIENTS / "duckdb15.lock", "1.1.3": CLIENTS / "duckdb11.lock"}
 CLI_VERSION = "v1.5.6"

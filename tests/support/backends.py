@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pgserver import HOST, PORT, USER, fresh_database
+from tests.support.pgserver import HOST, PORT, USER, fresh_database
 from warehouse.target import LAKE_DATA_ENV
 
 BACKENDS = ["file", "ducklake"]

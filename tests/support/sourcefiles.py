@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from localserver import LocalServer
 from pipelines.fetch.offline import pointed_at
 from pipelines.pricelist.region_index import parse_region_index
 from pipelines.refresh.pricelist_units import reads_region_index
 from pipelines.sources.file import SourceSpec, sample_path
 from pipelines.sources.toml_writer import sources_toml
+from tests.support.localserver import LocalServer
 
 
 def write_sources_file(path: Path, sources: list[SourceSpec], base_url: str) -> Path:

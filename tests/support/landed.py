@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from backends import lake_location
-from pgserver import connect as pg_connect
+from tests.support.backends import lake_location
+from tests.support.pgserver import connect as pg_connect
 from warehouse.target import LAKE_DATA_ENV, is_lake, lake_conninfo, lake_data_path
 
 

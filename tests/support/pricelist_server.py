@@ -7,14 +7,13 @@ import json
 import sys
 from pathlib import Path
 
-from pricelist_files import sample
-
-from localserver import LocalServer, Reply
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec, load_sources
+from tests.support.localserver import LocalServer, Reply
+from tests.support.pricelist_files import sample
 
 STAMP = "20260928184207"
 NEWER = "20261028000000"

@@ -20,9 +20,9 @@ from typing import Any
 
 import httpx
 
-from localserver import free_port
+from tests.support.localserver import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 WORKSPACE = DEPLOY / "workspace.yaml"
 BIN = Path(sys.executable).parent

@@ -1,0 +1,1 @@
+"""ratecard's test suite."""

@@ -1,0 +1,1 @@
+"""Reliability scenarios: faults, processes and promises, each measured."""

@@ -1,0 +1,1 @@
+"""Helpers the tests share: local servers, landed warehouses, backends, a browser."""
