@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import duckdb
 from typer.testing import CliRunner
@@ -11,6 +10,7 @@ from typer.testing import CliRunner
 from pipelines.cli.app import app
 from pipelines.cli.reporting import EXIT_CODES
 from pipelines.sources.file import load_sources
+from tests.support.paths import ROOT
 
 runner = CliRunner()
 
@@ -95,6 +95,6 @@ def test_help_and_show_import_neither_great_expectations_nor_dagster(tmp_path):
 
 def test_the_cli_page_lists_every_exit_code_the_cli_has():
     """docs/CLI.md's table of exit codes and `EXIT_CODES` (what `ratecard --help` prints) name the same codes."""
-    page = (Path(__file__).resolve().parent.parent / "docs" / "CLI.md").read_text()
+    page = (ROOT / "docs" / "CLI.md").read_text()
     table = page.split("Exit codes (also in `ratecard --help`):", 1)[1].split("\n## ", 1)[0]
     assert {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)} == set(EXIT_CODES)

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import PILOT_SAMPLES
 from warehouse.sql_files import sql
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
-EXAMPLE = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots" / "example.csv"
+EXAMPLE = PILOT_SAMPLES / "example.csv"
 TWO = ["--source", "fx_ecb", "--source", "aws_trn1"]
 
 

@@ -21,8 +21,8 @@ import duckdb
 
 from pipelines.sources.file import load_sources
 from pipelines.sources.toml_writer import sources_toml
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 SOURCE_IDS = ("aws_trn1", "gpu_runpod", "aws_pricelist")
 BASE_URL = re.compile(r"^RATECARD_OFFLINE_BASE_URL=(http://127\.0\.0\.1:\d+)$")

@@ -27,15 +27,16 @@ from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import load_sources, sample_path
 from tests.support.browser import chromium, load, recorded_page
 from tests.support.localserver import LocalServer, Reply, free_port
+from tests.support.paths import PILOT_SAMPLES, ROOT
 from tests.support.sourcefiles import serve_samples, write_sources_file
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("dashboard")
 
 runner = CliRunner()
-ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+ARTIFACTS = ROOT / "artifacts"
 PAGES = ["index", "gpus", "regions", "history", "deployment", "sources", "dictionary"]
-PILOTS = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots"
+PILOTS = PILOT_SAMPLES
 
 
 def refresh(*args: str, exit_code: int = 0) -> None:

@@ -14,8 +14,8 @@ from pipelines.refresh.pricelist_units import sample_units
 from pipelines.refresh.references import REFERENCE_FILES
 from pipelines.sources.adapter_registry import adapter_names
 from pipelines.sources.file import DEFAULT_SOURCES_FILE, load_sources, sample_path
+from tests.support.paths import TESTS
 
-TESTS_DIR = Path(__file__).resolve().parent
 ADAPTERS_DIR = Path(importlib.import_module("pipelines.adapters").__file__).resolve().parent
 NOT_ADAPTERS = {"__init__.py"}  # parser_for and friends; the shared readers live in pipelines/reading/
 
@@ -49,7 +49,7 @@ def test_source_adapter_is_known(source) -> None:
 
 ADAPTER_TESTS = {
     path.name: path.read_text(encoding="utf-8")
-    for path in TESTS_DIR.glob("test_*.py")
+    for path in TESTS.glob("test_*.py")
     if path.name not in {"test_meta.py", "test_end_to_end.py", "test_gpu_end_to_end.py"}
 }
 

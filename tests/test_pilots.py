@@ -22,13 +22,14 @@ from typer.testing import CliRunner
 
 from pipelines.cli.app import app
 from pipelines.pilots.records import PILOT_COLUMNS
+from tests.support.paths import PILOT_SAMPLES
 from tests.test_cli import IMPORTED_HEAVY
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pilots")
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
-EXAMPLE = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots" / "example.csv"
+EXAMPLE = PILOT_SAMPLES / "example.csv"
 SOURCES = ["aws_trn1", "aws_inf1", "aws_inf2", "gpu_hyperstack", "gpu_replicate", "gpu_runpod_serverless"]
 SIX = Decimal("0.000001")
 HEADER = ",".join(PILOT_COLUMNS)

@@ -27,12 +27,13 @@ from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.locations import SAMPLES_DIR
+from tests.support.paths import RECORDED
 from tests.support.pricelist_server import RATECARD
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pricelist_backfill")
 
-RECORDED_INDEX = Path(__file__).parent / "recorded" / "aws" / "ec2_version_index.json"
+RECORDED_INDEX = RECORDED / "aws" / "ec2_version_index.json"
 VERSIONS = SAMPLES_DIR / "aws" / "pricelist" / "versions"
 EFFECTIVE = [datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 8, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC)]
 # Every version of every row, as a set: what two histories must share to be the same history.

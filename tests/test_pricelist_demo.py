@@ -15,14 +15,15 @@ from typer.testing import CliRunner
 
 from pipelines.cli.app import app
 from tests.support.landed import copy_file_warehouse
+from tests.support.paths import PILOT_SAMPLES, ROOT
 from tests.support.pricelist_files import Row, read_sample
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pricelist_demo")
 
 runner = CliRunner()
-README = Path(__file__).resolve().parent.parent / "README.md"
-PILOTS = Path(__file__).resolve().parent.parent / "pipelines" / "samples" / "pilots"
+README = ROOT / "README.md"
+PILOTS = PILOT_SAMPLES
 REGIONS = ("us-east-1", "us-east-2", "eu-south-2")
 # The filters of pipelines/pricelist/offer_csv.py, restated by header name: a row failing any is a decoy.
 KEPT = {

@@ -23,6 +23,7 @@ from pipelines.refresh.many_sources import refresh_all
 from pipelines.sources.file import load_sources
 from pipelines.sources.locations import SAMPLES_DIR
 from schemas.pricelist import PriceListKind, PurchaseOption
+from tests.support.paths import RECORDED
 from warehouse.db import connect
 from warehouse.sql_files import sql
 
@@ -30,7 +31,7 @@ from warehouse.sql_files import sql
 pytestmark = pytest.mark.xdist_group("pricelist_savings_plans")
 
 RATES = SAMPLES_DIR / "aws" / "savingsplan"
-RECORDINGS = Path(__file__).parent / "recorded" / "aws"
+RECORDINGS = RECORDED / "aws"
 STAMP = "20260928170000"
 TRN1_ON_DEMAND = Decimal("21.50")
 

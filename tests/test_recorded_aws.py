@@ -5,7 +5,6 @@ read through the real parsers: the spot feed (aws_spot_feed), the EC2 region ind
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,10 @@ from pipelines.errors import ParseError
 from pipelines.pricelist.region_index import changed_regions, parse_region_index
 from pipelines.sources.file import load_sources
 from schemas.pricelist import PriceListBatch
+from tests.support.paths import RECORDED
 
 D = Decimal
-AWS = Path(__file__).parent / "recorded" / "aws"
+AWS = RECORDED / "aws"
 SOURCES = {s.id: s for s in load_sources()}
 SPOT, PRICELIST = SOURCES["aws_spot"], SOURCES["aws_pricelist"]
 SPOT_FILE = AWS / "spot_price_feed_2021-04.json"

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
 from pipelines.adapters import fx_ecb
 from pipelines.sources.file import load_sources
 from schemas.gpu import FxBatch
+from tests.support.paths import RECORDED
 
 D = Decimal
-FX = Path(__file__).parent / "recorded" / "fx"
+FX = RECORDED / "fx"
 SPEC = next(s for s in load_sources() if s.id == "fx_ecb")
 
 

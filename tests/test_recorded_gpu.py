@@ -5,7 +5,6 @@ SOURCES.md), read through the real adapters. Both recorders stripped the envelop
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,10 @@ from pipelines.adapters import gpu_vastai as vast
 from pipelines.errors import ParseError
 from pipelines.sources.file import load_sources
 from schemas.gpu import GpuBatch, GpuOffer
+from tests.support.paths import RECORDED
 
 D = Decimal
-GPU = Path(__file__).parent / "recorded" / "gpu"
+GPU = RECORDED / "gpu"
 SOURCES = {s.id: s for s in load_sources()}
 RUNPOD, VAST = SOURCES["gpu_runpod"], SOURCES["gpu_vastai"]
 RUNPOD_FILE = "runpod_gpu_types_2025-06-21"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import duckdb
 import pytest
@@ -22,8 +21,9 @@ from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from pipelines.specs import rst_tables
 from tests.support.localserver import LocalServer, Reply
+from tests.support.paths import RECORDED
 
-NEURON = Path(__file__).parent / "recorded" / "neuron"
+NEURON = RECORDED / "neuron"
 SOURCES = {s.id: s for s in load_sources()}
 D = Decimal
 

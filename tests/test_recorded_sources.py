@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import Path
 
 import pytest
 
-RECORDED = Path(__file__).parent / "recorded"
+from tests.support.paths import RECORDED
+
 SOURCES = RECORDED / "SOURCES.md"
 # A table row: | `path` | what | repository | upstream path | `commit` | captured | licence | `sha256` |
 ROW = re.compile(r"^\|\s*`(?P<file>[^`]+)`\s*\|(?P<rest>.*)\|\s*$")

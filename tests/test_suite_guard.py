@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import TESTS
+
 # What `pytest --collect-only -q` counted for the whole suite when the floor was last raised (1,907), less a
 # margin of 7 for a test folded into another.
 FEWEST_TESTS_COLLECTED = 1900
-TESTS_DIR = Path(__file__).resolve().parent
 
 
 def is_whole_suite(config: pytest.Config) -> bool:
@@ -18,7 +19,7 @@ def is_whole_suite(config: pytest.Config) -> bool:
     if config.getoption("keyword") or config.getoption("markexpr"):
         return False
     given = [Path(arg.split("::")[0]).resolve() for arg in config.args]
-    return all(path == TESTS_DIR for path in given)
+    return all(path == TESTS for path in given)
 
 
 def test_a_whole_run_collects_at_least_the_floor(request: pytest.FixtureRequest) -> None:

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-TESTS_DIR = Path(__file__).resolve().parent
+from tests.support.paths import TESTS
+
 # The folders pyproject.toml puts on the path: their modules are the helpers a test may import by name.
-HELPER_DIRS = (TESTS_DIR / "support", TESTS_DIR / "reliability")
+HELPER_DIRS = (TESTS / "support", TESTS / "reliability")
 ASSERTING_PREFIXES = ("assert_", "check_", "expect_")
 EXPECTATIONS = {"raises", "warns"}
 BASE_EXCEPTIONS = {"Exception", "BaseException"}
@@ -91,7 +92,7 @@ def helper_modules() -> dict[str, ast.Module]:
     for folder in HELPER_DIRS:
         for path in folder.glob("*.py"):
             if not path.name.startswith("test_") and path.name not in ("conftest.py", "__init__.py"):
-                name = ".".join(path.with_suffix("").relative_to(TESTS_DIR.parent).parts)
+                name = ".".join(path.with_suffix("").relative_to(TESTS.parent).parts)
                 found[name] = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     return found
 
@@ -193,14 +194,14 @@ def bare_base_expectations(source: str, path: str, helpers: dict[str, ast.Module
 
 def suite_files() -> list[Path]:
     """Every Python file under tests/: test modules, for the first rule; helpers too, for the second."""
-    return sorted(TESTS_DIR.rglob("*.py"))
+    return sorted(TESTS.rglob("*.py"))
 
 
 def offenders_in_the_suite(find: Callable[[str, str, dict[str, ast.Module]], list[Offender]]) -> list[str]:
     helpers = helper_modules()
     found: list[str] = []
     for path in suite_files():
-        found += map(str, find(path.read_text(encoding="utf-8"), str(path.relative_to(TESTS_DIR.parent)), helpers))
+        found += map(str, find(path.read_text(encoding="utf-8"), str(path.relative_to(TESTS.parent)), helpers))
     return found
 
 

@@ -1,0 +1,10 @@
+"""Where the project's files are, for tests in any folder of tests/: one place, so a test that moves keeps its paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
+RECORDED = TESTS / "recorded"  # others' captures of the real services, bytes unchanged (SOURCES.md there)
+PILOT_SAMPLES = ROOT / "pipelines" / "samples" / "pilots"
