@@ -1,5 +1,5 @@
 """A host that accepts connections on 127.0.0.1 and never answers: a provider's load balancer that hangs.
-Used by bench/hanging_host.py and tests/test_hanging_host.py.
+Used by bench/hanging_host.py and tests/fetch/test_hanging_host.py.
 
 with SilentHost() as host:
     fetcher.fetch("src", host.url("/page"))  # connects, then waits for its read timeout

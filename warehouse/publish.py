@@ -23,7 +23,7 @@ from warehouse.target import is_lake
 
 # Storage number 64, which every 1.x reader since 1.1 reads, named explicitly so that the snapshot's format never
 # follows the pipeline's engine upwards (DuckDB 2.0 wrote 65+ by default). DuckDB 1.0.0 refuses what 2.0 wrote under
-# the older labels, so v1.1.0 is the oldest label that is true. Tested in tests/test_snapshot_clients.py.
+# the older labels, so v1.1.0 is the oldest label that is true. Tested in tests/warehouse/test_snapshot_clients.py.
 SNAPSHOT_STORAGE_VERSION = "v1.1.0"
 
 

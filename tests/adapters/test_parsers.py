@@ -22,7 +22,7 @@ from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.records import PriceKind, SourceBatch
 
 D = Decimal
-# The AWS sources; GPU and FX adapters have their own test modules (tests/test_gpu_*.py, tests/test_fx_ecb.py).
+# The AWS sources; GPU and FX adapters have their own test modules (tests/adapters/test_gpu_*.py, test_fx_ecb.py).
 SOURCES: dict[str, SourceSpec] = {s.id: s for s in load_sources() if s.kind == "aws"}
 PRODUCT_PAGES = [sid for sid, s in SOURCES.items() if s.adapter == "aws_product_page"]
 INF1_BASIS = "chips x 8 GiB per Inferentia chip (AWS Neuron Inferentia specification)"

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from pipelines.cli.app import app
 from pipelines.pilots.records import PILOT_COLUMNS
+from tests.cli.test_cli import IMPORTED_HEAVY
 from tests.support.paths import PILOT_SAMPLES
-from tests.test_cli import IMPORTED_HEAVY
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pilots")

@@ -20,13 +20,13 @@ from pipelines.pricelist.spot import parse_spot
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec, load_sources
+from tests.adapters.test_gpu_lambda import soup, split_on_demand_table
 from tests.support.gpu_offers import render
 from tests.support.localserver import LocalServer, Reply
 from tests.support.paths import RECORDED
 from tests.support.pricelist_files import SPOT
 from tests.support.pricelist_server import RATECARD, PriceList, refresh
 from tests.support.sourcefiles import write_sources_file
-from tests.test_gpu_lambda import soup, split_on_demand_table
 
 RECORDED_SPOT = RECORDED / "aws" / "spot_price_feed_2021-04.json"
 RECORDED_REGIONS = ("us-east-1", "us-east-2", "us-west-1", "eu-west-1", "ap-southeast-2")

@@ -12,12 +12,12 @@ from decimal import Decimal
 import pytest
 
 from pipelines.sources.file import sample_path
+from tests.adapters.test_fx_ecb import envelope
+from tests.orchestration.test_end_to_end import query
 from tests.support.dagster_landed import check_outcomes, failures_by_step, landing_group, run_refresh
 from tests.support.landed import copy_of
 from tests.support.localserver import Reply
 from tests.support.sourcefiles import serve_samples
-from tests.test_end_to_end import query
-from tests.test_fx_ecb import envelope
 
 ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
     ("A10", Decimal("0.37"), "LeaderGPU", 2),

@@ -18,9 +18,9 @@ from pipelines.errors import ParserBug, ReparseRolledBack
 from pipelines.fetch.archive import Archive
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import load_sources
+from tests.orchestration.test_end_to_end import query
 from tests.support.dagster_landed import BACKEND_PARAMS, DagsterLanding, landing_group
 from tests.support.landed import copy_of
-from tests.test_end_to_end import query
 from warehouse.target import LAKE_DATA_ENV, local_dir
 
 BROKEN = "the parser broke"

@@ -33,9 +33,9 @@ from pipelines.reading.cards import read_cards
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas.gpu import GpuBatch
+from tests.reading.test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
 from tests.support.gpu_offers import offer_rows
 from tests.support.localserver import LocalServer, Reply
-from tests.test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
 
 
 @dataclass(frozen=True)

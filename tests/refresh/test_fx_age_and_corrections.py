@@ -22,8 +22,8 @@ from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import DEFAULT_SOURCES_FILE, FxSettings, SourceSpec, load_sources
+from tests.adapters.test_fx_ecb import envelope
 from tests.support.localserver import LocalServer, Reply
-from tests.test_fx_ecb import envelope
 from warehouse.db import connect
 from warehouse.gpu_landing import GPU_LISTINGS, load_fx_rates
 from warehouse.versioning import VersionedTable, rehash

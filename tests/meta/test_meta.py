@@ -49,7 +49,7 @@ def test_source_adapter_is_known(source) -> None:
 
 ADAPTER_TESTS = {
     path.name: path.read_text(encoding="utf-8")
-    for path in TESTS.glob("test_*.py")
+    for path in TESTS.rglob("test_*.py")
     if path.name not in {"test_meta.py", "test_end_to_end.py", "test_gpu_end_to_end.py"}
 }
 
@@ -57,7 +57,7 @@ ADAPTER_TESTS = {
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
 def test_source_is_named_in_an_adapter_test(source) -> None:
     naming = [name for name, text in ADAPTER_TESTS.items() if f'"{source.id}"' in text]
-    assert naming, f"no adapter test (tests/test_*.py) names source {source.id!r}"
+    assert naming, f"no adapter test (tests/**/test_*.py) names source {source.id!r}"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
@@ -104,3 +104,11 @@ def test_adapter_module_is_registered_and_used(name: str) -> None:
 
 def test_every_registered_adapter_has_a_module() -> None:
     assert sorted(adapter_names()) == ADAPTER_MODULES
+
+
+def test_the_tests_root_holds_only_the_conftest() -> None:
+    """Tests live in rooms that mirror the code (tests/warehouse/, tests/refresh/, ...), helpers in tests/support/."""
+    assert sorted(p.name for p in TESTS.glob("*.py")) == ["__init__.py", "conftest.py"]
+    rooms = [p for p in TESTS.iterdir() if p.is_dir() and any(p.glob("test_*.py"))]
+    assert len(rooms) >= 10
+    assert all((room / "__init__.py").is_file() for room in rooms), "a room that is not a package"

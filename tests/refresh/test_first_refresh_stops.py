@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_stop_signals import RATECARD, default_signals_for_children, ended, next_command, run_until
+from tests.refresh.test_stop_signals import RATECARD, default_signals_for_children, ended, next_command, run_until
 from warehouse.db import connect
 from warehouse.schema import applied_schema, schema_sha256
 from warehouse.templates import CACHE_ENV

@@ -1,0 +1,1 @@
+"""The benches run and report."""

@@ -1,0 +1,1 @@
+"""Real captures of the services, read by today's parsers."""

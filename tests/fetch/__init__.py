@@ -1,0 +1,1 @@
+"""Fetching, archiving and the sample server."""

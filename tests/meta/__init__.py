@@ -1,0 +1,1 @@
+"""The suite and the house: layers, docs, assertions."""

@@ -1,0 +1,1 @@
+"""Dagster: definitions, steps, services."""

@@ -1,0 +1,1 @@
+"""Pilots, plans and traffic."""

@@ -1,0 +1,1 @@
+"""AWS price lists, spot and Savings Plans."""

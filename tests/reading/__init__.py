@@ -1,0 +1,1 @@
+"""What every page reader shares."""

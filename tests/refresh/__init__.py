@@ -1,0 +1,1 @@
+"""A refresh from fetch to landing, and its stops."""

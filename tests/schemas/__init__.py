@@ -1,0 +1,1 @@
+"""Expectation suites and their runner."""

@@ -1,0 +1,1 @@
+"""Warehouse: files, versions, lakes, views and exports."""
