@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from pipelines.adapters import parser_for, parser_version
-from pipelines.refresh.pricelist_units import sample_units
 from pipelines.refresh.references import REFERENCE_FILES
 from pipelines.sources.adapter_registry import adapter_names
 from pipelines.sources.file import DEFAULT_SOURCES_FILE, load_sources, sample_path
@@ -47,39 +46,17 @@ def test_source_adapter_is_known(source) -> None:
     assert parser_version(source.adapter)
 
 
-ADAPTER_TESTS = {
-    path.name: path.read_text(encoding="utf-8")
-    for path in TESTS.rglob("test_*.py")
-    if path.name not in {"test_meta.py", "test_end_to_end.py", "test_gpu_end_to_end.py"}
-}
-
-
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
-def test_source_is_named_in_an_adapter_test(source) -> None:
-    naming = [name for name, text in ADAPTER_TESTS.items() if f'"{source.id}"' in text]
-    assert naming, f"no adapter test (tests/**/test_*.py) names source {source.id!r}"
+def test_source_has_its_own_test_file(source) -> None:
+    """tests/sources/test_<source id>.py: the checks every source gets (tests/support/source_kit.py), and its own."""
+    path = TESTS / "sources" / f"test_{source.id}.py"
+    assert path.is_file(), f"no test file for source {source.id!r}: add {path.relative_to(TESTS.parent)}"
+    assert f'source_id = "{source.id}"' in path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.id)
-def test_sample_parses_to_a_batch_of_that_source(source) -> None:
-    priced = 0
-    for parsed_as in sample_units(source):  # a price-list region index: each region's offer file
-        batch = parser_for(source.adapter)(sample_path(parsed_as).read_bytes(), parsed_as)
-        assert batch.source_id == parsed_as.id
-        kind = source.kind
-        if kind == "aws":
-            assert len(batch.specs) >= 1
-            assert (len(batch.prices) >= 1) == source.expects_prices
-        elif kind == "gpu":
-            assert len(batch.offers) >= 1
-        elif kind == "spec":
-            assert batch.row_count >= 1
-        elif kind == "fx":
-            assert len(batch.rates) >= 1
-        else:
-            assert batch.region_code == parsed_as.options.get("region_code")
-            priced += len(batch.prices) + len(batch.pending)  # spot quotes wait for the price list's types
-    assert priced >= 1 or source.kind != "pricelist"
+def test_every_source_test_file_names_a_declared_source() -> None:
+    declared = {f"test_{s.id}.py" for s in SOURCES}
+    assert sorted(p.name for p in (TESTS / "sources").glob("test_*.py") if p.name not in declared) == []
 
 
 def test_adapter_modules_found() -> None:

@@ -1,0 +1,7 @@
+"""Hyperstack GPU pricing: the checks every source gets (tests/support/source_kit.py)."""
+
+from tests.support.source_kit import SourceChecks
+
+
+class TestGpuHyperstack(SourceChecks):
+    source_id = "gpu_hyperstack"

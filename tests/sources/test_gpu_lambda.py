@@ -1,0 +1,7 @@
+"""Lambda GPU cloud pricing: the checks every source gets (tests/support/source_kit.py)."""
+
+from tests.support.source_kit import SourceChecks
+
+
+class TestGpuLambda(SourceChecks):
+    source_id = "gpu_lambda"

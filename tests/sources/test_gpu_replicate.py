@@ -1,0 +1,9 @@
+"""Replicate hardware pricing (per second, scale to zero).
+
+The checks every source gets (tests/support/source_kit.py)."""
+
+from tests.support.source_kit import SourceChecks
+
+
+class TestGpuReplicate(SourceChecks):
+    source_id = "gpu_replicate"
