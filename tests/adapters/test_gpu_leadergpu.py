@@ -1,8 +1,7 @@
 """LeaderGPU (source "gpu_leadergpu"): the XHR JSON whose `matchesHtml` carries the server cards.
 
 The bundled sample must yield exactly the expected offers; altered responses (reordered keys and blocks,
-restyled markup) parse the same, and broken ones fail with a ParseError naming the source.
-"""
+restyled markup) parse the same, and broken ones fail with a ParseError naming the source."""
 
 from __future__ import annotations
 
@@ -16,255 +15,21 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_leadergpu
 from pipelines.errors import CellError, ParseError
-from pipelines.sources.file import SourceSpec, sample_path
-from schemas.gpu import GpuBatch
-
-D = Decimal
-SOURCE_ID = "gpu_leadergpu"
-SPEC = SourceSpec(
-    id=SOURCE_ID,
-    adapter="gpu_leadergpu",
-    url="https://www.leadergpu.com/filter_servers?filterExpression=available_server_next_month&lang=en",
-    sample="gpu/leadergpu.json",
-    options={"provider": "LeaderGPU"},
+from tests.support.leadergpu import (
+    EXPECTED,
+    EXPECTED_UNPRICED,
+    OD,
+    RES,
+    SAMPLE,
+    SAMPLE_HTML,
+    SAMPLE_JSON,
+    SPEC,
+    D,
+    card_titled,
+    edited,
+    offers_of,
+    parse_html,
 )
-SAMPLE = sample_path(SPEC).read_bytes()
-SAMPLE_JSON = json.loads(SAMPLE)
-SAMPLE_HTML = SAMPLE_JSON["matchesHtml"]
-
-OD, RES = "on_demand", "reserved"
-# listing -> (gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, memory GB, offer_count)
-EXPECTED = {
-    "1 pcs NVIDIA A10 / minute": (
-        "NVIDIA A10",
-        1,
-        OD,
-        D("0.0053"),
-        "EUR",
-        "instance",
-        "minute",
-        "in_stock",
-        None,
-        D("24"),
-        1,
-    ),
-    "1 pcs NVIDIA A10 / day": ("NVIDIA A10", 1, OD, D("7.50"), "EUR", "instance", "day", "in_stock", None, D("24"), 1),
-    "1 pcs NVIDIA A10 / week": (
-        "NVIDIA A10",
-        1,
-        RES,
-        D("49.00"),
-        "EUR",
-        "instance",
-        "week",
-        "in_stock",
-        None,
-        D("24"),
-        1,
-    ),
-    "1 pcs NVIDIA A10 / month": (
-        "NVIDIA A10",
-        1,
-        RES,
-        D("199.00"),
-        "EUR",
-        "instance",
-        "month",
-        "in_stock",
-        None,
-        D("24"),
-        1,
-    ),
-    "8 pcs NVIDIA H100 / minute": (
-        "NVIDIA H100",
-        8,
-        OD,
-        D("0.29"),
-        "EUR",
-        "instance",
-        "minute",
-        "in_stock",
-        None,
-        D("80"),
-        1,
-    ),
-    "8 pcs NVIDIA H100 / day": (
-        "NVIDIA H100",
-        8,
-        OD,
-        D("410.00"),
-        "EUR",
-        "instance",
-        "day",
-        "in_stock",
-        None,
-        D("80"),
-        1,
-    ),
-    "8 pcs NVIDIA H100 / week": (
-        "NVIDIA H100",
-        8,
-        RES,
-        D("2650.00"),
-        "EUR",
-        "instance",
-        "week",
-        "in_stock",
-        None,
-        D("80"),
-        1,
-    ),
-    "8 pcs NVIDIA H100 / month": (
-        "NVIDIA H100",
-        8,
-        RES,
-        D("10900.00"),
-        "EUR",
-        "instance",
-        "month",
-        "in_stock",
-        None,
-        D("80"),
-        1,
-    ),
-    "2 pcs NVIDIA RTX A6000 / minute": (
-        "NVIDIA RTX A6000",
-        2,
-        OD,
-        D("0.0180"),
-        "EUR",
-        "instance",
-        "minute",
-        "sold_out",
-        None,
-        D("48"),
-        1,
-    ),
-    "2 pcs NVIDIA RTX A6000 / day": (
-        "NVIDIA RTX A6000",
-        2,
-        OD,
-        D("24.00"),
-        "EUR",
-        "instance",
-        "day",
-        "sold_out",
-        None,
-        D("48"),
-        1,
-    ),
-    "2 pcs NVIDIA RTX A6000 / week": (
-        "NVIDIA RTX A6000",
-        2,
-        RES,
-        D("150.00"),
-        "EUR",
-        "instance",
-        "week",
-        "sold_out",
-        None,
-        D("48"),
-        1,
-    ),
-    "2 pcs NVIDIA RTX A6000 / month": (
-        "NVIDIA RTX A6000",
-        2,
-        RES,
-        D("560.00"),
-        "EUR",
-        "instance",
-        "month",
-        "sold_out",
-        None,
-        D("48"),
-        1,
-    ),
-}
-EXPECTED_UNPRICED = ["4 pcs Tesla V100"]
-
-
-def row(offer) -> tuple:
-    return (
-        offer.gpu_name,
-        offer.gpu_count,
-        offer.price_kind.value,
-        offer.amount,
-        offer.currency,
-        offer.price_per.value,
-        offer.period.value,
-        offer.stock_status.value,
-        offer.region,
-        offer.gpu_memory_gb_printed,
-        offer.offer_count,
-    )
-
-
-def offers_of(batch: GpuBatch) -> dict[str, tuple]:
-    listings = [o.listing for o in batch.offers]
-    assert len(listings) == len(set(listings)), "listings must be unique"
-    return {o.listing: row(o) for o in batch.offers}
-
-
-def parse_html(html: str, **other_keys) -> GpuBatch:
-    return gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, **other_keys, "matchesHtml": html}).encode(), SPEC)
-
-
-def edited(edit) -> str:
-    soup = BeautifulSoup(SAMPLE_HTML, "lxml")
-    edit(soup)
-    return str(soup)
-
-
-def card_titled(soup: BeautifulSoup, title: str):
-    return next(c for c in soup.select("section.b-product-gpu") if title in c.get_text())
-
-
-# -- the bundled sample ------------------------------------------------------------------------------------
-
-
-def test_sample_yields_exactly_the_expected_offers() -> None:
-    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
-    assert batch.source_id == "gpu_leadergpu"
-    assert batch.parser_version == "gpu_leadergpu/2.1"
-    assert batch.provider == "LeaderGPU"
-    assert [o.listing for o in batch.offers] == list(EXPECTED)  # card order, then minute/day/week/month
-    assert offers_of(batch) == EXPECTED
-    assert batch.unpriced == EXPECTED_UNPRICED
-
-
-def test_amounts_keep_their_printed_digits() -> None:
-    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
-    printed = {o.listing: str(o.amount) for o in batch.offers}
-    assert printed["1 pcs NVIDIA A10 / minute"] == "0.0053"
-    assert printed["2 pcs NVIDIA RTX A6000 / minute"] == "0.0180"
-    assert printed["8 pcs NVIDIA H100 / week"] == "2650.00"
-    assert printed["8 pcs NVIDIA H100 / month"] == "10900.00"
-    assert all(isinstance(o.amount, Decimal) for o in batch.offers)
-
-
-def test_sample_starts_with_the_sample_comment_and_the_exact_figures() -> None:
-    assert "ratecard SAMPLE" in SAMPLE_JSON["_comment"]
-    assert "filter_servers?filterExpression=available_server_next_month" in SAMPLE_JSON["_comment"]
-    for figure in (
-        "€ 0.0053",
-        "€ 7.50",
-        "€ 49.00",
-        "€ 199.00",
-        "€ 0.29",
-        "€ 410.00",
-        "€ 2,650.00",
-        "€ 10,900.00",
-        "€ 0.0180",
-        "€ 24.00",
-        "€ 150.00",
-        "€ 560.00",
-        "Price on request",
-    ):
-        assert figure in SAMPLE_HTML
-    assert len(SAMPLE) < 30_000
-
-
-# -- drift that must not change the result ----------------------------------------------------------------
 
 
 def test_reordered_and_extra_json_keys_parse_the_same() -> None:
@@ -361,9 +126,6 @@ def test_stock_status_follows_the_label_and_button() -> None:
     assert stock["2 pcs NVIDIA RTX A6000 / day"] == "sold_out"
 
 
-# -- unpriced rows -------------------------------------------------------------------------------------------
-
-
 def test_unpriced_card_goes_to_unpriced_never_to_offers() -> None:
     batch = gpu_leadergpu.parse(SAMPLE, SPEC)
     assert "4 pcs Tesla V100" in batch.unpriced
@@ -380,9 +142,6 @@ def test_blank_prices_make_a_card_unpriced() -> None:
     assert batch.unpriced == ["1 pcs NVIDIA A10", "4 pcs Tesla V100"]
     assert not any(o.gpu_name == "NVIDIA A10" for o in batch.offers)
     assert len(batch.offers) == 8
-
-
-# -- broken input: typed errors naming the source ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -487,8 +246,6 @@ def test_the_same_server_twice_is_a_parse_error_not_a_silent_duplicate() -> None
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'8 pcs NVIDIA H100 / minute' appears twice"):
         parse_html(edited(duplicate))
 
-
-# -- properties ----------------------------------------------------------------------------------------------
 
 CARD = (
     '<section class="b-product-gpu"><h3 class="b-product-gpu__title">{title}</h3>'
