@@ -35,14 +35,7 @@ from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import expectations, gpu_expectations, gx_results, gx_stacked
 from schemas.gpu import GpuListing
-from schemas.gx_runner import (
-    ValidationReport,
-    ephemeral_context,
-    import_gx,
-    in_declared_order,
-    outcome_of,
-    report_of,
-)
+from schemas.gx_runner import ValidationReport, ephemeral_context, import_gx, in_declared_order, outcome_of, report_of
 
 SCENARIO = "4 GE gate"
 REPS = 3  # timed runs of each stacked measurement

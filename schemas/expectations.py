@@ -17,7 +17,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from schemas.gx_runner import ExpectationOutcome, ValidationReport, frame, import_gx, micro_units, record_row, run_suite
+from schemas.gx_frames import frame, micro_units, record_row
+from schemas.gx_runner import ExpectationOutcome, ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, scoped, validate_stacked
 from schemas.records import BYTES_PER_UNIT, InstancePrice, InstanceSpec, PriceKind, SourceBatch
 

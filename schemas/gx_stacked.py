@@ -23,8 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from schemas.gx_frames import frame
 from schemas.gx_results import raised
-from schemas.gx_runner import ExpectationOutcome, ValidationReport, expected_bounds, frame, outcome_of, report_of
+from schemas.gx_runner import ExpectationOutcome, ValidationReport, expected_bounds, outcome_of, report_of
 from schemas.gx_runner import validate_frame as run_ge
 
 PARTIAL_UNEXPECTED = 20  # GE's default partial_unexpected_count: how many offending rows a SUMMARY run quotes

@@ -15,7 +15,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from schemas.gx_runner import ValidationReport, frame, import_gx, micro_units, record_row, run_suite
+from schemas.gx_frames import frame, micro_units, record_row
+from schemas.gx_runner import ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
 from schemas.pricelist import (
     INSTANCE_TYPE,

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from schemas.gx_runner import ValidationReport, frame, import_gx, run_suite
+from schemas.gx_frames import frame
+from schemas.gx_runner import ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
 from schemas.specs import NUMBER_FORMATS, SpecBatch
 

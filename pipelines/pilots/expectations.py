@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from pipelines.pilots.records import PilotResult, pilot_key
-from schemas.gx_runner import ValidationReport, frame, import_gx, run_suite
+from schemas.gx_frames import frame
+from schemas.gx_runner import ValidationReport, import_gx, run_suite
 
 SUITE = "pilot_results"
 COLUMNS = ["row", "pilot_key", "workload", "offering", "price_kind", "work_unit", "units_per_hour", "quality_passed"]

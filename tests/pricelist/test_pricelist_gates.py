@@ -19,7 +19,7 @@ from pipelines.refresh.kinds import KINDS, pricelist_kind_label
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo
 from pipelines.sources.file import SourceSpec
-from schemas.gx_runner import frame
+from schemas.gx_frames import frame
 from schemas.pricelist import PriceListBatch, PriceListPrice
 from schemas.pricelist_expectations import (
     PRICELIST_COLUMNS,

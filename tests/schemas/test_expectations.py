@@ -18,7 +18,8 @@ from schemas.expectations import (
     validate_batch,
     validate_batch_many,
 )
-from schemas.gx_runner import float_columns, run_suite, shifted
+from schemas.gx_frames import float_columns, shifted
+from schemas.gx_runner import run_suite
 from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from tests.support.ge_frames import spy_on_frames
 

@@ -13,7 +13,8 @@ from bench.gate import sample_batches
 from schemas import gpu_expectations
 from schemas.gpu import BillingPeriod, FxBatch, FxRate, GpuListing, GpuPriceKind, PricePer, StockStatus
 from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE, validate_fx, validate_listings, validate_listings_many
-from schemas.gx_runner import ValidationReport, float_columns
+from schemas.gx_frames import float_columns
+from schemas.gx_runner import ValidationReport
 from tests.support.ge_frames import spy_on_frames
 
 BETWEEN = "expect_column_values_to_be_between"

@@ -6,7 +6,8 @@ import contextlib
 from decimal import Decimal
 
 from schemas import gx_memo, gx_results
-from schemas.gx_runner import frame, import_gx, validate_frame
+from schemas.gx_frames import frame
+from schemas.gx_runner import import_gx, validate_frame
 
 
 def _suite(gxe):

@@ -9,7 +9,8 @@ from decimal import Decimal
 import pytest
 
 from schemas import gx_memo, gx_results
-from schemas.gx_runner import ValidationReport, frame, import_gx, run_suite
+from schemas.gx_frames import frame
+from schemas.gx_runner import ValidationReport, import_gx, run_suite
 
 ROWS = [
     {"listing": "l1", "price": Decimal("1.34"), "kind": "on_demand"},
