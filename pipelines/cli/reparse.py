@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from pipelines.cli.refresh import RefreshReport, write_log
+from pipelines.cli.refresh_report import RefreshReport, write_log
 from pipelines.cli.stopping import stops_cleanly
 from pipelines.errors import ReparseRolledBack
 from pipelines.fetch.archive import Archive

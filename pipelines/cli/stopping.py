@@ -16,7 +16,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from pipelines.cli.refresh import RefreshReport, print_summary, write_log
+from pipelines.cli.refresh_report import RefreshReport, print_summary, write_log
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.threads import StopScope, signals_stop, stop_signal
 
