@@ -22,23 +22,19 @@ import tenacity
 from pipelines.errors import FetchError
 from pipelines.fetch.body import read_body
 from pipelines.fetch.causes import describe, status_cause, transport_cause
-from pipelines.fetch.limits import Deadline, HostBreaker
-from pipelines.fetch.responses import Retryable, connect_failure, redirect_target, retry_after_s
-from pipelines.fetch.spool import spooling
-
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour
-REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-MAX_REDIRECTS = 5
-# Transport failures that a later attempt may well not hit; anything else from httpx is final. A ConnectError
-# is final too when the host does not resolve or refuses the connection (see fetch_responses.connect_failure).
-TRANSIENT_ERRORS = (
-    httpx.ConnectError,
-    httpx.ConnectTimeout,
-    httpx.ReadTimeout,
-    httpx.RemoteProtocolError,
-    httpx.ReadError,
+from pipelines.fetch.limits import Deadline, HostBreaker, endpoint
+from pipelines.fetch.responses import (
+    MAX_REDIRECTS,
+    REDIRECT_STATUSES,
+    RETRY_AFTER_STATUSES,
+    RETRY_STATUSES,
+    TRANSIENT_ERRORS,
+    Retryable,
+    connect_failure,
+    redirect_target,
+    retry_after_s,
 )
+from pipelines.fetch.spool import spooling
 
 
 class FetchSettings(pydantic.BaseModel):
@@ -97,11 +93,6 @@ class _Page:  # what one successful attempt yields
     body: bytes
     spooled_sha256: str | None = None  # the hash of a body streamed to a file, taken as it arrived
     spooled_size: int = 0
-
-
-def endpoint(url: httpx.URL) -> str:
-    """What the circuit breaker trips: one host and port (another port of the same host is another service)."""
-    return f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
 
 
 class Fetcher:

@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import httpx
+
 from pipelines.errors import FetchError
 
 
@@ -79,3 +81,8 @@ class Deadline:
             "file, or --deadline); tried again on the next run"
         )
         return FetchError(source_id, message, retryable=True, cause="deadline")
+
+
+def endpoint(url: httpx.URL) -> str:
+    """What the circuit breaker trips: one host and port (another port of the same host is another service)."""
+    return f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"

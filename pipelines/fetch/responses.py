@@ -1,6 +1,6 @@
 """How one HTTP attempt's outcome is read: worth a retry, a redirect to follow, or a final failure.
 
-Kept apart from fetch.py's Fetcher (which loops over attempts) so each stays small.
+Kept apart from http.py's Fetcher (which loops over attempts) so each stays small.
 """
 
 from __future__ import annotations
@@ -12,6 +12,20 @@ import httpx
 
 from pipelines.errors import FetchCause, FetchError
 from pipelines.fetch.causes import connect_cause, describe, final_connect_message
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+RETRY_AFTER_STATUSES = frozenset({429, 503})  # the statuses whose Retry-After we honour
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 5
+# Transport failures that a later attempt may well not hit; anything else from httpx is final. A ConnectError
+# is final too when the host does not resolve or refuses the connection (see connect_failure).
+TRANSIENT_ERRORS = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.ReadTimeout,
+    httpx.RemoteProtocolError,
+    httpx.ReadError,
+)
 
 
 class Retryable(Exception):
