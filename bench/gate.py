@@ -19,23 +19,22 @@ import gc
 import pstats
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import pandas as pd
-
+from bench.fresh_context import fresh_context_per_run
 from bench.report import Result, Timing, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import parser_for
 from pipelines.gpu.normalise import FxTable
 from pipelines.refresh.kinds import KINDS, Kind
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from schemas import expectations, gpu_expectations, gx_results, gx_stacked
+from schemas import expectations, gpu_expectations, gx_results
 from schemas.gpu import GpuListing
-from schemas.gx_runner import ValidationReport, ephemeral_context, import_gx, in_declared_order, outcome_of, report_of
+from schemas.gx_runner import ValidationReport, import_gx
 
 SCENARIO = "4 GE gate"
 REPS = 3  # timed runs of each stacked measurement
@@ -100,46 +99,6 @@ def validate_stacked_by_kind(samples: list[SampleBatch]) -> dict[str, list[Valid
     reports |= gpu_expectations.validate_listings_many(gpu)
     reports |= {s.source.id: validate_alone(s) for s in samples if s.kind.name == "fx"}
     return reports
-
-
-def validate_frame_fresh_context(name: str, expectations_: list[Any], frame: pd.DataFrame, result_format: str) -> list:
-    """A GE run as the gate ran it before it kept one context: everything registered anew, the result stored."""
-    gx, _ = import_gx()
-    ctx = ephemeral_context(gx)
-    data = ctx.data_sources.add_pandas(name).add_dataframe_asset(name).add_batch_definition_whole_dataframe(name)
-    suite = ctx.suites.add(gx.ExpectationSuite(name=name, expectations=expectations_))
-    definition = ctx.validation_definitions.add(gx.ValidationDefinition(name=name, data=data, suite=suite))
-    result = definition.run(batch_parameters={"dataframe": frame}, result_format=result_format)
-    return in_declared_order(suite, result.results)
-
-
-def run_suite_fresh_context(
-    name: str, expectations_: list[Any], frame: pd.DataFrame, rows: list[dict[str, Any]]
-) -> ValidationReport:
-    """run_suite as it was before the gate kept one context."""
-    results = validate_frame_fresh_context(name, expectations_, frame, "SUMMARY")
-    outcomes = [
-        outcome_of(r.expectation_config, bool(r.success), r.result or {}, r.exception_info, rows) for r in results
-    ]
-    return report_of(name, outcomes, len(frame))
-
-
-@contextmanager
-def fresh_context_per_run() -> Iterator[None]:
-    """Temporarily run every suite, alone or stacked, the way the gate did before (restored afterwards)."""
-    swaps = [
-        (expectations, "run_suite", run_suite_fresh_context),
-        (gpu_expectations, "run_suite", run_suite_fresh_context),
-        (gx_stacked, "run_ge", validate_frame_fresh_context),
-    ]
-    originals = [getattr(module, name) for module, name, _ in swaps]
-    for module, name, swapped in swaps:
-        setattr(module, name, swapped)  # a module attribute swapped on purpose
-    try:
-        yield
-    finally:
-        for (module, name, _), original in zip(swaps, originals, strict=True):
-            setattr(module, name, original)
 
 
 def per_call(calls: Sequence[Callable[[], object]], reps: int = 1) -> list[Timing]:

@@ -1,12 +1,12 @@
 """Fuzzing every adapter: whatever bytes a page answers with, a parser either returns a batch or raises
 ParseError (RecordInvalid and the other typed errors are subclasses). Any other exception is a parser bug.
 
-Three generators, derandomised (the same pytest command draws the same examples every run):
+Two generators, derandomised (the same pytest command draws the same examples every run; the ECB's odd
+documents are test_fuzz_fx.py's):
 - byte mutants of every source's bundled sample: delete / duplicate / flip / replace / truncate a slice, insert
   hostile text (markup, quotes, currency marks, digits, exponents, non-UTF-8 bytes) at a random offset or right
   after a tag, or rewrite one text node;
-- structural mutants of the JSON sources: values swapped for other JSON types, huge numbers, NaN, keys deleted;
-- odd but well-formed ECB documents: attributes missing, extra namespaces, huge or strange rates and dates.
+- structural mutants of the JSON sources: values swapped for other JSON types, huge numbers, NaN, keys deleted.
 Plus the fuzzer's findings pinned as examples, and a colspan/rowspan bomb that must parse in bounded time.
 """
 
@@ -19,32 +19,16 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lxml import etree
 
-from pipelines.adapters import parser_for
-from pipelines.errors import ParseError
-from pipelines.refresh.pricelist_units import sample_units
-from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from tests.reliability.promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
+from pipelines.sources.file import sample_path
+from tests.reliability.fuzzing import SOURCES, measure_failures, outcome_of, run_fuzz, summary
+from tests.reliability.promises import ERRORS_UNNAMED, PARSER_CRASHES
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-# What parses each sample: a source, or for the price list's region index each sample region's unit (the index
-# itself is read by the refresh path, not a parser).
-SOURCES = {unit.id: unit for s in load_sources() for unit in sample_units(s)}
 JSON_SOURCES = ["gpu_runpod", "gpu_vastai", "gpu_leadergpu"]
-FUZZ = settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
 TOKENS = [
     b"<",
     b">",
@@ -195,55 +179,6 @@ def _insertion() -> st.SearchStrategy[bytes]:
     )
 
 
-CRASHED, UNNAMED = "crashed", "ParseError not naming its source"  # counted in `seen` just before failing
-
-
-def outcome_of(source: SourceSpec, body: bytes, seen: Counter | None = None) -> str:
-    """'parsed' or the ParseError subclass raised; anything else escapes and fails the test. Each outcome is
-    counted in `seen`, and so is a failure (CRASHED, UNNAMED) before it escapes."""
-    seen = Counter() if seen is None else seen
-    try:
-        parser_for(source.adapter)(body, source)
-    except ParseError as exc:
-        seen[UNNAMED] += f"[{source.id}]" not in str(exc)
-        assert f"[{source.id}]" in str(exc), exc  # the error names its source
-        outcome = type(exc).__name__
-    except Exception:
-        seen[CRASHED] += 1
-        raise
-    else:
-        outcome = "parsed"
-    seen[outcome] += 1
-    return outcome
-
-
-def measure_failures(scenario: Scenario, seen: Counter) -> None:
-    """Crashes and unnamed errors the examples met. Under Hypothesis a failing example is replayed while it
-    shrinks, so 0 is exact and anything above it only says "some"."""
-    scenario.measure(PARSER_CRASHES, seen[CRASHED])
-    scenario.measure(ERRORS_UNNAMED, seen[UNNAMED])
-
-
-def run_fuzz(source: SourceSpec, strategy: st.SearchStrategy[bytes], scenario: Scenario) -> Counter:
-    seen: Counter = Counter()
-
-    @FUZZ
-    @given(body=strategy)
-    def one(body: bytes) -> None:
-        outcome_of(source, body, seen)
-
-    try:
-        one()
-    finally:  # measured even when an example failed the test
-        measure_failures(scenario, seen)
-    return seen
-
-
-def summary(seen: Counter) -> str:
-    seen = +seen  # without the failure counters that stayed at 0
-    return f"{sum(seen.values())} mutants: " + ", ".join(f"{k} {v}" for k, v in seen.most_common())
-
-
 # -- every source, byte mutants --------------------------------------------------------------------------------
 
 
@@ -353,108 +288,6 @@ def test_fuzz_json_structure(source_id, scenario):
     seen = run_fuzz(source, json_mutants(sample, "matchesHtml" if source_id == "gpu_leadergpu" else None), scenario)
     scenario.observed = summary(seen)
     assert sum(n for k, n in seen.items() if k != "parsed") > 0, "no mutant was refused: the mutator is inert"
-
-
-# -- the ECB XML: well-formed but odd --------------------------------------------------------------------------
-
-XML_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Cn"]), max_size=8)
-RATES = st.one_of(
-    st.sampled_from(
-        [
-            "1" + "0" * 400,
-            "0." + "0" * 400 + "1",
-            "1e5",
-            "-1",
-            "0",
-            "1,5",
-            " 1.2 ",
-            "+1.2",
-            "1.",
-            ".5",
-            "\u0661.\u0662",
-            "NaN",
-            "Infinity",
-            "",
-        ]
-    ),
-    st.decimals(min_value=0, allow_nan=False, allow_infinity=False, places=4).map(str),
-    XML_TEXT,
-)
-DATES = st.one_of(
-    st.sampled_from(["2026-02-30", "9999-12-31", "0000-01-01", "2026-9-1", "2026-09-28T00:00", "", " 2026-09-28 "]),
-    st.dates().map(str),
-    XML_TEXT,
-)
-CURRENCIES = st.one_of(st.sampled_from(["usd", "US", "USDX", "", "€", "XXX", " USD "]), XML_TEXT)
-ECB_NS = "{http://www.ecb.int/vocabulary/2002-08-01/eurofxref}"
-
-
-def _odd_edit(draw: st.DrawFn, root: etree._Element) -> etree._Element:
-    """One odd but well-formed change to the ECB document."""
-    rate_cubes = [c for c in root.iter(f"{ECB_NS}Cube") if "currency" in c.attrib]
-    day_cubes = [c for c in root.iter(f"{ECB_NS}Cube") if "time" in c.attrib]
-    cube = draw(st.sampled_from(rate_cubes)) if rate_cubes else None
-    op = draw(
-        st.sampled_from(
-            [
-                "drop_attr",
-                "rate",
-                "date",
-                "currency",
-                "namespace",
-                "rehome",
-                "duplicate",
-                "nest",
-                "extra_day",
-                "drop_time",
-            ]
-        )
-    )
-    if op == "drop_attr" and cube is not None:
-        cube.attrib.pop(draw(st.sampled_from(["currency", "rate"])), None)
-    elif op in ("rate", "currency") and cube is not None:
-        cube.set(op, draw(RATES if op == "rate" else CURRENCIES))
-    elif op == "date" and day_cubes:
-        draw(st.sampled_from(day_cubes)).set("time", draw(DATES))
-    elif op == "drop_time" and day_cubes:
-        draw(st.sampled_from(day_cubes)).attrib.pop("time", None)
-    elif op == "namespace":  # the same document under other namespace URIs / extra declarations
-        uri = draw(st.sampled_from(["urn:odd", "http://www.ecb.int/vocabulary/2099/eurofxref", ""]))
-        text = etree.tostring(root).decode().replace("http://www.ecb.int/vocabulary/2002-08-01/eurofxref", uri)
-        if "urn:x" not in text:
-            text = text.replace("<gesmes:Envelope ", '<gesmes:Envelope xmlns:x="urn:x" xmlns:y="urn:y" ', 1)
-        return etree.fromstring(text.encode())
-    elif op == "rehome" and cube is not None:  # a rate Cube moved outside any dated Cube
-        draw(st.sampled_from([root, root[0]])).append(cube)
-    elif op == "duplicate" and cube is not None:
-        twin = copy.deepcopy(cube)
-        if draw(st.booleans()):
-            twin.set("rate", draw(RATES))
-        cube.addnext(twin)
-    elif op == "nest" and cube is not None:
-        etree.SubElement(cube, f"{ECB_NS}Cube", currency=draw(CURRENCIES), rate=draw(RATES))
-    elif op == "extra_day" and day_cubes:
-        day = copy.deepcopy(day_cubes[0])
-        day.set("time", draw(DATES))
-        day_cubes[0].addnext(day)
-    return root
-
-
-@st.composite
-def odd_ecb_documents(draw: st.DrawFn, sample: bytes) -> bytes:
-    root = etree.fromstring(sample)
-    for _ in range(draw(st.integers(0, 3))):
-        root = _odd_edit(draw, root)
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
-
-
-@pytest.mark.expect("only ParseError")
-@pytest.mark.promises(PARSER_CRASHES, ERRORS_UNNAMED)
-def test_fuzz_fx_odd_documents(scenario):
-    source = SOURCES["fx_ecb"]
-    seen = run_fuzz(source, odd_ecb_documents(sample_path(source).read_bytes()), scenario)
-    scenario.observed = summary(seen)
-    assert seen["parsed"] > 0 and sum(seen.values()) > seen["parsed"], seen  # both kinds were generated
 
 
 # -- span bombs ---------------------------------------------------------------------------------------------------
