@@ -1,6 +1,7 @@
 """The import graph points down the layers: no module imports itself back through others, and no room imports a
 room above it (docs/ARCHITECTURE.md draws them). Read with grimp, which counts imports inside functions and under
-TYPE_CHECKING too: a late import is still a dependency."""
+TYPE_CHECKING too: a late import is still a dependency. And no module outgrows a reading: 300 lines for code, 500 for
+a test file."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from functools import cache
 
 import grimp
 import pytest
+
+from tests.support.paths import ROOT
 
 PACKAGES = ("pipelines", "assets", "schemas", "warehouse")
 # Top to bottom. A room may import rooms below it; rooms that share a line are independent of each other.
@@ -126,3 +129,22 @@ def test_the_storage_layers_import_nothing_of_the_pipeline(lower):
 def test_pipelines_top_level_stays_a_handful_of_modules():
     top = sorted(m for m in graph().find_children("pipelines") if not graph().find_children(m))
     assert len(top) <= 12, top
+
+
+MODULE_LINES = 300  # a module says one thing
+TEST_FILE_LINES = 500  # a test file checks one module, source or path
+
+
+def long_files(folders: tuple[str, ...], limit: int) -> list[str]:
+    found = []
+    for folder in folders:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > limit and not any(part in ("node_modules", "__pycache__") for part in path.parts):
+                found.append(f"{path.relative_to(ROOT)}: {lines} lines")
+    return found
+
+
+def test_no_module_is_longer_than_it_can_be_read():
+    assert long_files(("pipelines", "assets", "schemas", "warehouse", "bench"), MODULE_LINES) == []
+    assert long_files(("tests",), TEST_FILE_LINES) == []
