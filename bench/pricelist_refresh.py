@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ def child(mode: str, folder: str, base: str) -> None:
     from pipelines.fetch.archive import Archive
     from pipelines.fetch.http import Fetcher
     from pipelines.refresh.many_sources import refresh_all
+    from pipelines.sources.adapter_registry import ADAPTERS
     from pipelines.sources.file import SourceSpec, load_sources
     from schemas.gx_runner import warm_up
     from warehouse.db import connect
@@ -75,7 +77,7 @@ def child(mode: str, folder: str, base: str) -> None:
         pass
     warm_up()  # Great Expectations' import and gate (~3 s, once a process) would share the GIL with the download
     # The baseline: the adapter is said not to read files, so the body stays in memory, as a page's does.
-    in_memory = mock.patch("pipelines.refresh.one_source.reads_files", return_value=False)
+    in_memory = mock.patch.dict(ADAPTERS, {declared.adapter: replace(declared.adapter_info, reads_files=False)})
     with Fetcher() as fetcher, in_memory if mode == "memory" else contextlib.nullcontext():
         source = SourceSpec.model_validate({**declared.model_dump(), "url": f"{base}/region_index.json"})
         before_mb, cpu = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, cpu_seconds()
