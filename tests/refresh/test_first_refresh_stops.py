@@ -78,5 +78,13 @@ def test_a_ctrl_c_at_any_moment_of_the_first_refresh_leaves_a_usable_database(tm
     child.send_signal(signal.SIGINT)  # a refresh already done (exit 0) is fine: nothing was left to stop
     out, err = ended(child, 120)
     stopped = subprocess.CompletedProcess(child.args, child.returncode, out, err)
-    assert child.returncode in (0, 130), (delay, child.returncode, out[-1000:], err[-1000:])
+    # A signal that comes once the summary is out may meet the interpreter's finalisation, which has put SIGINT's
+    # default action back: the process then dies of it (-2), its work done. Anywhere earlier it must stop cleanly.
+    finished = "details: " in out and "stopped by" not in out  # the summary's last line, of a refresh not stopped
+    assert child.returncode in (0, 130) or (finished and child.returncode == -signal.SIGINT), (
+        delay,
+        child.returncode,
+        out[-1000:],
+        err[-1000:],
+    )
     assert_next_refresh_completes(db, stopped)
