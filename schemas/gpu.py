@@ -126,6 +126,28 @@ class GpuBatch(BaseModel):
     shape: str | None = None  # fingerprint of the table headers or record keys, for drift detection
 
 
+class GpuRows(BaseModel):
+    """What a GPU adapter reads off a page. The GPU kind makes the batch of it (gpu_batch): the source, the parser's
+    version and the provider are the same for every adapter, so none of them writes that part."""
+
+    offers: list[GpuOffer]
+    unpriced: list[str] = Field(default_factory=list)
+    refused: list[str] = Field(default_factory=list)
+    shape: str | None = None
+
+
+def gpu_batch(rows: GpuRows, source_id: str, parser_version: str, provider: str) -> GpuBatch:
+    return GpuBatch(
+        source_id=source_id,
+        parser_version=parser_version,
+        provider=provider,
+        offers=rows.offers,
+        unpriced=rows.unpriced,
+        refused=rows.refused,
+        shape=rows.shape,
+    )
+
+
 class FxRate(_Record):
     currency: str = Field(pattern=r"^[A-Z]{3}$")
     rate_date: date

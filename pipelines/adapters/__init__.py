@@ -37,15 +37,23 @@ def parser_for(adapter: str) -> Parser:
     `content_type` is the response's Content-Type header: its charset reaches the adapters that read HTML.
     """
     from pipelines.fetch.encoding import charset_of  # not at the top: it loads bs4, which only parsing needs
+    from schemas.gpu import gpu_batch  # nor pydantic's models
 
-    parse = adapter_module(adapter).parse
+    module = adapter_module(adapter)
     reads_html = ADAPTERS[adapter].reads_html
+    gpu = ADAPTERS[adapter].kind == "gpu"  # a GPU adapter reads rows; the batch around them is the kind's
 
     def typed_parse(body: bytes | Path, source: Any, content_type: str | None = None) -> Any:
         try:
-            if reads_html:
-                return parse(body, source, charset=charset_of(content_type))
-            return parse(body, source)
+            read = (
+                module.parse(body, source, charset=charset_of(content_type))
+                if reads_html
+                else module.parse(body, source)
+            )
+            if gpu:
+                provider = source.options.get("provider") or module.PROVIDER
+                return gpu_batch(read, source.id, module.PARSER_VERSION, provider)
+            return read
         except ValidationError as exc:
             raise RecordInvalid(source.id, exc) from exc
 

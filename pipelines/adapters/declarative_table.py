@@ -26,9 +26,10 @@ from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell
 from pipelines.reading.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
 from pipelines.sources.declared_table import Options, StockValues, option_problems
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import GpuBatch, GpuOffer, StockStatus
+from schemas.gpu import GpuOffer, GpuRows, StockStatus
 
 PARSER_VERSION = "declarative_table/1.0"
+PROVIDER = ""  # the sources file names it: `provider` is a required option of a declared table
 
 
 class DeclarationError(ParseError):
@@ -42,7 +43,7 @@ def options_of(source: SourceSpec) -> Options:
         raise DeclarationError(source.id, f"bad declaration in sources.toml: {option_problems(exc)}") from None
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     opts = options_of(source)
     declared = opts.columns.model_dump()
     columns = [
@@ -72,10 +73,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     keys = [(o.price_kind, o.region, o.listing) for o in offers]
     for _kind, region, listing in {k for k in keys if keys.count(k) > 1}:
         raise ParseError(source.id, f"listing {listing!r} appears twice (region {region!r})")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
-        provider=opts.provider,
+    return GpuRows(
         offers=offers,
         unpriced=unpriced,
         shape=table.fingerprint,

@@ -29,9 +29,10 @@ from pipelines.reading.billing_terms import hourly_disagreement, page_prose, ser
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, ServerlessBilling, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, ServerlessBilling, StockStatus
 
 PARSER_VERSION = "gpu_beam/1.0"
+PROVIDER = "Beam"  # unless the source names its own (`options.provider`)
 CURRENCY = "USD"
 
 COLUMNS = [
@@ -48,7 +49,7 @@ _HOUR = re.compile(r"^(?:US)?\$\s?(\d+(?:\.\d+)?)(?:\s*(?:/|per)\s*(?:gpu|h|hrs?
 _MEMORY_IN_NAME = re.compile(r"^(?P<model>.*?[A-Z]+\d+[A-Z]*)-(?P<gb>\d{2,3})(?=\s|$)(?P<rest>.*)$", re.IGNORECASE)
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     soup = soup_of(body, charset)
     table = locate(soup, COLUMNS, source.id)
     terms = serverless_billing(page_prose(soup), source)
@@ -69,11 +70,8 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             _check_hourly(row, table, source, per_second)
         offers.append(_offer(row, table, source, listing, per_second, terms))
     refuse_duplicates(source.id, [o.listing for o in offers] + unpriced, "the price list")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
+    return GpuRows(
         shape=table.fingerprint,
-        provider=source.options.get("provider", "Beam"),
         offers=offers,
         unpriced=unpriced,
     )

@@ -18,9 +18,10 @@ from pipelines.errors import CellError
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, parse_decimal, parse_int, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_coreweave/1.0"
+PROVIDER = "CoreWeave"  # unless the source names its own (`options.provider`)
 
 COLUMNS = [
     Column("model", (r"^gpu (model|type|name)", r"^(instance|model)$")),
@@ -41,7 +42,7 @@ def stock_of(text: str | None) -> StockStatus:
     return StockStatus.UNKNOWN
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     table = locate(soup_of(body, charset), COLUMNS, source.id)
     currency = source.options.get("currency", "USD")
     offers: list[GpuOffer] = []
@@ -56,11 +57,8 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             continue
         offers.append(_offer(row, table, source, listing, amount, currency))
     refuse_duplicates(source.id, [o.listing for o in offers] + unpriced, "the instance table")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
+    return GpuRows(
         shape=table.fingerprint,
-        provider=source.options.get("provider", "CoreWeave"),
         offers=offers,
         unpriced=unpriced,
     )

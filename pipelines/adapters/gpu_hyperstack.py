@@ -18,9 +18,10 @@ from pipelines.errors import CellError
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, parse_decimal, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_hyperstack/1.0"
+PROVIDER = "Hyperstack"  # unless the source names its own (`options.provider`)
 
 COLUMNS = [
     Column("gpu", (r"^gpu( model| type| name)?$", r"^gpu model")),
@@ -39,7 +40,7 @@ def stock_of(text: str | None) -> StockStatus:
     return StockStatus.UNKNOWN  # "Reserve", blank, or wording this parser does not know
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     table = locate(soup_of(body, charset), COLUMNS, source.id)
     currency = source.options.get("currency", "USD")
     offers: list[GpuOffer] = []
@@ -54,11 +55,8 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             continue
         offers.append(_offer(row, table, source, listing, amount, currency))
     refuse_duplicates(source.id, [o.listing for o in offers] + unpriced, "the on-demand table")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
+    return GpuRows(
         shape=table.fingerprint,
-        provider=source.options.get("provider", "Hyperstack"),
         offers=offers,
         unpriced=unpriced,
     )

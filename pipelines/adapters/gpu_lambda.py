@@ -23,9 +23,10 @@ from pipelines.errors import CellError, ParseError, TableNotFoundError
 from pipelines.reading.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
 from pipelines.reading.values import clean, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_lambda/1.1"
+PROVIDER = "Lambda"  # unless the source names its own (`options.provider`)
 
 COLUMNS = [
     Column("plan", (r"^(gpus?|instance( type)?|plan|configuration)$",)),
@@ -37,7 +38,7 @@ PLAN = re.compile(r"^(?P<count>\d+)\s*[x×]\s+(?P<name>\S.*)$", re.IGNORECASE)
 SOLD_OUT = re.compile(r"sold[\s_-]?out", re.IGNORECASE)
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     soup = soup_of(body, charset)
     currency = source.options.get("currency", "USD")
     offers: list[GpuOffer] = []
@@ -69,10 +70,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     duplicates = sorted({key for key in keys if keys.count(key) > 1})
     if duplicates:
         raise ParseError(source.id, f"plan(s) listed twice under one price kind: {duplicates}")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
-        provider=source.options.get("provider", "Lambda"),
+    return GpuRows(
         offers=offers,
         unpriced=unpriced,
         refused=refused,

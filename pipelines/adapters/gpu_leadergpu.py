@@ -31,9 +31,10 @@ from pipelines.reading.json_body import load_json
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import parse_memory, parse_money
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_leadergpu/2.1"  # 2.1: a card may name its GPU twice; xN title forms
+PROVIDER = "LeaderGPU"  # unless the source names its own (`options.provider`)
 
 DEFAULT_CURRENCY = "EUR"  # for an amount printed without a currency mark
 HTML_KEY = "matchesHtml"
@@ -68,7 +69,7 @@ _MEMORY_IN_NAME = re.compile(r"\b([0-9]+)\s*GB\b", re.IGNORECASE)
 _MEMORY_LABEL = re.compile(r"\b(?:gpu|video)\s*memory\b|\bvram\b", re.IGNORECASE)
 
 
-def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec) -> GpuRows:
     html = _matches_html(body, source.id)
     try:
         soup = BeautifulSoup(html, "lxml")
@@ -100,11 +101,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
             source.id,
             f"no server cards with a price in {HTML_KEY} (titles found: {[card.title for card in page.cards][:5]})",
         )
-    provider = source.options.get("provider", "LeaderGPU")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
-        provider=provider,
+    return GpuRows(
         offers=offers,
         unpriced=unpriced,
         shape=shape_fingerprint(sorted(labels)),

@@ -26,9 +26,10 @@ from pipelines.reading.billing_terms import hourly_disagreement, page_prose, ser
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, ServerlessBilling, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, ServerlessBilling, StockStatus
 
 PARSER_VERSION = "gpu_replicate/1.0"
+PROVIDER = "Replicate"  # unless the source names its own (`options.provider`)
 CURRENCY = "USD"
 
 COLUMNS = [
@@ -49,7 +50,7 @@ _FIGURE = re.compile(r"(?P<money>(?:US)?\$?\s*-?\s*\d[\d,]*(?:\.\d+)?)\s*(?:/|\b
 _FILLER = re.compile(r"^[\s()\[\],;|·]*$")
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     soup = soup_of(body, charset)
     table = locate(soup, COLUMNS, source.id)
     terms = serverless_billing(page_prose(soup), source)
@@ -68,11 +69,8 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
         per_second = read_cell(row, table, "price", source.id, _per_second)
         offers.append(_offer(row, table, source, sku, _NAME_COUNT.sub("", name), count, per_second, terms))
     refuse_duplicates(source.id, [o.listing for o in offers] + unpriced, "the hardware table")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
+    return GpuRows(
         shape=table.fingerprint,
-        provider=source.options.get("provider", "Replicate"),
         offers=offers,
         unpriced=unpriced,
     )

@@ -23,9 +23,10 @@ from pipelines.errors import ParseError
 from pipelines.reading.json_body import load_json
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_runpod_graphql/1.0"
+PROVIDER = "RunPod"  # unless the source names its own (`options.provider`)
 
 # RunPod sets its prices in cents and sub-cents per GPU-hour ($0.39, $2.69), never finer than 4 decimals;
 # the API serves them as binary floats (2.6899999999999995). Rounding half-up to 4 dp restores the price as set
@@ -64,7 +65,7 @@ PRICES = (
 )
 
 
-def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec) -> GpuRows:
     sid = source.id
     document = load_json(body, sid)
     if not isinstance(document, dict):
@@ -97,10 +98,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
                 )
             seen[key] = offer.gpu_name
         offers.extend(found)
-    return GpuBatch(
-        source_id=sid,
-        parser_version=PARSER_VERSION,
-        provider=source.options.get("provider", "RunPod"),
+    return GpuRows(
         offers=offers,
         unpriced=unpriced,
         shape=paths.fingerprint,

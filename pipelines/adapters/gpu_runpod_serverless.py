@@ -29,9 +29,10 @@ from pipelines.reading.billing_terms import serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, ServerlessBilling, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, ServerlessBilling, StockStatus
 
 PARSER_VERSION = "gpu_runpod_serverless/1.0"
+PROVIDER = "RunPod"  # unless the source names its own (`options.provider`)
 CURRENCY = "USD"
 
 COLUMNS = [
@@ -45,7 +46,7 @@ KINDS = (("flex", GpuPriceKind.SERVERLESS), ("active", GpuPriceKind.SERVERLESS_A
 _POOL_SPLIT = re.compile(r"\s*(?:,|/|\band\b)\s*")
 
 
-def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
     soup = soup_of(body, charset)
     page_text = soup.get_text(" ")  # before locate(), which drops footnote <sup>s from the table
     table = locate(soup, COLUMNS, source.id)
@@ -70,11 +71,8 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     for _, kind in KINDS:
         refuse_duplicates(source.id, [o.listing for o in offers if o.price_kind == kind], f"the {kind.value} prices")
     refuse_duplicates(source.id, unpriced, "the unpriced pools")
-    return GpuBatch(
-        source_id=source.id,
-        parser_version=PARSER_VERSION,
+    return GpuRows(
         shape=table.fingerprint,
-        provider=source.options.get("provider", "RunPod"),
         offers=offers,
         unpriced=unpriced,
     )

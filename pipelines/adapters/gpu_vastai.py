@@ -23,9 +23,10 @@ from pipelines.errors import ParseError
 from pipelines.reading.json_body import load_json
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer, StockStatus
+from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_vastai/1.0"
+PROVIDER = "Vast.ai"  # unless the source names its own (`options.provider`)
 
 OFFER = "offers[]."
 REQUIRED = ("id", "gpu_name", "num_gpus", "dph_total", "rentable")
@@ -49,7 +50,7 @@ class _Offer:
         return Fraction(self.dph_total) / self.num_gpus, self.id
 
 
-def parse(body: bytes, source: SourceSpec) -> GpuBatch:
+def parse(body: bytes, source: SourceSpec) -> GpuRows:
     sid = source.id
     document = load_json(body, sid)
     entries = document.get("offers") if isinstance(document, dict) else None
@@ -64,10 +65,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuBatch:
         paths.found_keys(OFFER, entry, (*REQUIRED, *OPTIONAL))  # entry is an object: _offer checked it
         groups.setdefault(offer.gpu_name, []).append(offer)
     offers = [_listing(name, group) for name, group in sorted(groups.items())]
-    return GpuBatch(
-        source_id=sid,
-        parser_version=PARSER_VERSION,
-        provider=source.options.get("provider", "Vast.ai"),
+    return GpuRows(
         offers=offers,
         shape=paths.fingerprint,
     )

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from pipelines.adapters import gpu_beam
+from pipelines.adapters import gpu_beam, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.sources.file import SourceSpec, sample_path
@@ -53,7 +53,7 @@ HOURLY |= {"A100-80 GPU": "3.44", "H100 GPU": "4.40"}
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:
-    return gpu_beam.parse(body, SOURCE)
+    return parser_for("gpu_beam")(body, SOURCE)
 
 
 def soup() -> BeautifulSoup:
@@ -106,7 +106,7 @@ def test_registered_parser_is_this_module() -> None:
 
 def test_provider_name_comes_from_the_source_options() -> None:
     other = SOURCE.model_copy(update={"options": {"provider": "Beam (beta9)"}})
-    assert gpu_beam.parse(SAMPLE, other).provider == "Beam (beta9)"
+    assert parser_for("gpu_beam")(SAMPLE, other).provider == "Beam (beta9)"
 
 
 def test_usd_per_gpu_hour_is_per_second_times_3600() -> None:

@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import declarative_table
+from pipelines.adapters import declarative_table, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
@@ -153,7 +153,7 @@ def parse(sid: str, body: bytes | None = None, **option_changes):
     spec = SPECS[sid]
     if option_changes:
         spec = spec.model_copy(update={"options": {**spec.options, **option_changes}})
-    return declarative_table.parse(sample(sid) if body is None else body, spec)
+    return parser_for("declarative_table")(sample(sid) if body is None else body, spec)
 
 
 def price_table(soup: BeautifulSoup) -> Tag:
@@ -292,7 +292,7 @@ def test_gpu_count_column_and_instance_pricing() -> None:
     )
     options = {k: v for k, v in DECLARED["gpu_crusoe"]["options"].items() if k != "gpu_count"}
     spec = SPECS["gpu_crusoe"].model_copy(update={"options": {**options, "columns": columns, "price_per": "instance"}})
-    batch = declarative_table.parse(body, spec)
+    batch = parser_for("declarative_table")(body, spec)
     assert [(o.gpu_count, o.price_per.value) for o in batch.offers] == [(8, "instance")] * 3
 
 
@@ -324,7 +324,7 @@ def test_bad_declaration_names_source_and_option(case: str) -> None:
     options, option = BAD_DECLARATIONS[case]
     spec = SPECS["gpu_quantacloud"].model_copy(update={"options": copy.deepcopy(options)})
     with pytest.raises(declarative_table.DeclarationError) as info:
-        declarative_table.parse(sample("gpu_quantacloud"), spec)
+        parser_for("declarative_table")(sample("gpu_quantacloud"), spec)
     assert isinstance(info.value, ParseError)
     assert info.value.source_id == "gpu_quantacloud"
     assert "gpu_quantacloud" in str(info.value) and option in str(info.value)

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import adapter_module, gpu_hyperstack
+from pipelines.adapters import adapter_module, gpu_hyperstack, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
@@ -93,7 +93,7 @@ EXPECTED = [
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:
-    return gpu_hyperstack.parse(body, SOURCE)
+    return parser_for("gpu_hyperstack")(body, SOURCE)
 
 
 def soup() -> BeautifulSoup:
@@ -127,7 +127,7 @@ def test_registered_parser_is_this_module() -> None:
 
 def test_provider_name_comes_from_the_source_options() -> None:
     other = SOURCE.model_copy(update={"options": {"provider": "Hyperstack (NexGen)"}})
-    assert gpu_hyperstack.parse(SAMPLE, other).provider == "Hyperstack (NexGen)"
+    assert parser_for("gpu_hyperstack")(SAMPLE, other).provider == "Hyperstack (NexGen)"
 
 
 def test_reordered_columns_and_no_table_id_parse_the_same() -> None:

@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import adapter_module, gpu_lambda
+from pipelines.adapters import adapter_module, gpu_lambda, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
@@ -55,7 +55,7 @@ EXPECTED = [
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:
-    return gpu_lambda.parse(body, SOURCE)
+    return parser_for("gpu_lambda")(body, SOURCE)
 
 
 def soup() -> BeautifulSoup:

@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import gpu_leadergpu
+from pipelines.adapters import parser_for
 from pipelines.errors import CellError, ParseError
 from tests.support.leadergpu import (
     EXPECTED,
@@ -35,7 +35,7 @@ from tests.support.leadergpu import (
 def test_reordered_and_extra_json_keys_parse_the_same() -> None:
     reordered = {"matchesHtml": SAMPLE_HTML, "newKey": {"a": [1, 2]}}
     reordered.update({k: v for k, v in reversed(list(SAMPLE_JSON.items())) if k != "matchesHtml"})
-    batch = gpu_leadergpu.parse(json.dumps(reordered, ensure_ascii=False).encode(), SPEC)
+    batch = parser_for("gpu_leadergpu")(json.dumps(reordered, ensure_ascii=False).encode(), SPEC)
     assert offers_of(batch) == EXPECTED
     assert batch.unpriced == EXPECTED_UNPRICED
 
@@ -44,7 +44,7 @@ def test_php_escaped_json_parses_the_same() -> None:
     # PHP's json_encode, which the live backend may use, escapes slashes and non-ASCII (`\/`, `\u20ac`).
     escaped = json.dumps(SAMPLE_JSON, ensure_ascii=True).replace("/", "\\/").encode()
     assert b"\\u20ac 410.00" in escaped and b"<\\/section>" in escaped
-    batch = gpu_leadergpu.parse(escaped, SPEC)
+    batch = parser_for("gpu_leadergpu")(escaped, SPEC)
     assert offers_of(batch) == EXPECTED
     assert batch.unpriced == EXPECTED_UNPRICED
 
@@ -109,7 +109,7 @@ def test_extra_spec_rows_badges_and_struck_out_old_prices_are_ignored() -> None:
 
 def test_promo_text_outside_the_cards_is_not_an_offer() -> None:
     assert "GPU servers from € 0.0053 / minute" in SAMPLE_HTML
-    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    batch = parser_for("gpu_leadergpu")(SAMPLE, SPEC)
     assert len(batch.offers) == 12
 
 
@@ -127,7 +127,7 @@ def test_stock_status_follows_the_label_and_button() -> None:
 
 
 def test_unpriced_card_goes_to_unpriced_never_to_offers() -> None:
-    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    batch = parser_for("gpu_leadergpu")(SAMPLE, SPEC)
     assert "4 pcs Tesla V100" in batch.unpriced
     assert not any("V100" in o.listing or "V100" in o.gpu_name for o in batch.offers)
     assert all(o.amount > 0 for o in batch.offers)
@@ -149,26 +149,26 @@ def test_blank_prices_make_a_card_unpriced() -> None:
 )
 def test_malformed_json_is_a_parse_error_naming_the_source(body: bytes) -> None:
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*not valid JSON"):
-        gpu_leadergpu.parse(body, SPEC)
+        parser_for("gpu_leadergpu")(body, SPEC)
 
 
 @pytest.mark.parametrize("body", [b"[]", b"null", b'"matchesHtml"', b"42"])
 def test_json_that_is_not_an_object_is_a_parse_error(body: bytes) -> None:
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*matchesHtml"):
-        gpu_leadergpu.parse(body, SPEC)
+        parser_for("gpu_leadergpu")(body, SPEC)
 
 
 def test_missing_matches_html_key_is_a_parse_error_naming_the_key() -> None:
     without = {k: v for k, v in SAMPLE_JSON.items() if k != "matchesHtml"}
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'matchesHtml' missing") as caught:
-        gpu_leadergpu.parse(json.dumps(without).encode(), SPEC)
+        parser_for("gpu_leadergpu")(json.dumps(without).encode(), SPEC)
     assert caught.value.source_id == "gpu_leadergpu"
 
 
 @pytest.mark.parametrize("value", [None, 3, ["<section/>"], {"html": "x"}])
 def test_matches_html_of_the_wrong_type_is_a_parse_error(value) -> None:
     with pytest.raises(ParseError, match=r"\[gpu_leadergpu\].*'matchesHtml' is a"):
-        gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, "matchesHtml": value}).encode(), SPEC)
+        parser_for("gpu_leadergpu")(json.dumps({**SAMPLE_JSON, "matchesHtml": value}).encode(), SPEC)
 
 
 @pytest.mark.parametrize(
@@ -276,7 +276,7 @@ messy = st.one_of(
 def test_arbitrary_text_in_a_card_raises_nothing_but_parse_error(title, memory, prices, action) -> None:
     html = CARD.format(title=title, memory=memory, action=action, prices="".join(f"<li>{p}</li>" for p in prices))
     try:
-        batch = gpu_leadergpu.parse(json.dumps({"matchesHtml": html}).encode(), SPEC)
+        batch = parser_for("gpu_leadergpu")(json.dumps({"matchesHtml": html}).encode(), SPEC)
     except ParseError as exc:
         assert exc.source_id == "gpu_leadergpu"
         return
@@ -299,7 +299,7 @@ def test_arbitrary_text_in_a_card_raises_nothing_but_parse_error(title, memory, 
 )
 def test_arbitrary_bodies_raise_nothing_but_parse_error(body: bytes) -> None:
     try:
-        gpu_leadergpu.parse(body, SPEC)
+        parser_for("gpu_leadergpu")(body, SPEC)
     except ParseError as exc:
         assert exc.source_id == "gpu_leadergpu"
 
@@ -316,7 +316,7 @@ def test_generated_cards_round_trip_to_exactly_their_amounts(count: int, minute:
         action="<a>Rent</a>",
         prices=f"<li>€ {month:,} / month</li><li>€ {minute} / minute</li>",
     )
-    batch = gpu_leadergpu.parse(json.dumps({"matchesHtml": html}).encode(), SPEC)
+    batch = parser_for("gpu_leadergpu")(json.dumps({"matchesHtml": html}).encode(), SPEC)
     assert offers_of(batch) == {
         f"{count} pcs NVIDIA H200 / minute": (
             "NVIDIA H200",

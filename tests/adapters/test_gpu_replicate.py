@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from pipelines.adapters import adapter_module, gpu_replicate
+from pipelines.adapters import adapter_module, gpu_replicate, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.sources.file import SourceSpec, sample_path
@@ -51,7 +51,7 @@ EXPECTED = [
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:
-    return gpu_replicate.parse(body, SOURCE)
+    return parser_for("gpu_replicate")(body, SOURCE)
 
 
 def soup() -> BeautifulSoup:
@@ -117,7 +117,7 @@ def test_registered_parser_is_this_module() -> None:
 
 def test_provider_name_comes_from_the_source_options() -> None:
     other = SOURCE.model_copy(update={"options": {"provider": "Replicate (public models)"}})
-    assert gpu_replicate.parse(SAMPLE, other).provider == "Replicate (public models)"
+    assert parser_for("gpu_replicate")(SAMPLE, other).provider == "Replicate (public models)"
 
 
 def test_reordered_rows_parse_the_same_offers() -> None:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_runpod_graphql as runpod
+from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources.file import load_sources, sample_path
 
@@ -59,7 +60,7 @@ def document() -> dict:
 
 
 def parse(doc) -> object:
-    return runpod.parse(dumps(doc).encode(), SPEC)
+    return parser_for("gpu_runpod_graphql")(dumps(doc).encode(), SPEC)
 
 
 def rows(batch) -> list[tuple]:
@@ -112,7 +113,7 @@ def test_a_query_missing_a_read_key_is_caught() -> None:
 
 
 def test_sample_yields_exact_offers() -> None:
-    batch = runpod.parse(BODY, SPEC)
+    batch = parser_for("gpu_runpod_graphql")(BODY, SPEC)
     assert (batch.source_id, batch.provider, batch.parser_version) == ("gpu_runpod", "RunPod", "gpu_runpod_graphql/1.0")
     assert rows(batch) == EXPECTED
     for offer in batch.offers:
@@ -128,7 +129,7 @@ def test_sample_yields_exact_offers() -> None:
 
 
 def test_float_noise_rounds_to_the_published_price() -> None:
-    amounts = {(o.listing, o.price_kind.value): o.amount for o in runpod.parse(BODY, SPEC).offers}
+    amounts = {(o.listing, o.price_kind.value): o.amount for o in parser_for("gpu_runpod_graphql")(BODY, SPEC).offers}
     assert b"2.6899999999999995" in BODY and b"6.789999999999999" in BODY and b"0.49000000000000005" in BODY
     assert amounts[("H100 SXM (secure)", OD)].as_tuple() == D("2.6900").as_tuple()
     assert amounts[("B200 (secure)", OD)].as_tuple() == D("6.7900").as_tuple()
@@ -137,7 +138,7 @@ def test_float_noise_rounds_to_the_published_price() -> None:
 
 
 def test_placeholders_and_zero_prices_are_not_offers() -> None:
-    kinds = {(o.gpu_name, o.price_kind.value) for o in runpod.parse(BODY, SPEC).offers}
+    kinds = {(o.gpu_name, o.price_kind.value) for o in parser_for("gpu_runpod_graphql")(BODY, SPEC).offers}
     assert ("NVIDIA H200", COM) not in kinds and ("NVIDIA B200", COM) not in kinds
     assert ("NVIDIA RTX PRO 6000 Blackwell Server Edition", OD) not in kinds
     assert ("NVIDIA B200", SPOT) not in kinds  # secureSpotPrice null
@@ -209,7 +210,7 @@ def renamed_everywhere(old: str, new: str) -> dict:
 
 
 def test_shape_is_the_key_paths_read_not_their_order_or_unread_keys() -> None:
-    shape = runpod.parse(BODY, SPEC).shape
+    shape = parser_for("gpu_runpod_graphql")(BODY, SPEC).shape
     assert shape and len(shape) == 16
     doc = document()
     types = [dict(reversed(list(t.items()))) for t in reversed(doc["data"]["gpuTypes"])]
@@ -219,7 +220,7 @@ def test_shape_is_the_key_paths_read_not_their_order_or_unread_keys() -> None:
 
 
 def test_shape_changes_when_a_read_key_is_renamed() -> None:
-    shape = runpod.parse(BODY, SPEC).shape
+    shape = parser_for("gpu_runpod_graphql")(BODY, SPEC).shape
     renamed = parse(renamed_everywhere("lowestPrice", "lowestPriceV2"))
     assert {o.stock_status.value for o in renamed.offers} == {UNK}  # still lands, stock unknown
     assert renamed.shape != shape
@@ -252,14 +253,14 @@ def test_missing_key_names_source_and_key(key) -> None:
 )
 def test_malformed_answers_are_parse_errors(body) -> None:
     with pytest.raises(ParseError) as caught:
-        runpod.parse(body, SPEC)
+        parser_for("gpu_runpod_graphql")(body, SPEC)
     assert caught.value.source_id == "gpu_runpod"
 
 
 def test_graphql_errors_name_the_first_message() -> None:
     body = b'{"errors": [{"message": "Cannot query field \\"foo\\" on type \\"GpuType\\"."}, {"message": "second"}]}'
     with pytest.raises(ParseError, match=r'gpu_runpod.*Cannot query field "foo"'):
-        runpod.parse(body, SPEC)
+        parser_for("gpu_runpod_graphql")(body, SPEC)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup, Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.adapters import adapter_module, gpu_runpod_serverless
+from pipelines.adapters import adapter_module, gpu_runpod_serverless, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.gpu_names import canonical
 from pipelines.gpu.normalise import FxTable, listing
@@ -96,7 +96,7 @@ EXPECTED = full(OFFERS)
 
 
 def parse(body: bytes = SAMPLE, spec: SourceSpec = SOURCE) -> GpuBatch:
-    return gpu_runpod_serverless.parse(body, spec)
+    return parser_for("gpu_runpod_serverless")(body, spec)
 
 
 def soup() -> BeautifulSoup:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipelines.adapters import gpu_vastai as vast
+from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources.file import SourceSpec, sample_path
 
@@ -54,7 +55,7 @@ def offers() -> list[dict]:
 
 
 def parse(offer_list: list[dict]):
-    return vast.parse(dumps({"offers": offer_list}).encode(), SPEC)
+    return parser_for("gpu_vastai")(dumps({"offers": offer_list}).encode(), SPEC)
 
 
 def rows(batch) -> list[tuple]:
@@ -77,7 +78,7 @@ def offer(offer_id: int, name: str, n: int, dph: str, rentable: bool = True) -> 
 
 
 def test_sample_yields_exact_listings() -> None:
-    batch = vast.parse(BODY, SPEC)
+    batch = parser_for("gpu_vastai")(BODY, SPEC)
     assert (batch.source_id, batch.provider, batch.parser_version) == ("gpu_vastai", "Vast.ai", "gpu_vastai/1.0")
     assert rows(batch) == EXPECTED
     for o in batch.offers:
@@ -93,7 +94,7 @@ def test_sample_yields_exact_listings() -> None:
 
 
 def test_listing_price_is_the_cheapest_per_gpu_offer() -> None:
-    per_gpu = {o.listing: o.amount / o.gpu_count for o in vast.parse(BODY, SPEC).offers}
+    per_gpu = {o.listing: o.amount / o.gpu_count for o in parser_for("gpu_vastai")(BODY, SPEC).offers}
     assert per_gpu["H100 SXM"] == D("2.64")  # 8 GPUs at 21.12 beat 1 at 2.71; the non-rentable 2.45/GPU is ignored
     assert per_gpu["RTX 4090"] == D("0.33")  # 4 at 1.32 beat 1 at 0.35 and 2 at 0.74
 
@@ -101,7 +102,7 @@ def test_listing_price_is_the_cheapest_per_gpu_offer() -> None:
 def test_reordered_offers_and_keys_parse_the_same() -> None:
     shuffled = [dict(reversed(list(o.items()))) for o in reversed(offers())]
     assert rows(parse(shuffled)) == EXPECTED
-    assert rows(vast.parse(dumps({"extra": [1], "offers": offers()}).encode(), SPEC)) == EXPECTED
+    assert rows(parser_for("gpu_vastai")(dumps({"extra": [1], "offers": offers()}).encode(), SPEC)) == EXPECTED
 
 
 def test_ties_go_to_the_lowest_id() -> None:
@@ -132,16 +133,16 @@ def test_null_or_absent_gpu_ram_leaves_memory_unknown() -> None:
 
 
 def test_shape_is_the_key_paths_read_not_their_order_or_unread_keys() -> None:
-    shape = vast.parse(BODY, SPEC).shape
+    shape = parser_for("gpu_vastai")(BODY, SPEC).shape
     assert shape and len(shape) == 16
     shuffled = [{**dict(reversed(list(o.items()))), "cuda_max_good": D("12.4")} for o in reversed(offers())]
-    assert vast.parse(dumps({"extra": [1], "offers": shuffled}).encode(), SPEC).shape == shape
+    assert parser_for("gpu_vastai")(dumps({"extra": [1], "offers": shuffled}).encode(), SPEC).shape == shape
 
 
 def test_shape_changes_when_a_read_key_is_renamed() -> None:
     renamed = parse([{("gpu_ram_mb" if k == "gpu_ram" else k): v for k, v in o.items()} for o in offers()])
     assert [o.gpu_memory_gb_printed for o in renamed.offers] == [None] * len(EXPECTED)  # lands, memory unknown
-    assert renamed.shape != vast.parse(BODY, SPEC).shape
+    assert renamed.shape != parser_for("gpu_vastai")(BODY, SPEC).shape
 
 
 @pytest.mark.parametrize("key", vast.REQUIRED)
@@ -201,7 +202,7 @@ def test_bad_fields_are_parse_errors(key, value, match) -> None:
 )
 def test_malformed_answers_are_parse_errors(body) -> None:
     with pytest.raises(ParseError) as caught:
-        vast.parse(body, SPEC)
+        parser_for("gpu_vastai")(body, SPEC)
     assert caught.value.source_id == "gpu_vastai"
 
 
@@ -281,5 +282,5 @@ def test_float_noise_in_dph_total_is_kept_to_the_micro_dollar():
             ]
         }
     ).encode()
-    (offer,) = vast.parse(body, SPEC).offers
+    (offer,) = parser_for("gpu_vastai")(body, SPEC).offers
     assert offer.amount == Decimal("0.530667")

@@ -8,8 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from pipelines.adapters import gpu_runpod_graphql as runpod
-from pipelines.adapters import gpu_vastai as vast
+from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources.file import load_sources
 from schemas.gpu import GpuBatch, GpuOffer
@@ -23,7 +22,7 @@ RUNPOD_FILE = "runpod_gpu_types_2025-06-21"
 
 
 def runpod_batch() -> GpuBatch:
-    return runpod.parse((GPU / f"{RUNPOD_FILE}.enveloped.json").read_bytes(), RUNPOD)
+    return parser_for("gpu_runpod_graphql")((GPU / f"{RUNPOD_FILE}.enveloped.json").read_bytes(), RUNPOD)
 
 
 def by_listing(batch: GpuBatch) -> dict[tuple[str, str], GpuOffer]:
@@ -78,7 +77,7 @@ def test_recorded_runpod_quirks_are_read_as_the_adapter_promises() -> None:
 
 def test_the_bare_runpod_recording_is_refused_for_lacking_the_envelope() -> None:
     with pytest.raises(ParseError, match="response is a JSON list, not an object"):
-        runpod.parse((GPU / f"{RUNPOD_FILE}.json").read_bytes(), RUNPOD)
+        parser_for("gpu_runpod_graphql")((GPU / f"{RUNPOD_FILE}.json").read_bytes(), RUNPOD)
 
 
 @pytest.mark.parametrize("stem", ["vastai_search_offers_2025-01", "vastai_search_offers_2024-11"])
@@ -89,7 +88,7 @@ def test_the_enveloped_vast_files_are_the_recordings_inside_the_offers_envelope(
 
 def test_recorded_vast_offers_2025_fold_into_the_one_rentable_offer() -> None:
     """Four RTX 4090 offers on one machine (1, 2, 4, 6 GPUs); only the 1-GPU one is rentable."""
-    batch = vast.parse((GPU / "vastai_search_offers_2025-01.enveloped.json").read_bytes(), VAST)
+    batch = parser_for("gpu_vastai")((GPU / "vastai_search_offers_2025-01.enveloped.json").read_bytes(), VAST)
     [offer] = batch.offers
     assert (offer.listing, offer.gpu_name, offer.gpu_count, offer.offer_count) == ("RTX 4090", "RTX 4090", 1, 1)
     assert offer.amount == D("0.401389")  # dph_total 0.40138888888888885, to the micro-dollar
@@ -101,7 +100,7 @@ def test_recorded_vast_offers_2025_fold_into_the_one_rentable_offer() -> None:
 
 def test_recorded_vast_offers_2024_pick_the_lowest_price_per_gpu() -> None:
     """2 GPUs at 2.6680555555555556 (1.33402... each) beat 1 GPU at 1.3347222222222221."""
-    batch = vast.parse((GPU / "vastai_search_offers_2024-11.enveloped.json").read_bytes(), VAST)
+    batch = parser_for("gpu_vastai")((GPU / "vastai_search_offers_2024-11.enveloped.json").read_bytes(), VAST)
     [offer] = batch.offers
     assert (offer.listing, offer.gpu_count, offer.offer_count) == ("RTX 3090", 2, 2)
     assert offer.amount == D("2.668056")
@@ -111,4 +110,4 @@ def test_recorded_vast_offers_2024_pick_the_lowest_price_per_gpu() -> None:
 @pytest.mark.parametrize("stem", ["vastai_search_offers_2025-01", "vastai_search_offers_2024-11"])
 def test_the_bare_vast_recordings_are_refused_for_lacking_the_envelope(stem: str) -> None:
     with pytest.raises(ParseError, match="response has no list at key offers"):
-        vast.parse((GPU / f"{stem}.json").read_bytes(), VAST)
+        parser_for("gpu_vastai")((GPU / f"{stem}.json").read_bytes(), VAST)

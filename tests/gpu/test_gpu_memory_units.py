@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from pipelines.adapters import declarative_table
+from pipelines.adapters import parser_for
 from pipelines.gpu.normalise import FxTable, listing, normalise
 from pipelines.sources.file import load_sources, sample_path
 from schemas.gpu import BillingPeriod, FxRate, GpuOffer, GpuPriceKind, PricePer
@@ -19,7 +19,7 @@ FX = FxTable.of([FxRate(currency="USD", rate_date=DAY, units_per_eur=Decimal("1.
 
 def test_crusoes_192gb_is_stored_as_printed_and_converted_as_decimal_gb():
     (spec,) = [s for s in load_sources() if s.id == "gpu_crusoe"]
-    batch = normalise(declarative_table.parse(sample_path(spec).read_bytes(), spec), FX, DAY)
+    batch = normalise(parser_for("declarative_table")(sample_path(spec).read_bytes(), spec), FX, DAY)
     (mi300x,) = [item for item in batch.listings if "192GB" in item.gpu_name]
     assert (mi300x.gpu_memory_printed, mi300x.gpu_memory_unit, mi300x.gpu_memory_from_catalog) == (
         Decimal(192),

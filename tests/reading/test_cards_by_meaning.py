@@ -20,7 +20,7 @@ import duckdb
 import pytest
 from bs4 import BeautifulSoup
 
-from pipelines.adapters import gpu_leadergpu
+from pipelines.adapters import gpu_leadergpu, parser_for
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -34,7 +34,7 @@ from tests.support.localserver import LocalServer, Reply
 SPEC = next(s for s in load_sources() if s.id == "gpu_leadergpu")
 SAMPLE = sample_path(SPEC).read_bytes()
 SAMPLE_JSON = json.loads(SAMPLE)
-REFERENCE = gpu_leadergpu.parse(SAMPLE, SPEC)
+REFERENCE = parser_for("gpu_leadergpu")(SAMPLE, SPEC)
 BANNER = "GPU servers from € 0.0053 / minute. Per-minute billing, no setup fee."
 
 
@@ -170,7 +170,7 @@ RENDERINGS: dict[str, Callable[[], str]] = {
 
 
 def parse_html(html: str) -> GpuBatch:
-    return gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, "matchesHtml": html}).encode(), SPEC)
+    return parser_for("gpu_leadergpu")(json.dumps({**SAMPLE_JSON, "matchesHtml": html}).encode(), SPEC)
 
 
 @pytest.mark.parametrize("rendering", list(RENDERINGS))

@@ -25,7 +25,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from pipelines import adapters
-from pipelines.adapters import gpu_leadergpu
+from pipelines.adapters import gpu_leadergpu, parser_for
 from pipelines.errors import CellError, ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -62,12 +62,14 @@ def sample_of(provider: CardProvider) -> dict[str, Any]:
 
 
 def parse_page(provider: CardProvider, html: str) -> GpuBatch:
-    batch: GpuBatch = provider.adapter.parse(provider.wrap(sample_of(provider), html), spec_of(provider))
+    batch: GpuBatch = parser_for(spec_of(provider).adapter)(provider.wrap(sample_of(provider), html), spec_of(provider))
     return batch
 
 
 def reference(provider: CardProvider) -> GpuBatch:
-    batch: GpuBatch = provider.adapter.parse(sample_path(spec_of(provider)).read_bytes(), spec_of(provider))
+    batch: GpuBatch = parser_for(spec_of(provider).adapter)(
+        sample_path(spec_of(provider)).read_bytes(), spec_of(provider)
+    )
     return batch
 
 

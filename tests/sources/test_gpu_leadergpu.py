@@ -2,7 +2,7 @@
 
 from decimal import Decimal
 
-from pipelines.adapters import gpu_leadergpu
+from pipelines.adapters import parser_for
 from tests.support.leadergpu import (
     EXPECTED,
     EXPECTED_UNPRICED,
@@ -20,7 +20,7 @@ class TestGpuLeadergpu(SourceChecks):
 
 
 def test_sample_yields_exactly_the_expected_offers() -> None:
-    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    batch = parser_for("gpu_leadergpu")(SAMPLE, SPEC)
     assert batch.source_id == "gpu_leadergpu"
     assert batch.parser_version == "gpu_leadergpu/2.1"
     assert batch.provider == "LeaderGPU"
@@ -30,7 +30,7 @@ def test_sample_yields_exactly_the_expected_offers() -> None:
 
 
 def test_amounts_keep_their_printed_digits() -> None:
-    batch = gpu_leadergpu.parse(SAMPLE, SPEC)
+    batch = parser_for("gpu_leadergpu")(SAMPLE, SPEC)
     printed = {o.listing: str(o.amount) for o in batch.offers}
     assert printed["1 pcs NVIDIA A10 / minute"] == "0.0053"
     assert printed["2 pcs NVIDIA RTX A6000 / minute"] == "0.0180"

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from bs4 import BeautifulSoup
 
-from pipelines.adapters import gpu_leadergpu
+from pipelines.adapters import parser_for
 from pipelines.sources.file import SourceSpec, sample_path
 from schemas.gpu import GpuBatch
 
@@ -199,7 +199,7 @@ def offers_of(batch: GpuBatch) -> dict[str, tuple]:
 
 
 def parse_html(html: str, **other_keys) -> GpuBatch:
-    return gpu_leadergpu.parse(json.dumps({**SAMPLE_JSON, **other_keys, "matchesHtml": html}).encode(), SPEC)
+    return parser_for("gpu_leadergpu")(json.dumps({**SAMPLE_JSON, **other_keys, "matchesHtml": html}).encode(), SPEC)
 
 
 def edited(edit) -> str:
