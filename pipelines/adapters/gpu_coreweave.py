@@ -15,8 +15,9 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
-from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
-from pipelines.reading.values import clean, parse_decimal, parse_int, parse_money, parse_period
+from pipelines.reading.price_rows import read_price_rows
+from pipelines.reading.tables import Column, HeaderTable, Row, read_cell
+from pipelines.reading.values import clean, parse_decimal, parse_int, parse_period
 from pipelines.sources.file import SourceSpec
 from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
@@ -43,24 +44,8 @@ def stock_of(text: str | None) -> StockStatus:
 
 
 def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> GpuRows:
-    table = locate(soup_of(body, charset), COLUMNS, source.id)
-    currency = source.options.get("currency", "USD")
-    offers: list[GpuOffer] = []
-    unpriced: list[str] = []
-    for row in table.rows("model"):
-        listing = clean(row.get("model"))
-        if not listing:
-            raise CellError(source.id, row.label, table.header_of("model"), "empty GPU model cell")
-        amount = read_cell(row, table, "price", source.id, lambda t: parse_money(t, currency))
-        if amount is None:  # "Contact sales", blank or a dash: listed without a price
-            unpriced.append(listing)
-            continue
-        offers.append(_offer(row, table, source, listing, amount, currency))
-    refuse_duplicates(source.id, [o.listing for o in offers] + unpriced, "the instance table")
-    return GpuRows(
-        shape=table.fingerprint,
-        offers=offers,
-        unpriced=unpriced,
+    return read_price_rows(
+        body, source, charset, COLUMNS, listing="model", table_name="the instance table", offer=_offer
     )
 
 
