@@ -106,7 +106,7 @@ bench: $(STAMP)
 
 ## docs: regenerate docs/data-dictionary.md from the COMMENT ON text of a freshly built warehouse
 docs: $(STAMP)
-	$(BIN)/python -m warehouse.dictionary docs/data-dictionary.md
+	$(BIN)/python -m pipelines.cli.dictionary docs/data-dictionary.md
 
 ## lock: re-resolve requirements.lock from pyproject.toml, and the DuckDB 1.x clients' locks (hashes, no index URLs)
 lock: $(STAMP)

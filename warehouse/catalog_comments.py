@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import duckdb
 import pyarrow as pa
@@ -36,10 +37,10 @@ def stated_comments(texts: Iterable[str]) -> pa.Table:
 
 
 def record_catalog_comments(
-    con: duckdb.DuckDBPyConnection, schema_files: Iterable[str], read: Callable[[str], str]
+    con: duckdb.DuckDBPyConnection, schema_files: Iterable[Path], read: Callable[[Path], str]
 ) -> None:
     """Refill catalog_comments from the schema files (in bulk, one Arrow table)."""
-    rows = stated_comments(read(name) for name in schema_files)
+    rows = stated_comments(read(path) for path in schema_files)
     con.execute("DELETE FROM catalog_comments")
     con.register("stated_catalog_comments", rows)
     try:

@@ -14,6 +14,7 @@ from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate, GpuListin
 from warehouse.binding import execute
 from warehouse.landing import MONEY, Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
+from warehouse.sql_files import SchemaPart
 from warehouse.versioning import FactTable, VersionedTable, rehash
 
 
@@ -113,13 +114,11 @@ def fx_snapshots(batch: FxBatch) -> list[Snapshot]:
     return [Snapshot(FX_RATES, [r.model_dump(mode="python") for r in batch.rates])]
 
 
-def upgrade_gpu_history(con: duckdb.DuckDBPyConnection) -> None:
+def upgrade_gpu_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:
     """After the schema files ran: admit the serverless kinds, fill fx_rate_stale on older rows, then rehash them,
     so an upgraded file's next refresh finds its unchanged listings unchanged."""
     # A file made before the serverless kinds: its CHECKs refuse them (and per-second prices).
-    rebuild_if_check_refuses(
-        con, "gpu_listing_history", "price_kind", "serverless", "schema_gpu.sql", "comments_gpu.sql"
-    )
+    rebuild_if_check_refuses(con, "gpu_listing_history", "price_kind", "serverless", part)
     execute(con, BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
     con.execute(UPGRADE_GPU_MEMORY)
     rehash(con, GPU_LISTINGS)

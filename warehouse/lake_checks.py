@@ -15,7 +15,7 @@ from functools import cache
 import duckdb
 
 from warehouse.binding import execute
-from warehouse.sql_files import SCHEMA_FILES, sql
+from warehouse.sql_files import schema_files, sql
 
 TABLE = re.compile(r"CREATE TABLE IF NOT EXISTS (\w+)\s*\(", re.IGNORECASE)
 CHECK = re.compile(r"\bCHECK\s*\(", re.IGNORECASE)
@@ -47,7 +47,7 @@ def table_checks(texts: Iterable[str]) -> dict[str, list[str]]:
 
 @cache
 def schema_checks() -> dict[str, list[str]]:
-    return table_checks(sql(name) for name in SCHEMA_FILES)
+    return table_checks(sql(path) for path in schema_files())
 
 
 def enforce_checks(con: duckdb.DuckDBPyConnection, tables: Iterable[str], fetch_id: int) -> None:

@@ -16,6 +16,7 @@ from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
 from warehouse.past_snapshots import land_snapshot_at
 from warehouse.queries import one_row
+from warehouse.sql_files import SchemaPart
 from warehouse.transactions import in_transaction, on_lake
 from warehouse.versioning import (
     FactTable,
@@ -117,7 +118,7 @@ class LandResult:
     unchanged: int
 
 
-def upgrade_aws_history(con: duckdb.DuckDBPyConnection) -> None:
+def upgrade_aws_history(con: duckdb.DuckDBPyConnection, _part: SchemaPart) -> None:
     """Bring stored attribute hashes to the current definition (run whenever the schema files are applied): files
     from the release that hashed in Python get DuckDB's hash once; on later upgrades nothing changes."""
     backfill_region_codes(con)

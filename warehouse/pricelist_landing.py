@@ -20,6 +20,7 @@ from schemas.pricelist import PriceListBatch
 from warehouse.binding import execute
 from warehouse.landing import Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
+from warehouse.sql_files import SchemaPart
 from warehouse.versioning import FactTable, VersionedTable, rehash
 
 ALL_REGIONS = "(all regions)"  # aws_pricelist_offers.region_code of a feed that covers every region (spot)
@@ -188,15 +189,8 @@ def landed_publication(
     return (found[0][0], found[0][1]) if found else None
 
 
-def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection) -> None:
+def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:
     """A file made before the Savings Plans kinds gets a table whose CHECK admits them; rows landed before
     accelerator_share existed get hashes in the current definition (share NULL)."""
-    rebuild_if_check_refuses(
-        con,
-        PRICELIST_PRICES.name,
-        "price_kind",
-        "compute_savings_plan",
-        "schema_pricelist.sql",
-        "comments_pricelist.sql",
-    )
+    rebuild_if_check_refuses(con, PRICELIST_PRICES.name, "price_kind", "compute_savings_plan", part)
     rehash(con, PRICELIST_PRICES)

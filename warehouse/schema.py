@@ -1,7 +1,7 @@
 """Keeping an open warehouse's schema current: the schema files, then the upgrades of rows landed before them.
 
-Above the landings (it runs their history upgrades) and below warehouse.db (which ensures the schema on every
-writable connection), so neither the landings nor this module import the connection code.
+Below warehouse.db, which ensures the schema on every writable connection. The files and upgrades are the ones
+the kinds declared (warehouse.sql_files): this module knows no kind.
 """
 
 from __future__ import annotations
@@ -10,24 +10,24 @@ import hashlib
 
 import duckdb
 
-from schemas.regions import REGIONS_FILE
 from warehouse.binding import execute
 from warehouse.catalog_comments import record_catalog_comments
 from warehouse.failpoints import failpoint
 from warehouse.lake import lake_statements, view_names
 from warehouse.lake_stats import give_statistics, lake_tables
-from warehouse.rebuild import rebuild_if_check_refuses
-from warehouse.sql_files import SCHEMA_FILES, sql
+from warehouse.sql_files import schema_files, schema_parts, sql
 from warehouse.transactions import in_transaction
 
 
 def schema_sha256() -> str:
-    """One hash over every schema file and the region reference: a different hash means the DDL, views or
-    comments changed, or page rows' region codes need filling in again (landing.backfill_region_codes)."""
+    """One hash over every schema file and every file a kind's upgrade reads (the AWS region reference): a different
+    hash means the DDL, views or comments changed, or landed rows need their upgrade again."""
     digest = hashlib.sha256()
-    for name in SCHEMA_FILES:
-        digest.update(sql(name).encode())
-    digest.update(REGIONS_FILE.read_bytes())
+    for path in schema_files():
+        digest.update(sql(path).encode())
+    for part in schema_parts():
+        for path in part.hashed_files:
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -35,14 +35,14 @@ SCHEMA_APPLIED = "SELECT sql_sha256 FROM schema_version"
 STAMP_APPLIED_NOW = "UPDATE schema_version SET applied_at = current_timestamp"  # a copied empty file's own time
 RECORD_SCHEMA = "CREATE OR REPLACE TABLE schema_version AS SELECT $sha AS sql_sha256, current_timestamp AS applied_at"
 COMMENT_SCHEMA = """
-COMMENT ON TABLE schema_version IS 'Hash of the warehouse/sql files last applied to this file; opening a file whose hash differs applies them again.';
-COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the schema, view and comment SQL files, in the order they run, and the AWS region reference (schemas/aws_regions.json).';
+COMMENT ON TABLE schema_version IS 'Hash of the schema SQL files (warehouse/sql and each kind''s pipelines/<kind>/sql) last applied to this file; opening a file whose hash differs applies them again.';
+COMMENT ON COLUMN schema_version.sql_sha256 IS 'SHA-256 over the table, view and comment SQL files, in the order they run, and the files the kinds'' upgrades read (the AWS region reference, schemas/aws_regions.json).';
 COMMENT ON COLUMN schema_version.applied_at IS 'When they were applied (UTC).';
 """  # noqa: E501 - comment texts are SQL literals, kept whole
 
 
 def schema_texts(lake: bool) -> list[str]:
-    texts = [sql(name) for name in SCHEMA_FILES]
+    texts = [sql(path) for path in schema_files()]
     if not lake:
         return texts
     views = view_names(texts)
@@ -57,20 +57,10 @@ def applied_schema(con: duckdb.DuckDBPyConnection) -> list[tuple[str]]:
 
 
 def upgrade_history(con: duckdb.DuckDBPyConnection) -> None:
-    """Data a new column needs in rows landed before it existed, and attribute hashes in the current definition."""
-    # Late: only a schema change needs the landings, and they bring pydantic and the batch models (~0.15 s) to
-    # every process that connects, `ratecard show` included. Neither imports this module: no circle.
-    from warehouse.gpu_landing import upgrade_gpu_history
-    from warehouse.landing import upgrade_aws_history
-    from warehouse.pricelist_landing import upgrade_pricelist_history
-    from warehouse.spec_landing import upgrade_spec_history
-
-    upgrade_gpu_history(con)
-    upgrade_aws_history(con)
-    upgrade_pricelist_history(con)
-    upgrade_spec_history(con)
-    # Files made before traffic profiles: pilot_inputs' CHECK refuses their input kind.
-    rebuild_if_check_refuses(con, "pilot_inputs", "input_kind", "traffic", "schema_pilots.sql", "comments_pilots.sql")
+    """Each kind's upgrade of the rows it landed before its current tables, in the kinds' order."""
+    for part in schema_parts():
+        if part.upgrade is not None:
+            part.upgrade(con, part)
 
 
 def apply_schema(con: duckdb.DuckDBPyConnection, wanted: str, lake: bool) -> None:
@@ -81,7 +71,7 @@ def apply_schema(con: duckdb.DuckDBPyConnection, wanted: str, lake: bool) -> Non
     if lake:
         give_statistics(con, lake_tables(con) - before)
     upgrade_history(con)
-    record_catalog_comments(con, SCHEMA_FILES, sql)
+    record_catalog_comments(con, schema_files(), sql)
     execute(con, RECORD_SCHEMA, {"sha": wanted})
     con.execute(COMMENT_SCHEMA)
 

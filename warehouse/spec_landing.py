@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from schemas.specs import Compute, SpecBatch
 from warehouse.landing import Snapshot
+from warehouse.sql_files import SchemaPart
 from warehouse.versioning import VersionedTable, rehash
 
 FIGURE = pa.decimal128(18, 6)
@@ -136,7 +137,7 @@ GPU_FIGURES = VersionedTable(
 SPEC_TABLES = tuple(t.name for t in (CHIPS, CONFIGS, COMPUTE, RELEASES, LAUNCHES, CLAIMS, GPU_FIGURES))
 
 
-def upgrade_spec_history(con: duckdb.DuckDBPyConnection) -> None:
+def upgrade_spec_history(con: duckdb.DuckDBPyConnection, _part: SchemaPart) -> None:
     """After the schema files ran: configurations landed before their memory bandwidth was read (its columns NULL)
     get their attribute hashes in the current definition; their next refresh opens versions that carry it."""
     rehash(con, CONFIGS)

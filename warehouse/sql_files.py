@@ -1,45 +1,68 @@
-"""The warehouse/sql files the schema is made of, in the order they run.
+"""The SQL a warehouse is made of: the house's own tables (fetch log, quarantine, comments), then each kind's.
 
-A leaf (pathlib only): the schema, the lake's CHECK enforcement and the tests read the same list without importing
-the connection code.
+A kind of data keeps its SQL in its own folder (`pipelines/<kind>/sql/`: `tables.sql`, `views.sql`,
+`comments.sql`, each optional) and declares it, with the upgrade its older rows need, as a `SchemaPart`. The kind
+registry (`pipelines/kinds.py`) hands every part here once, when `pipelines` is imported, so the warehouse applies
+every kind's SQL without importing a kind. A leaf (pathlib only): the schema, the lake's CHECK enforcement and the
+tests read the same list without importing the connection code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-SQL_DIR = Path(__file__).resolve().parent / "sql"
-# Order matters: views need the tables, and CREATE OR REPLACE VIEW drops a view's comments.
-SCHEMA_FILES = (
-    "schema.sql",
-    "schema_gpu.sql",
-    "schema_pricelist.sql",
-    "comments.sql",
-    "comments_gpu.sql",
-    "comments_pricelist.sql",
-    "views.sql",
-    "views_gpu.sql",
-    "views_pricelist.sql",
-    "comments_views.sql",
-    "comments_views_gpu.sql",
-    "comments_views_pricelist.sql",
-    "schema_changes.sql",
-    "views_changes.sql",
-    "comments_views_changes.sql",
-    "schema_specs.sql",
-    "views_specs.sql",
-    "comments_specs.sql",
-    "schema_pilots.sql",
-    "views_pilots.sql",
-    "comments_pilots.sql",
-    "views_deployment.sql",
-    "comments_deployment.sql",
-    "schema_nvidia.sql",
-    "views_value.sql",
-    "comments_value.sql",
-    "schema_catalog_comments.sql",
-)
+# Every part's tables first (a view may read any kind's tables), then the views in the parts' order (a view may
+# read an earlier part's views), then the comments, since CREATE OR REPLACE VIEW drops a view's comments.
+PHASES = ("tables", "views", "comments")
 
 
-def sql(name: str) -> str:
-    return (SQL_DIR / name).read_text()
+@dataclass(frozen=True)
+class SchemaPart:
+    name: str
+    sql_dir: Path
+    # Run with the connection and this part whenever the schema is applied, after every phase: the data a new
+    # column needs in rows landed before it, and attribute hashes in the current definition. It should import its
+    # landing late: only a schema change needs it, and `ratecard show` connects too.
+    upgrade: Callable[[Any, SchemaPart], None] | None = None
+    # Other files whose change means rows need the upgrade again (the AWS region reference): in the schema hash.
+    hashed_files: tuple[Path, ...] = ()
+
+    def file(self, phase: str) -> Path:
+        return self.sql_dir / f"{phase}.sql"
+
+
+HOUSE = SchemaPart("house", Path(__file__).resolve().parent / "sql")
+
+
+class SchemaUndeclared(RuntimeError):
+    """A warehouse was opened before any kind declared its tables."""
+
+
+_declared: list[SchemaPart] = []
+
+
+def declare(parts: Iterable[SchemaPart]) -> None:
+    """The kinds' parts, in the order their tables and views are made (the kind registry calls this)."""
+    _declared[:] = parts
+
+
+def schema_parts() -> tuple[SchemaPart, ...]:
+    if not _declared:
+        raise SchemaUndeclared(
+            "no kind has declared its tables: import pipelines (pipelines/kinds.py declares them) before opening a "
+            "warehouse"
+        )
+    return (HOUSE, *_declared)
+
+
+def schema_files() -> list[Path]:
+    """Every SQL file of the schema, in the order it runs."""
+    parts = schema_parts()
+    return [part.file(phase) for phase in PHASES for part in parts if part.file(phase).exists()]
+
+
+def sql(path: Path) -> str:
+    return path.read_text(encoding="utf-8")

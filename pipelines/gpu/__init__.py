@@ -1,1 +1,19 @@
-"""GPU-provider normalisation: canonical GPU names, FX conversion, USD per GPU-hour."""
+"""GPU-provider listings (kind `gpu`): provider offers as printed, normalised to canonical GPU names and USD per
+GPU-hour (FX conversion), versioned per source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from warehouse.sql_files import SchemaPart
+
+
+def _upgrade(con: Any, part: SchemaPart) -> None:
+    """Rows landed before the current tables: see the landing's upgrade."""
+    from warehouse.gpu_landing import upgrade_gpu_history  # late: only a schema change needs the landing
+
+    upgrade_gpu_history(con, part)
+
+
+SCHEMA = SchemaPart("gpu", Path(__file__).resolve().parent / "sql", _upgrade)

@@ -1,1 +1,19 @@
-"""Pilot measurements and migration plans: user input priced by the warehouse's views."""
+"""Pilot measurements, migration plans and traffic profiles: user input priced by the warehouse's views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from warehouse.sql_files import SchemaPart
+
+
+def _upgrade(con: Any, part: SchemaPart) -> None:
+    """Rows landed before the current tables: see the landing's upgrade."""
+    # Files made before traffic profiles: pilot_inputs' CHECK refuses their input kind.
+    from warehouse.rebuild import rebuild_if_check_refuses
+
+    rebuild_if_check_refuses(con, "pilot_inputs", "input_kind", "traffic", part)
+
+
+SCHEMA = SchemaPart("pilots", Path(__file__).resolve().parent / "sql", _upgrade)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.paths import PILOT_SAMPLES
-from warehouse.sql_files import sql
+from warehouse.sql_files import HOUSE, sql
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
 EXAMPLE = PILOT_SAMPLES / "example.csv"
@@ -82,7 +82,7 @@ def unreplayable_wal(whole: Path, folder: Path) -> Path:
     ALTERs of a table whose default calls nextval), and the process gone before any checkpoint."""
     db = folder / "prices.duckdb"
     code = "import duckdb, os, sys; con = duckdb.connect(sys.argv[1]); con.execute(sys.argv[2]); os._exit(0)"
-    subprocess.run([sys.executable, "-c", code, str(db), sql("schema.sql")], check=True)
+    subprocess.run([sys.executable, "-c", code, str(db), sql(HOUSE.file("tables"))], check=True)
     assert db.with_name(db.name + ".wal").exists()
     return db
 

@@ -20,11 +20,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.orchestration",),
     ("pipelines.refresh",),
     ("pipelines.adapters",),
+    ("pipelines.kinds",),  # the registry of kinds: imports every kind's folder
     ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.dashboard"),
     ("pipelines.reading",),
     ("pipelines.fetch",),
     ("pipelines.sources",),
-    ("pipelines.gpu", "pipelines.errors", "pipelines.reference"),
+    (
+        "pipelines.gpu",
+        "pipelines.aws",
+        "pipelines.fx",
+        "pipelines.across_kinds",
+        "pipelines.errors",
+        "pipelines.reference",
+    ),
     ("warehouse",),
     ("schemas",),
 )

@@ -34,7 +34,7 @@ from tests.support.localserver import LocalServer, Reply
 from tests.support.sourcefiles import serve_samples, write_sources_file
 from warehouse.db import connect
 from warehouse.lake import view_names
-from warehouse.sql_files import SCHEMA_FILES, sql
+from warehouse.sql_files import schema_files, sql
 from warehouse.target import LAKE_DATA_ENV, local_dir
 
 
@@ -292,7 +292,7 @@ def test_every_view_answers_and_the_catalog_is_the_same_on_both_backends(landed,
     with connect(db_path, read_only=True) as con:
         found = {name: con.execute(sql).fetchall() for name, sql in CONTRACT.items()}
         empty = [view for (view,) in found["views"] if con.execute(f'SELECT count(*) FROM "{view}"').fetchone() == (0,)]
-    views = view_names([sql(name) for name in SCHEMA_FILES])
+    views = view_names([sql(path) for path in schema_files()])
     assert {view for (view,) in found["views"]} == views
     assert len(found["tables"]) == 26 and len(found["macros"]) >= 5  # notify_claims and notify_turn made 26
     assert found["table comments"] == [(0,)]  # every table commented, in the catalog itself

@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pipelines import pricelist
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -178,7 +179,7 @@ def test_a_file_whose_check_predates_savings_plans_is_rebuilt_keeping_its_rows(t
     new_check = re.escape(
         "'spot',\n                                          'compute_savings_plan', 'ec2_instance_savings_plan')"
     )
-    older, replaced = re.subn(new_check, "'spot')", sql("schema_pricelist.sql"))
+    older, replaced = re.subn(new_check, "'spot')", sql(pricelist.SCHEMA.file("tables")))
     assert replaced == 1  # the test follows the schema file: a reworded CHECK must be mirrored here
     with connect(path) as con:
         con.execute("DROP TABLE aws_pricelist_price_history")

@@ -60,7 +60,7 @@ with exclusive_refresh(db, wait_s=10), Fetcher(FetchSettings(read_timeout_s=5, m
     with connect(db) as con:
         land_batch(con, fetch_record(source_id, result), parser_version(spec.adapter), kind.snapshots(prepared.batch))
 """
-PUBLISH = "import sys; from warehouse.publish import publish_snapshot; publish_snapshot(sys.argv[1])"
+PUBLISH = "import sys, pipelines; from warehouse.publish import publish_snapshot; publish_snapshot(sys.argv[1])"
 HOLD_LOCK = """
 import sys, time
 from warehouse.lock import exclusive_refresh

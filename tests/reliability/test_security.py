@@ -290,7 +290,8 @@ def test_sql_in_a_cell_is_data(fresh_matrix, scenario):
 # table constants, column lists and join conditions built from their key columns, fixed aliases.
 ALLOWED_INTERPOLATIONS = {
     "table.name",  # VersionedTable / AppendOnlyTable constants (warehouse/landing.py, gpu_landing.py)
-    "table",  # pipelines/refresh/reparse.py: iterating HISTORY_TABLES; warehouse/rebuild.py: one of REBUILDABLE
+    "table",  # pipelines/refresh/reparse.py: iterating HISTORY_TABLES
+    "ident(table)",  # warehouse/rebuild.py: a table its kind's upgrade names, quoted as an identifier
     "same_version",
     "match",
     "_key_match('s', 'h', key)",  # joins over key_columns constants

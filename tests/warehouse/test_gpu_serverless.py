@@ -11,6 +11,7 @@ import duckdb
 import pytest
 from pydantic import ValidationError
 
+from pipelines import gpu
 from pipelines.errors import ParseError
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.reading.billing_terms import serverless_billing, terms_on_page
@@ -132,7 +133,7 @@ SERVERLESS_ROW = OLD_ROW.replace("'on_demand', 2.5", "'serverless', 0.00116").re
 
 
 def older_table_ddl() -> str:
-    text = sql("schema_gpu.sql")
+    text = sql(gpu.SCHEMA.file("tables"))
     for new, old in OLD_CHECKS.items():
         text, replaced = re.subn(new, old, text)
         assert replaced == 1, new  # the test follows the schema file: a reworded CHECK must be mirrored here

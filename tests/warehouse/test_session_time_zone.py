@@ -12,6 +12,7 @@ import sys
 CHILD = """
 import json, sys
 from datetime import UTC, datetime
+import pipelines  # declares the kinds' tables
 from warehouse.db import connect, cursor
 
 at = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)

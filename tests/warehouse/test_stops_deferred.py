@@ -67,6 +67,7 @@ def stops_survived(script: str, path: Path, env: Mapping[str, str]) -> int:
 PUBLISH_AND_STOP = """
 import faulthandler, os, random, signal, sys, threading, time
 from pathlib import Path
+import pipelines  # declares the kinds' tables
 from warehouse.db import connect
 from warehouse.publish import publish_snapshot
 
@@ -97,7 +98,12 @@ print("stops", stops)
 def test_stops_at_any_moment_of_a_publish_leave_the_file_openable(tmp_path: Path) -> None:
     db = tmp_path / "prices.duckdb"
     subprocess.run(
-        [sys.executable, "-c", "import sys; from warehouse.db import connect\nwith connect(sys.argv[1]): pass", db],
+        [
+            sys.executable,
+            "-c",
+            "import sys, pipelines; from warehouse.db import connect\nwith connect(sys.argv[1]): pass",
+            db,
+        ],
         check=True,
         timeout=120,
     )
@@ -110,6 +116,7 @@ def test_stops_at_any_moment_of_a_publish_leave_the_file_openable(tmp_path: Path
 OPEN_AND_STOP = """
 import faulthandler, os, random, signal, sys, threading, time
 from pathlib import Path
+import pipelines  # declares the kinds' tables
 from warehouse.db import connect
 
 folder = Path(sys.argv[1])

@@ -1,31 +1,5 @@
--- ratecard warehouse tables. Idempotent: run on every connection that writes.
--- Money is DECIMAL, never DOUBLE. History tables are versioned by business key (valid_from / valid_to).
-
-CREATE SEQUENCE IF NOT EXISTS fetch_id_seq START 1;
-CREATE SEQUENCE IF NOT EXISTS quarantine_id_seq START 1;
-
-CREATE TABLE IF NOT EXISTS fetch_log (
-    fetch_id        BIGINT PRIMARY KEY DEFAULT nextval('fetch_id_seq'),
-    source_id       VARCHAR NOT NULL,
-    url             VARCHAR NOT NULL,
-    final_url       VARCHAR,
-    status          INTEGER,
-    fetched_at      TIMESTAMPTZ NOT NULL,
-    sha256          VARCHAR,
-    bytes           BIGINT,
-    elapsed_ms      INTEGER,
-    attempts        INTEGER,
-    content_type    VARCHAR,
-    parser_version  VARCHAR,
-    outcome         VARCHAR NOT NULL CHECK (outcome IN ('landed', 'unchanged', 'quarantined', 'fetch_failed')),
-    rows_inserted   INTEGER NOT NULL DEFAULT 0,
-    rows_closed     INTEGER NOT NULL DEFAULT 0,
-    error           VARCHAR
-);
-
--- Columns added after the first release: files made by an earlier version gain them on first open.
-ALTER TABLE fetch_log ADD COLUMN IF NOT EXISTS shape_fingerprint VARCHAR;
-ALTER TABLE fetch_log ADD COLUMN IF NOT EXISTS warnings VARCHAR[];
+-- AWS instance specifications and prices read from the product and Capacity Blocks pages, versioned by
+-- business key (valid_from / valid_to). Money is DECIMAL, never DOUBLE.
 
 CREATE TABLE IF NOT EXISTS aws_instance_spec_history (
     source_id                   VARCHAR NOT NULL,
@@ -70,20 +44,6 @@ CREATE TABLE IF NOT EXISTS aws_instance_price_history (
     fetched_at                        TIMESTAMPTZ NOT NULL,
     sha256                            VARCHAR NOT NULL,
     parser_version                    VARCHAR NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS quarantine (
-    quarantine_id   BIGINT PRIMARY KEY DEFAULT nextval('quarantine_id_seq'),
-    source_id       VARCHAR NOT NULL,
-    fetch_id        BIGINT NOT NULL,
-    url             VARCHAR NOT NULL,
-    fetched_at      TIMESTAMPTZ NOT NULL,
-    sha256          VARCHAR NOT NULL,
-    parser_version  VARCHAR,
-    stage           VARCHAR NOT NULL CHECK (stage IN ('parse', 'validate')),
-    reasons         VARCHAR[] NOT NULL,
-    raw_body        BLOB NOT NULL,
-    quarantined_at  TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
 );
 
 -- Added with the price-list source family: the region code of the printed region (Capacity Blocks page rows).

@@ -1,3 +1,48 @@
+-- What the AWS page tables and views hold, in which unit, and how derived figures were made.
+
+COMMENT ON TABLE aws_instance_spec_history IS 'Versioned instance specifications as each AWS page printed them; key (source_id, instance_type); a change closes the old row (valid_to) and opens a new one.';
+COMMENT ON COLUMN aws_instance_spec_history.source_id IS 'Source the row was parsed from.';
+COMMENT ON COLUMN aws_instance_spec_history.instance_type IS 'EC2 instance type, lower case, e.g. trn1.32xlarge.';
+COMMENT ON COLUMN aws_instance_spec_history.family IS 'Instance family: the part of the instance type before the dot, e.g. trn1n.';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator IS 'Accelerator name as the page names it (Trainium, Trainium2, Trainium3, Inferentia, Inferentia2, H100, ...).';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator_count IS 'Physical accelerators (chips or GPUs) in one instance.';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_value IS 'Total accelerator (device) memory of the instance as printed, in accelerator_memory_unit; never host RAM.';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_unit IS 'Unit printed with accelerator_memory_value (GB, GiB, TB, ...), kept as printed.';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_gib IS 'accelerator_memory_value converted to GiB by the unit definition (1 GB = 10^9 bytes, 1 GiB = 2^30 bytes), rounded half-up to 6 decimals.';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_derived IS 'True when the page printed no accelerator memory and the figure was derived (see accelerator_memory_basis).';
+COMMENT ON COLUMN aws_instance_spec_history.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed, e.g. chips x 8 GiB per Inferentia chip; NULL when printed.';
+COMMENT ON COLUMN aws_instance_spec_history.vcpus IS 'Host vCPUs of the instance; NULL when the page leaves the cell empty.';
+COMMENT ON COLUMN aws_instance_spec_history.host_memory_gib IS 'Host (instance) RAM in GiB, converted from the printed unit; not accelerator memory.';
+COMMENT ON COLUMN aws_instance_spec_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB; a new version has new attributes, compared column by column, and so a new hash.';
+COMMENT ON COLUMN aws_instance_spec_history.valid_from IS 'Fetch time at which this version was first seen (UTC).';
+COMMENT ON COLUMN aws_instance_spec_history.valid_to IS 'Fetch time at which this version was replaced or disappeared; NULL while current.';
+COMMENT ON COLUMN aws_instance_spec_history.fetch_id IS 'fetch_log row that produced this version.';
+COMMENT ON COLUMN aws_instance_spec_history.source_url IS 'URL the producing fetch requested.';
+COMMENT ON COLUMN aws_instance_spec_history.fetched_at IS 'When the producing fetch happened (UTC).';
+COMMENT ON COLUMN aws_instance_spec_history.sha256 IS 'SHA-256 of the archived body this version was parsed from.';
+COMMENT ON COLUMN aws_instance_spec_history.parser_version IS 'Adapter and version that parsed it.';
+
+COMMENT ON TABLE aws_instance_price_history IS 'Versioned AWS prices, USD per whole instance-hour, excluding taxes and duties; key (source_id, instance_type, price_kind, region). An unchanged refresh adds no rows; a change closes the old row and opens a new one; a row gone from its source is closed.';
+COMMENT ON COLUMN aws_instance_price_history.source_id IS 'Source the price was parsed from.';
+COMMENT ON COLUMN aws_instance_price_history.instance_type IS 'EC2 instance type, lower case.';
+COMMENT ON COLUMN aws_instance_price_history.price_kind IS 'on_demand, reserved_1y, reserved_3y (effective hourly) or capacity_block; kinds are never substituted for one another.';
+COMMENT ON COLUMN aws_instance_price_history.region IS 'Region as printed (e.g. US East (Ohio)); NULL when the page names no region.';
+COMMENT ON COLUMN aws_instance_price_history.region_code IS 'AWS region code of the printed region (US East (Ohio) -> us-east-2), from the reference schemas/aws_regions.json; NULL when the page names no region (product pages) or the name is not in the reference.';
+COMMENT ON COLUMN aws_instance_price_history.region_stated IS 'False when the page names no region (region is NULL, not guessed).';
+COMMENT ON COLUMN aws_instance_price_history.usd_per_instance_hour IS 'Printed price in USD per whole instance-hour, excluding taxes and duties.';
+COMMENT ON COLUMN aws_instance_price_history.accelerator_count IS 'Physical accelerators the instance price covers; the divisor of the per-accelerator figure.';
+COMMENT ON COLUMN aws_instance_price_history.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count, exact (rounded half-up at 18 decimals only when the quotient does not terminate); USD per accelerator-hour excluding taxes; you still pay for the whole instance.';
+COMMENT ON COLUMN aws_instance_price_history.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals, USD per accelerator-hour excluding taxes.';
+COMMENT ON COLUMN aws_instance_price_history.printed_usd_per_accelerator_hour IS 'Accelerator rate exactly as the page printed it (Capacity Blocks round to 3 decimals), USD excluding taxes; NULL when not printed.';
+COMMENT ON COLUMN aws_instance_price_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB; a new version has new attributes, compared column by column, and so a new hash.';
+COMMENT ON COLUMN aws_instance_price_history.valid_from IS 'Fetch time at which this version was first seen (UTC).';
+COMMENT ON COLUMN aws_instance_price_history.valid_to IS 'Fetch time at which this version was replaced or disappeared; NULL while current.';
+COMMENT ON COLUMN aws_instance_price_history.fetch_id IS 'fetch_log row that produced this version.';
+COMMENT ON COLUMN aws_instance_price_history.source_url IS 'URL the producing fetch requested.';
+COMMENT ON COLUMN aws_instance_price_history.fetched_at IS 'When the producing fetch happened (UTC).';
+COMMENT ON COLUMN aws_instance_price_history.sha256 IS 'SHA-256 of the archived body this version was parsed from.';
+COMMENT ON COLUMN aws_instance_price_history.parser_version IS 'Adapter and version that parsed it.';
+
 -- Comments on the public views (re-applied after each CREATE OR REPLACE VIEW, which drops them).
 
 COMMENT ON MACRO TABLE aws_instance_prices_as_of IS 'aws_instance_prices as it stood at timestamp ts: the price and spec versions valid at ts. Prices are USD excluding taxes and duties.';
@@ -63,10 +108,3 @@ COMMENT ON COLUMN aws_instance_specs.sha256 IS 'SHA-256 of the archived body.';
 COMMENT ON COLUMN aws_instance_specs.parser_version IS 'Adapter and version that parsed it.';
 COMMENT ON COLUMN aws_instance_specs.fetch_id IS 'fetch_log row of the producing fetch.';
 COMMENT ON COLUMN aws_instance_specs.valid_from IS 'When this spec version was first seen.';
-
-COMMENT ON VIEW source_freshness IS 'Per source: the latest attempt, the latest good fetch (landed or unchanged), and the latest outcome and error.';
-COMMENT ON COLUMN source_freshness.source_id IS 'Source id.';
-COMMENT ON COLUMN source_freshness.last_attempt_at IS 'Latest fetch attempt (UTC).';
-COMMENT ON COLUMN source_freshness.last_good_at IS 'Latest fetch that landed or confirmed unchanged rows (UTC).';
-COMMENT ON COLUMN source_freshness.last_outcome IS 'Outcome of the latest attempt.';
-COMMENT ON COLUMN source_freshness.last_error IS 'Error of the latest attempt, if any.';

@@ -1,4 +1,4 @@
--- GPU-provider listings (versioned like AWS prices) and ECB reference rates.
+-- GPU-provider listings, versioned like AWS prices.
 
 CREATE TABLE IF NOT EXISTS gpu_listing_history (
     source_id               VARCHAR NOT NULL,
@@ -34,22 +34,9 @@ CREATE TABLE IF NOT EXISTS gpu_listing_history (
     parser_version          VARCHAR NOT NULL
 );
 
-CREATE TABLE IF NOT EXISTS fx_rates (
-    currency        VARCHAR NOT NULL,
-    rate_date       DATE NOT NULL,
-    units_per_eur   DECIMAL(18, 6) NOT NULL CHECK (units_per_eur > 0),
-    valid_to        TIMESTAMPTZ,
-    fetch_id        BIGINT NOT NULL,
-    source_url      VARCHAR NOT NULL,
-    fetched_at      TIMESTAMPTZ NOT NULL,
-    sha256          VARCHAR NOT NULL,
-    parser_version  VARCHAR NOT NULL
-);
-
 -- Files made before these columns existed (CREATE TABLE IF NOT EXISTS leaves them as they were). Their rows'
--- fx_rate_stale is filled in by warehouse.gpu_landing.upgrade_gpu_history; every old FX rate is current.
+-- fx_rate_stale is filled in by warehouse.gpu_landing.upgrade_gpu_history.
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS fx_rate_stale BOOLEAN;
-ALTER TABLE fx_rates ADD COLUMN IF NOT EXISTS valid_to TIMESTAMPTZ;
 
 -- Memory as the listing printed it, with its unit, and whether the figure came from ratecard's GPU catalog.
 -- Rows landed before these existed are brought up in place by warehouse.gpu_landing.upgrade_gpu_history.

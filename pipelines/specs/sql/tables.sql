@@ -125,3 +125,35 @@ CREATE TABLE IF NOT EXISTS vendor_claim_history (
     sha256             VARCHAR NOT NULL,
     parser_version     VARCHAR NOT NULL
 );
+
+-- The curated NVIDIA reference (pipelines/reference/nvidia_gpus.json, kind `spec`): one row per GPU and figure,
+-- each figure with its own source URL and date. Versioned like the other spec tables.
+
+CREATE TABLE IF NOT EXISTS gpu_reference_figure_history (
+    source_id            VARCHAR NOT NULL,
+    gpu                  VARCHAR NOT NULL,
+    gpu_model            VARCHAR NOT NULL,
+    gpu_variant          VARCHAR,
+    aws_accelerator      VARCHAR,
+    aws_memory_gb        DECIMAL(18, 6),
+    figure_key           VARCHAR NOT NULL,
+    figure               VARCHAR NOT NULL CHECK (figure IN ('memory', 'bandwidth', 'compute')),
+    number_format        VARCHAR,
+    sparse               BOOLEAN,
+    printed              VARCHAR NOT NULL,
+    value                DECIMAL(18, 6) NOT NULL CHECK (value > 0),
+    unit                 VARCHAR NOT NULL,
+    normalised           DECIMAL(18, 6) NOT NULL,
+    normalised_unit      VARCHAR NOT NULL,
+    figure_source_url    VARCHAR NOT NULL,
+    figure_source_date   DATE NOT NULL,
+    note                 VARCHAR,
+    attributes_hash      VARCHAR NOT NULL,
+    valid_from           TIMESTAMPTZ NOT NULL,
+    valid_to             TIMESTAMPTZ,
+    fetch_id             BIGINT NOT NULL,
+    source_url           VARCHAR NOT NULL,
+    fetched_at           TIMESTAMPTZ NOT NULL,
+    sha256               VARCHAR NOT NULL,
+    parser_version       VARCHAR NOT NULL
+);

@@ -1,3 +1,45 @@
+COMMENT ON TABLE gpu_listing_history IS 'Versioned GPU-provider listings; key (source_id, listing, price_kind, region). A change of any attribute (price, stock status, FX-converted USD figure, GPU count, or a marketplace''s offer count) closes the old row and opens a new one.';
+COMMENT ON COLUMN gpu_listing_history.source_id IS 'Source the listing was parsed from.';
+COMMENT ON COLUMN gpu_listing_history.provider IS 'Provider display name, e.g. Hyperstack, RunPod.';
+COMMENT ON COLUMN gpu_listing_history.listing IS 'The provider''s own name for the row (plan, GPU type, server card, or marketplace GPU name).';
+COMMENT ON COLUMN gpu_listing_history.gpu_name IS 'GPU name as the provider printed it.';
+COMMENT ON COLUMN gpu_listing_history.gpu_model IS 'Canonical GPU model (H100, H200, B200, L4, A10, ...); NULL when the name is not in the canonical table (kept, and reported as a quality warning).';
+COMMENT ON COLUMN gpu_listing_history.gpu_variant IS 'Form factor or variant from the canonical table (SXM, PCIe, NVL); NULL when none applies.';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_gib IS 'Memory per GPU in GiB, converted from gpu_memory_printed by gpu_memory_unit''s definition (1 GB = 10^9 bytes, 1 GiB = 2^30 bytes).';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_printed IS 'Memory per GPU as printed (by the listing, else by the canonical GPU catalog: see gpu_memory_from_catalog), in gpu_memory_unit.';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_unit IS 'Unit of gpu_memory_printed: GB (decimal, NVIDIA''s and most providers'' label) or GiB.';
+COMMENT ON COLUMN gpu_listing_history.gpu_memory_from_catalog IS 'True when the listing printed no memory and the figure is the canonical catalog''s (NVIDIA''s printed GB); NULL for rows landed before the flag existed.';
+COMMENT ON COLUMN gpu_listing_history.gpu_count IS 'GPUs the original price covers (1 for per-GPU prices; the node''s GPUs for per-instance prices).';
+COMMENT ON COLUMN gpu_listing_history.price_kind IS 'on_demand, community, spot (interruptible), reserved, serverless (billed per second of a worker''s life, scaling to zero) or serverless_active (always-warm serverless workers); kinds are never mixed in one figure.';
+COMMENT ON COLUMN gpu_listing_history.original_amount IS 'The price as printed, in original_currency and original_unit, excluding tax.';
+COMMENT ON COLUMN gpu_listing_history.original_currency IS 'ISO 4217 currency of original_amount.';
+COMMENT ON COLUMN gpu_listing_history.original_unit IS 'What original_amount buys: per gpu- or instance- minute/hour/day/week/month.';
+COMMENT ON COLUMN gpu_listing_history.price_per IS 'gpu: the price is per GPU; instance: for the whole node or offer (gpu_count GPUs).';
+COMMENT ON COLUMN gpu_listing_history.period IS 'Billing period of original_amount: second (serverless), minute, hour, day, week or month.';
+COMMENT ON COLUMN gpu_listing_history.usd_per_currency_unit IS 'USD per one unit of original_currency used for conversion: 1 for USD; else the ECB reference rate of the fetch date or the latest earlier one (cross rate via EUR).';
+COMMENT ON COLUMN gpu_listing_history.fx_rate_date IS 'Date of the ECB rate used; NULL for USD prices.';
+COMMENT ON COLUMN gpu_listing_history.fx_rate_stale IS 'True when fx_rate_date was more than the allowed age (sources file [fx] max_rate_age_days, default 7) before the fetch date: the price converted with an old rate. False for a fresh rate; NULL for USD prices (no rate used). Rows landed before this column existed were judged against the default 7 days.';
+COMMENT ON COLUMN gpu_listing_history.usd_per_gpu_hour IS 'Derived USD per GPU-hour, excluding tax: original_amount x usd_per_currency_unit, / gpu_count for per-instance prices, per minute x 60, per day / 24, per week / 168, per month / 730 (hours per month = 8760 / 12). Exact, rounded half-up at 18 decimals only when the quotient does not terminate.';
+COMMENT ON COLUMN gpu_listing_history.usd_per_gpu_hour_4dp IS 'usd_per_gpu_hour rounded half-up to 4 decimals.';
+COMMENT ON COLUMN gpu_listing_history.stock_status IS 'in_stock, sold_out or unknown (the source gave no signal), as of the fetch; versioned like prices.';
+COMMENT ON COLUMN gpu_listing_history.region IS 'Region as printed; NULL when the listing names none or spans many.';
+COMMENT ON COLUMN gpu_listing_history.offer_count IS 'Marketplace offers folded into this listing (Vast.ai); 1 elsewhere.';
+COMMENT ON COLUMN gpu_listing_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB; a new version has new attributes, compared column by column, and so a new hash.';
+COMMENT ON COLUMN gpu_listing_history.valid_from IS 'Fetch time at which this version was first seen (UTC).';
+COMMENT ON COLUMN gpu_listing_history.valid_to IS 'Fetch time at which this version was replaced or disappeared; NULL while current.';
+COMMENT ON COLUMN gpu_listing_history.fetch_id IS 'fetch_log row that produced this version.';
+COMMENT ON COLUMN gpu_listing_history.source_url IS 'URL the producing fetch requested.';
+COMMENT ON COLUMN gpu_listing_history.fetched_at IS 'When the producing fetch happened (UTC).';
+COMMENT ON COLUMN gpu_listing_history.sha256 IS 'SHA-256 of the archived body this version was parsed from.';
+COMMENT ON COLUMN gpu_listing_history.parser_version IS 'Adapter and version that parsed it.';
+
+COMMENT ON COLUMN gpu_listing_history.usd_per_gpu_second IS 'Serverless listings only (NULL otherwise): the exact USD per GPU-second billed, excluding tax: original_amount x usd_per_currency_unit, divided by gpu_count for a per-instance price. usd_per_gpu_hour is this x 3600, its GPU-hour equivalent; a provider''s rounded hourly display figure is not used.';
+COMMENT ON COLUMN gpu_listing_history.billing_increment_seconds IS 'Serverless listings only: the minimum billed increment in seconds, as the provider states it (1: rounded up to the next second). Each billed span of a worker''s life rounds up to it.';
+COMMENT ON COLUMN gpu_listing_history.idle_timeout_seconds IS 'Serverless listings only: seconds a worker stays up, billed, after its last request before it scales down (the provider''s stated default: RunPod idle timeout, Beam keep-warm). NULL: not stated, never guessed.';
+COMMENT ON COLUMN gpu_listing_history.cold_start_billed IS 'Serverless listings only: whether starting a worker (image, model load) is billed, as stated; NULL when the provider does not say.';
+COMMENT ON COLUMN gpu_listing_history.billing_terms IS 'Serverless listings only: the sentences the billing terms were read from, as printed (or the sources file''s note, with its page).';
+COMMENT ON COLUMN gpu_listing_history.billing_terms_url IS 'Serverless listings only: where the billing terms are stated: the price page itself, or the documentation page the sources file names.';
+
 COMMENT ON MACRO TABLE gpu_listings_as_of IS 'gpu_listings as they stood at timestamp ts. Prices exclude tax.';
 
 COMMENT ON VIEW gpu_listings IS 'Current GPU-provider listings, one row per provider listing x price kind x region, with the original price and the derived USD per GPU-hour. Prices exclude tax.';

@@ -1,0 +1,9 @@
+"""ECB euro reference rates, facts by currency and date (kind `fx`): GPU prices convert to USD with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from warehouse.sql_files import SchemaPart
+
+SCHEMA = SchemaPart("fx", Path(__file__).resolve().parent / "sql")
