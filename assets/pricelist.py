@@ -11,17 +11,18 @@ from typing import Any
 import dagster as dg
 import duckdb
 
-from assets.sources import CHECK_FOR_SUITE, FETCH_RETRY_POLICY, GROUP_FOR_KIND, LOCK_WAIT_S, source_asset_key
+from assets.sources import FETCH_RETRY_POLICY, LOCK_WAIT_S, check_for_suite, source_asset_key
 from pipelines.errors import FetchError
+from pipelines.kinds import kind_named
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
+from pipelines.pricelist.suite import PRICELIST_SUITE
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.pricelist_units import refresh_regions
 from pipelines.sources.file import SourceSpec
-from schemas.pricelist_expectations import PRICELIST_SUITE
 from warehouse.files import WarehouseBusy
 from warehouse.lock import RefreshLocked
 
-CHECK = CHECK_FOR_SUITE[PRICELIST_SUITE]
+CHECK = check_for_suite(PRICELIST_SUITE)
 
 
 def regions_markdown(outcomes: list[SourceOutcome]) -> str:
@@ -65,7 +66,7 @@ def build_pricelist_asset(
 
     @dg.asset(
         key=key,
-        group_name=GROUP_FOR_KIND["pricelist"],
+        group_name=kind_named("pricelist").asset_group,
         description=f"{source.title or source.id}: each region's offer file, fetched when its version moved, "
         "validated and landed on its own.",
         kinds={"python", "duckdb"},

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dagster as dg
 
-from assets.sources import GROUP_FOR_KIND, LOCK_WAIT_S, source_asset_key
+from assets.sources import LOCK_WAIT_S, source_asset_key
+from pipelines.kinds import kind_named
 from pipelines.orchestration.resources import WarehouseResource
 from pipelines.refresh.references import REFERENCE_FILES, land_reference
 from warehouse.lock import exclusive_refresh
@@ -20,7 +21,7 @@ def build_reference_asset(source_id: str) -> dg.AssetsDefinition:
 
     @dg.asset(
         key=source_asset_key(source_id),
-        group_name=GROUP_FOR_KIND["spec"],
+        group_name=kind_named("spec").asset_group,
         description=f"The in-repo reference file {path}, checked and landed as a versioned source.",
     )
     def _reference(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:

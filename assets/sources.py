@@ -10,42 +10,23 @@ from typing import Any
 
 import dagster as dg
 
+from pipelines.aws.suite import ValidationReport
+from pipelines.kinds import kind_named, source_kind_names
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec
-from schemas.expectations import PRICES_SUITE, SPECS_SUITE, ValidationReport
-from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE
-from schemas.pricelist_expectations import PRICELIST_SUITE
-from schemas.spec_expectations import SUITE as SPEC_SUITE
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"
-GROUP_FOR_KIND = {
-    "aws": "aws_sources",
-    "gpu": "gpu_sources",
-    "fx": "fx_sources",
-    "pricelist": "aws_pricelist_sources",
-    "spec": "spec_sources",
-}
-CHECK_FOR_SUITE = {
-    SPECS_SUITE: "ge_instance_specs",
-    PRICES_SUITE: "ge_instance_prices",
-    LISTINGS_SUITE: "ge_gpu_listings",
-    FX_SUITE: "ge_fx_rates",
-    SPEC_SUITE: "ge_accelerator_specs",
-    PRICELIST_SUITE: "ge_pricelist_prices",
-}
-SUITES_FOR_KIND = {
-    "aws": (SPECS_SUITE, PRICES_SUITE),
-    "gpu": (LISTINGS_SUITE,),
-    "fx": (FX_SUITE,),
-    "spec": (SPEC_SUITE,),
-    "pricelist": (PRICELIST_SUITE,),
-}
-
 LOCK_WAIT_S = 600.0  # a CLI refresh holding the warehouse: wait for it rather than fail
 # Transient transport trouble (timeouts, resets, 429/5xx) is worth another go a minute later; a host that does
 # not resolve or refuses (no network), parse and validation failures are not: FetchError.retryable says which.
 FETCH_RETRY_POLICY = dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL)
+
+
+def check_for_suite(suite: str) -> str:
+    """The asset check a suite's results are reported as, as its kind names it."""
+    checks = dict(check for name in source_kind_names() for check in kind_named(name).checks)
+    return checks[suite]
 
 
 def source_asset_key(source_id: str) -> dg.AssetKey:
@@ -55,7 +36,7 @@ def source_asset_key(source_id: str) -> dg.AssetKey:
 def check_result(key: dg.AssetKey, report: ValidationReport) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(
         asset_key=key,
-        check_name=CHECK_FOR_SUITE[report.suite],
+        check_name=check_for_suite(report.suite),
         passed=report.success,
         metadata={
             "rows": report.row_count,
@@ -94,7 +75,7 @@ def source_spec(source: SourceSpec, deps: list[dg.AssetKey]) -> dg.AssetSpec:
     """The asset of one source; skippable: a source that failed or did not change is not materialised."""
     return dg.AssetSpec(
         key=source_asset_key(source.id),
-        group_name=GROUP_FOR_KIND[source.kind],
+        group_name=kind_named(source.kind).asset_group,
         deps=deps,
         description=f"{source.title or source.id}: fetched, validated and landed as versioned rows.",
         kinds={"python", "duckdb"},
@@ -105,4 +86,4 @@ def source_spec(source: SourceSpec, deps: list[dg.AssetKey]) -> dg.AssetSpec:
 
 def source_check_specs(source: SourceSpec) -> list[dg.AssetCheckSpec]:
     key = source_asset_key(source.id)
-    return [dg.AssetCheckSpec(CHECK_FOR_SUITE[suite], asset=key) for suite in SUITES_FOR_KIND[source.kind]]
+    return [dg.AssetCheckSpec(check, asset=key) for _suite, check in kind_named(source.kind).checks]

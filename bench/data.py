@@ -2,7 +2,7 @@
 
 Money is generated as integer counts of the column's smallest unit (micro-dollars for DECIMAL(18,6)) and
 turned into Arrow decimal128 arrays straight from those integers, so every value is exact. The derived
-columns follow schemas.records exactly: accelerator counts are powers of two, so price / count is exact at
+columns follow pipelines.aws.records exactly: accelerator counts are powers of two, so price / count is exact at
 18 places; the 4-dp figure rounds half-up. `check_against_records` verifies that on a sample with the
 project's own Decimal functions.
 """
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from schemas.records import half_up_4dp, per_accelerator
-from warehouse.landing import PRICES
+from pipelines.aws.landing import PRICES
+from schemas.units import half_up_4dp, per_accelerator
 
 PRICE_KINDS = ("on_demand", "reserved_1y", "reserved_3y", "capacity_block")
 # Index 0 is "no region stated" (NULL): the key compares NULL-safely, so the bench exercises that path.
@@ -130,7 +130,7 @@ def snapshot_rows(n_types: int, seed: int) -> list[dict[str, Any]]:
 
 
 def reprice(row: dict[str, Any], new_price: Decimal) -> dict[str, Any]:
-    """A row with a new instance price and its derived columns recomputed by schemas.records."""
+    """A row with a new instance price and its derived columns recomputed by pipelines.aws.records."""
     per_acc = per_accelerator(new_price, row["accelerator_count"])
     printed = row["printed_usd_per_accelerator_hour"]
     return {
@@ -145,7 +145,7 @@ def reprice(row: dict[str, Any], new_price: Decimal) -> dict[str, Any]:
 
 
 def check_against_records(rows: list[dict[str, Any]], limit: int = 2_000) -> None:
-    """The generated derived columns equal what schemas.records computes (fail loudly otherwise)."""
+    """The generated derived columns equal what pipelines.aws.records computes (fail loudly otherwise)."""
     for row in rows[:limit]:
         expected = reprice(row, row["usd_per_instance_hour"])
         for column in ("usd_per_accelerator_hour", "usd_per_accelerator_hour_4dp", "printed_usd_per_accelerator_hour"):

@@ -10,7 +10,10 @@ from typing import Any
 
 import pandas as pd
 
-from schemas import expectations, gpu_expectations, gx_stacked
+from pipelines.aws import suite as aws_suite
+from pipelines.fx import suite as fx_suite
+from pipelines.gpu import suite as gpu_suite
+from schemas import gx_stacked
 from schemas.gx_runner import ValidationReport, ephemeral_context, import_gx, in_declared_order, outcome_of, report_of
 
 
@@ -40,8 +43,9 @@ def run_suite_fresh_context(
 def fresh_context_per_run() -> Iterator[None]:
     """Temporarily run every suite, alone or stacked, the way the gate did before (restored afterwards)."""
     swaps = [
-        (expectations, "run_suite", run_suite_fresh_context),
-        (gpu_expectations, "run_suite", run_suite_fresh_context),
+        (aws_suite, "run_suite", run_suite_fresh_context),
+        (gpu_suite, "run_suite", run_suite_fresh_context),
+        (fx_suite, "run_suite", run_suite_fresh_context),
         (gx_stacked, "run_ge", validate_frame_fresh_context),
     ]
     originals = [getattr(module, name) for module, name, _ in swaps]

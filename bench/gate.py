@@ -28,12 +28,15 @@ from typing import Any
 from bench.fresh_context import fresh_context_per_run
 from bench.report import Result, Timing, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import parser_for
+from pipelines.aws import suite as aws_suite
+from pipelines.gpu import suite as gpu_suite
 from pipelines.gpu.normalise import FxTable
-from pipelines.refresh.kinds import KINDS, Kind
+from pipelines.gpu.records import GpuListing
+from pipelines.kind import Kind
+from pipelines.kinds import kind_named
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from schemas import expectations, gpu_expectations, gx_results
-from schemas.gpu import GpuListing
+from schemas import gx_results
 from schemas.gx_runner import ValidationReport, import_gx
 
 SCENARIO = "4 GE gate"
@@ -60,7 +63,7 @@ def sample_batches() -> list[SampleBatch]:
     on = max(rate.rate_date for rate in rates)
     batches = []
     for source in sources:
-        kind = KINDS[source.kind]
+        kind = kind_named(source.kind)
         batches.append(SampleBatch(source, kind, kind.prepare(parsed[source.id], source, on, state).batch))
     return batches
 
@@ -92,11 +95,11 @@ def small_gpu_batches(samples: list[SampleBatch]) -> dict[str, list[GpuListing]]
 def validate_stacked_by_kind(samples: list[SampleBatch]) -> dict[str, list[ValidationReport]]:
     """Every sample batch validated with one stacked run per suite (FX has one source: validated alone)."""
     aws = [s for s in samples if s.kind.name == "aws"]
-    reports = expectations.validate_batch_many(
+    reports = aws_suite.validate_batch_many(
         {s.source.id: s.batch for s in aws}, expects_prices={s.source.id: s.source.expects_prices for s in aws}
     )
     gpu = {s.source.id: s.batch.listings for s in samples if s.kind.name == "gpu"}
-    reports |= gpu_expectations.validate_listings_many(gpu)
+    reports |= gpu_suite.validate_listings_many(gpu)
     reports |= {s.source.id: validate_alone(s) for s in samples if s.kind.name == "fx"}
     return reports
 
@@ -188,12 +191,12 @@ def _small_batch_results(samples: list[SampleBatch]) -> list[Result]:
     small = small_gpu_batches(samples)
     timed = list(small.values())[:SMALL_TIMED_ALONE]
     progress(f"{SCENARIO}: {len(timed)} small GPU batches one by one, then with a fresh context each")
-    calls = [partial(gpu_expectations.validate_listings, b) for b in timed]
+    calls = [partial(gpu_suite.validate_listings, b) for b in timed]
     alone = pooled(per_call(calls))
     with fresh_context_per_run():
         fresh = pooled(per_call(calls))
     progress(f"{SCENARIO}: {len(small)} small GPU batches stacked x {REPS + 1}")
-    stacked = measure(lambda _: gpu_expectations.validate_listings_many(small), reps=REPS)
+    stacked = measure(lambda _: gpu_suite.validate_listings_many(small), reps=REPS)
     n, rows = len(small), sum(len(b) for b in small.values())
     per_batch = stacked.median / n
     return [
@@ -214,7 +217,7 @@ def _small_batch_results(samples: list[SampleBatch]) -> list[Result]:
             f"{n} small GPU batches stacked ({rows} rows)",
             stacked,
             rows=rows,
-            note=f"{per_batch * 1e3:.1f} ms per batch; {_all_pass(gpu_expectations.validate_listings_many(small))}",
+            note=f"{per_batch * 1e3:.1f} ms per batch; {_all_pass(gpu_suite.validate_listings_many(small))}",
         ),
         Result(
             SCENARIO, "RATIO fresh context ÷ stacked, per small batch", value=fmt_ratio(ratio(fresh.median, per_batch))

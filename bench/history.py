@@ -26,9 +26,10 @@ import pyarrow as pa
 
 from bench import data
 from bench.report import Result, Timing, fmt_ratio, fmt_seconds, measure, progress, ratio
+from pipelines.aws.landing import PRICES, SPECS
+from pipelines.gpu.landing import GPU_LISTINGS
 from warehouse.db import connect
-from warehouse.gpu_landing import GPU_LISTINGS
-from warehouse.landing import PRICES, SPECS, FetchRecord, log_fetch
+from warehouse.landing import FetchRecord, log_fetch
 from warehouse.transactions import transaction
 from warehouse.versioning import Lineage, VersionedTable, land_snapshot, snapshot_table, with_lineage
 

@@ -4,11 +4,11 @@ against a raw append of the same snapshot.
 History (generated inside DuckDB from one Arrow base of SOURCES x 100k keys, landed once): fetch round 0 opens
 every key; in each of ROUNDS later rounds every source re-prices the keys k with k ≡ round (mod 100), i.e. 1 %,
 so when a version closes is arithmetic. Money moves by exact DECIMAL steps (+0.01 per accelerator-hour a
-round), so derived columns stay what schemas.records computes (checked on the snapshot). Rows are stored in
+round), so derived columns stay what pipelines.aws.records computes (checked on the snapshot). Rows are stored in
 fetch order. attributes_hash holds a placeholder: the type-2 comparison reads the attribute columns, not it.
 
 The snapshot is the target source's open rows read back as dicts (Decimals), 1 % re-priced by
-schemas.records. Timed, each run one committed transaction, undone (and checkpointed) outside the timed span:
+pipelines.aws.records. Timed, each run one committed transaction, undone (and checkpointed) outside the timed span:
   * build:   snapshot_table, dicts -> typed Arrow (both paths need it);
   * type-2:  land_snapshot (close changed rows, insert new versions with their DuckDB-computed hash);
   * append:  INSERT ... SELECT of the whole snapshot, no comparison, no hash.
@@ -33,8 +33,8 @@ import pyarrow as pa
 
 from bench import data
 from bench.report import Result, Timing, fmt_ratio, fmt_seconds, measure, progress, ratio
+from pipelines.aws.landing import PRICES
 from warehouse.db import connect
-from warehouse.landing import PRICES
 from warehouse.transactions import transaction
 from warehouse.versioning import Lineage, land_snapshot, snapshot_table
 

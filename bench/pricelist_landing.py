@@ -18,7 +18,8 @@ from decimal import Decimal
 from pathlib import Path
 
 from bench.report import Result, fmt_ratio, measure, progress, ratio
-from schemas.pricelist import (
+from pipelines.pricelist.landing import pricelist_snapshots
+from pipelines.pricelist.records import (
     CountBasis,
     OfferingClass,
     PriceListBatch,
@@ -26,11 +27,10 @@ from schemas.pricelist import (
     PriceListPrice,
     PurchaseOption,
 )
-from schemas.pricelist_expectations import validate_pricelist, validate_pricelist_many
+from pipelines.pricelist.suite import validate_pricelist, validate_pricelist_many
 from schemas.regions import aws_regions
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, land_batch
-from warehouse.pricelist_landing import pricelist_snapshots
 
 SCENARIO = "price-list landing"
 T0 = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)

@@ -16,6 +16,7 @@ from assets.references import REFERENCE_ASSETS
 from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import VIEW_CHECKS, build_views_asset
+from pipelines.kinds import kind_named, read_by_others
 from pipelines.orchestration.backfill_job import backfill_job
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import (
@@ -54,16 +55,15 @@ def build_definitions(
     db_path = str(db_path or os.environ.get(WAREHOUSE_ENV) or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
     plan = refresh_plan(sources)
-    by_kind = {kind: [s for s in plan.units if s.kind == kind] for kind in ("aws", "gpu", "fx", "spec", "pricelist")}
     # The EC2 region indexes, whose landed types price the spot feed and the Savings Plans rates (which follow them).
     type_indexes = [source_asset_key(s.id) for s in plan.type_indexes]
-    # One step per group, each fetching its sources at once; GPU prices convert with the FX rates landed first.
-    fx_keys = [source_asset_key(s.id) for s in by_kind["fx"]]
+    # One step per group, each fetching its sources at once. The kinds others read (FX: GPU prices convert with its
+    # rates) land in their own step first, and the sources that read them depend on them.
+    first = [s for s in plan.units if s.kind in read_by_others()]
+    first_keys = [source_asset_key(s.id) for s in first]
     steps: dict[str, list[tuple[SourceSpec, list[dg.AssetKey]]]] = {
-        FX_STEP: [(s, []) for s in by_kind["fx"]],
-        PRICES_STEP: [
-            (s, fx_keys if kind == "gpu" else []) for kind in ("aws", "gpu", "spec", "pricelist") for s in by_kind[kind]
-        ],
+        FX_STEP: [(s, []) for s in first],
+        PRICES_STEP: [(s, first_keys if kind_named(s.kind).reads_landed else []) for s in plan.units if s not in first],
         AFTER_PRICE_LIST_STEP: [(s, type_indexes) for s in plan.after_indexes],
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
@@ -75,8 +75,8 @@ def build_definitions(
     return dg.Definitions(
         assets=[
             *source_assets,
-            build_views_asset(by_kind["aws"]),
-            *build_gpu_view_assets(by_kind["gpu"]),
+            build_views_asset([s for s in plan.units if s.kind == "aws"]),
+            *build_gpu_view_assets([s for s in plan.units if s.kind == "gpu"]),
             published_snapshot,
             dashboard_site,
             change_notifications,

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 REGIONS_FILE = Path(__file__).resolve().parent / "aws_regions.json"
-_REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z0-9]+)+$")  # the same shape schemas.pricelist.REGION_CODE accepts
+_REGION_CODE = re.compile(r"^[a-z]{2}(-[a-z0-9]+)+$")  # the same shape pipelines.pricelist.records.REGION_CODE accepts
 
 
 @dataclass(frozen=True)

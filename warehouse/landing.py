@@ -9,14 +9,11 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from schemas.records import SourceBatch
-from schemas.regions import location_names, region_code_for
 from warehouse.binding import execute
 from warehouse.failpoints import failpoint
 from warehouse.lake_checks import enforce_checks
 from warehouse.past_snapshots import land_snapshot_at
 from warehouse.queries import one_row
-from warehouse.sql_files import SchemaPart
 from warehouse.transactions import in_transaction, on_lake
 from warehouse.versioning import (
     FactTable,
@@ -25,46 +22,11 @@ from warehouse.versioning import (
     VersionedTable,
     land_facts,
     land_snapshot,
-    rehash,
     snapshot_table,
 )
 
 MONEY = pa.decimal128(18, 6)
 
-SPECS = VersionedTable(
-    name="aws_instance_spec_history",
-    key_columns=("instance_type",),
-    attribute_fields=(
-        pa.field("instance_type", pa.string()),
-        pa.field("family", pa.string()),
-        pa.field("accelerator", pa.string()),
-        pa.field("accelerator_count", pa.int32()),
-        pa.field("accelerator_memory_value", pa.decimal128(18, 6)),
-        pa.field("accelerator_memory_unit", pa.string()),
-        pa.field("accelerator_memory_gib", pa.decimal128(18, 6)),
-        pa.field("accelerator_memory_derived", pa.bool_()),
-        pa.field("accelerator_memory_basis", pa.string()),
-        pa.field("vcpus", pa.int32()),
-        pa.field("host_memory_gib", pa.decimal128(18, 6)),
-    ),
-)
-
-PRICES = VersionedTable(
-    name="aws_instance_price_history",
-    key_columns=("instance_type", "price_kind", "region"),
-    attribute_fields=(
-        pa.field("instance_type", pa.string()),
-        pa.field("price_kind", pa.string()),
-        pa.field("region", pa.string()),
-        pa.field("region_stated", pa.bool_()),
-        pa.field("usd_per_instance_hour", MONEY),
-        pa.field("accelerator_count", pa.int32()),
-        pa.field("usd_per_accelerator_hour", pa.decimal128(38, 18)),
-        pa.field("usd_per_accelerator_hour_4dp", pa.decimal128(18, 4)),
-        pa.field("printed_usd_per_accelerator_hour", MONEY),
-        pa.field("region_code", pa.string()),  # from the printed region by schemas.regions; NULL if none
-    ),
-)
 
 INSERT_FETCH = """
 INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
@@ -73,8 +35,11 @@ INSERT INTO fetch_log (fetch_id, source_id, url, final_url, status, fetched_at, 
 VALUES ($fetch_id, $source_id, $url, $final_url, $status, $fetched_at, $sha256, $bytes, $elapsed_ms, $attempts,
         $content_type, $shape_fingerprint, $warnings, $parser_version, $outcome, $error, $inserted, $closed)
 """
+
+
 # Ids come from macros warehouse.db defines per connection: the file's sequences, or a lake's PostgreSQL ones.
 NEXT_FETCH_ID = "SELECT next_fetch_id()"
+
 
 SET_FETCH_OUTCOME = """
 UPDATE fetch_log SET outcome = $outcome, rows_inserted = $inserted, rows_closed = $closed,
@@ -82,6 +47,7 @@ UPDATE fetch_log SET outcome = $outcome, rows_inserted = $inserted, rows_closed 
                      shape_fingerprint = $shape_fingerprint, warnings = $warnings
 WHERE fetch_id = $fetch_id
 """
+
 
 INSERT_QUARANTINE = """
 INSERT INTO quarantine (quarantine_id, source_id, fetch_id, url, fetched_at, sha256, parser_version, stage, reasons,
@@ -116,29 +82,6 @@ class LandResult:
     inserted: int
     closed: int
     unchanged: int
-
-
-def upgrade_aws_history(con: duckdb.DuckDBPyConnection, _part: SchemaPart) -> None:
-    """Bring stored attribute hashes to the current definition (run whenever the schema files are applied): files
-    from the release that hashed in Python get DuckDB's hash once; on later upgrades nothing changes."""
-    backfill_region_codes(con)
-    rehash(con, SPECS)
-    rehash(con, PRICES)
-
-
-def backfill_region_codes(con: duckdb.DuckDBPyConnection) -> int:
-    """Rows landed before region_code existed (or before the reference knew their location) get the code of
-    their printed region; returns how many changed. Run before rehash: region_code is an attribute."""
-    names = location_names()
-    con.register("_region_names", pa.table({"location": list(names), "region_code": list(names.values())}))
-    (changed,) = one_row(
-        con,
-        """UPDATE aws_instance_price_history AS p SET region_code = n.region_code
-           FROM _region_names AS n
-           WHERE p.region = n.location AND p.region_code IS DISTINCT FROM n.region_code""",
-    )
-    con.unregister("_region_names")
-    return int(changed)
 
 
 def log_fetch(
@@ -179,11 +122,6 @@ class Snapshot:
     # Business keys of rows refused one by one this time: their open versions stay open (the last good version
     # stays current), where an absent key would otherwise be closed as gone.
     kept: list[dict[str, Any]] = field(default_factory=list)
-
-
-def aws_snapshots(batch: SourceBatch) -> list[Snapshot]:
-    prices = [{**r.model_dump(mode="python"), "region_code": region_code_for(r.region)} for r in batch.prices]
-    return [Snapshot(SPECS, [r.model_dump(mode="python") for r in batch.specs]), Snapshot(PRICES, prices)]
 
 
 def land_batch(

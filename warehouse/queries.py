@@ -3,91 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 import duckdb
 
 from warehouse.binding import execute
 
-PRICE_CHANGES = """
-SELECT 'opened' AS change, instance_type, price_kind, coalesce(region, '(not stated)') AS region,
-       usd_per_instance_hour
-FROM aws_instance_price_history
-WHERE source_id = $source_id AND fetch_id = $fetch_id
-UNION ALL
-SELECT 'closed', instance_type, price_kind, coalesce(region, '(not stated)'), usd_per_instance_hour
-FROM aws_instance_price_history
-WHERE source_id = $source_id AND valid_to = $observed_at
-ORDER BY instance_type, price_kind, region, change DESC
-"""
-
-GPU_CHANGES = """
-SELECT 'opened' AS change, listing, price_kind, coalesce(region, '(not stated)') AS region,
-       usd_per_gpu_hour_4dp, stock_status
-FROM gpu_listing_history
-WHERE source_id = $source_id AND fetch_id = $fetch_id
-UNION ALL
-SELECT 'closed', listing, price_kind, coalesce(region, '(not stated)'), usd_per_gpu_hour_4dp, stock_status
-FROM gpu_listing_history
-WHERE source_id = $source_id AND valid_to = $observed_at
-ORDER BY listing, price_kind, region, change DESC
-"""
-
-PRICELIST_CHANGES = """
-SELECT 'opened' AS change, instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
-       effective_usd_per_instance_hour
-FROM aws_pricelist_price_history
-WHERE source_id = $source_id AND fetch_id = $fetch_id
-UNION ALL
-SELECT 'closed', instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
-       effective_usd_per_instance_hour
-FROM aws_pricelist_price_history
-WHERE source_id = $source_id AND valid_to = $observed_at
-ORDER BY region_code, instance_type, price_kind, lease_years, purchase_option, offering_class, change DESC
-"""
-
-# The current version of a source, for drift checks: open rows' prices by business key, and its last shape.
-CURRENT_PRICES = {
-    "aws": """SELECT instance_type, price_kind, region, usd_per_instance_hour FROM aws_instance_price_history
-              WHERE source_id = $source_id AND valid_to IS NULL""",
-    "gpu": """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
-              WHERE source_id = $source_id AND valid_to IS NULL""",
-    # Specifications carry no price: no rows, so only the row-count and shape rules apply to them.
-    "spec": "SELECT NULL, NULL, NULL, NULL FROM accelerator_chip_history WHERE false AND source_id = $source_id",
-    # One region's open rows (all of the source's for a feed of every region); the kind spelled with its terms
-    # as pipelines.refresh.kinds.pricelist_kind_label spells it.
-    "pricelist": """SELECT instance_type,
-                           CASE WHEN lease_years IS NULL OR purchase_option IS NULL THEN price_kind
-                                ELSE concat_ws(' ', replace(price_kind, '_', ' '), lease_years || 'y',
-                                               purchase_option, offering_class) END,
-                           region_code, effective_usd_per_instance_hour
-                    FROM aws_pricelist_price_history
-                    WHERE source_id = $source_id AND valid_to IS NULL
-                      AND ($region_code IS NULL OR region_code = $region_code)""",
-}
-CURRENT_ROWS = {
-    "aws": """SELECT (SELECT count(*) FROM aws_instance_spec_history
-                      WHERE source_id = $source_id AND valid_to IS NULL)
-                   + (SELECT count(*) FROM aws_instance_price_history
-                      WHERE source_id = $source_id AND valid_to IS NULL)""",
-    "gpu": "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL",
-    # The records SpecBatch.row_count counts (compute figures ride on their chip or configuration).
-    "spec": "SELECT "
-    + " + ".join(
-        f"(SELECT count(*) FROM {table} WHERE source_id = $source_id AND valid_to IS NULL)"
-        for table in (
-            "accelerator_chip_history",
-            "accelerator_config_history",
-            "neuron_sdk_release_history",
-            "accelerator_launch_history",
-            "vendor_claim_history",
-        )
-    ),
-    "pricelist": """SELECT count(*) FROM aws_pricelist_price_history
-                    WHERE source_id = $source_id AND valid_to IS NULL
-                      AND ($region_code IS NULL OR region_code = $region_code)""",
-}
+# The source's last shape, for the drift rules (each kind's open rows: its History, pipelines.kind).
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
 LAST_SHAPE = """
 SELECT shape_fingerprint FROM fetch_log
@@ -175,20 +97,6 @@ def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, obj
     if row is None:  # DuckDB types fetchone() as optional; for these queries no row is a bug, not data
         raise LookupError(f"query returned no row: {query.strip().splitlines()[0]}")
     return row
-
-
-CHANGES_BY_KIND = {"aws": PRICE_CHANGES, "gpu": GPU_CHANGES, "pricelist": PRICELIST_CHANGES}
-
-
-def changes_for(
-    con: duckdb.DuckDBPyConnection, kind: str, source_id: str, fetch_id: int, observed_at: datetime
-) -> list[dict[str, Any]]:
-    """Rows a fetch opened or closed, for the materialisation's "what changed" table."""
-    if kind not in CHANGES_BY_KIND:
-        return []
-    return rows_as_dicts(
-        con, CHANGES_BY_KIND[kind], {"source_id": source_id, "fetch_id": fetch_id, "observed_at": observed_at}
-    )
 
 
 GENERATIONS = """

@@ -7,4 +7,5 @@ from pathlib import Path
 
 from warehouse.sql_files import SchemaPart
 
+SOURCE_KIND: str | None = None  # no source lands here: its folder holds tables and views only
 SCHEMA = SchemaPart("across_kinds", Path(__file__).resolve().parent / "sql")

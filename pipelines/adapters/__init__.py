@@ -1,9 +1,8 @@
 """Source adapters: one module per page shape, each a `parse(body, source) -> batch` function.
 
 Adapters are plain Python (no Dagster import) so the CLI, the assets, `reparse` and the tests share them.
-Each adapter belongs to a kind, which decides what its batch is and where it lands:
-`aws` -> SourceBatch (instance specs and prices), `gpu` -> GpuBatch (provider listings), `fx` -> FxBatch,
-`spec` -> SpecBatch (accelerator specifications).
+Each adapter belongs to a kind (pipelines/sources/adapter_registry.py), whose folder decides what its batch is and
+where it lands (pipelines/kinds.py); a GPU adapter returns rows and its kind makes the batch around them.
 Each also names the media types its source may answer with: anything else (an error page served as
 `text/plain`, a PDF) is refused before parsing. Adapters that decode an HTML body themselves also take the
 HTTP charset (`parse(body, source, *, charset=None)`), which outranks the page's <meta> charset. Modules are
@@ -37,11 +36,11 @@ def parser_for(adapter: str) -> Parser:
     `content_type` is the response's Content-Type header: its charset reaches the adapters that read HTML.
     """
     from pipelines.fetch.encoding import charset_of  # not at the top: it loads bs4, which only parsing needs
-    from schemas.gpu import gpu_batch  # nor pydantic's models
+    from pipelines.kinds import kind_named  # nor the kinds' pydantic models
 
     module = adapter_module(adapter)
     reads_html = ADAPTERS[adapter].reads_html
-    gpu = ADAPTERS[adapter].kind == "gpu"  # a GPU adapter reads rows; the batch around them is the kind's
+    batch_of = kind_named(ADAPTERS[adapter].kind).batch_of  # a GPU adapter reads rows; the batch is the kind's
 
     def typed_parse(body: bytes | Path, source: Any, content_type: str | None = None) -> Any:
         try:
@@ -50,10 +49,7 @@ def parser_for(adapter: str) -> Parser:
                 if reads_html
                 else module.parse(body, source)
             )
-            if gpu:
-                provider = source.options.get("provider") or module.PROVIDER
-                return gpu_batch(read, source.id, module.PARSER_VERSION, provider)
-            return read
+            return batch_of(read, source, module)
         except ValidationError as exc:
             raise RecordInvalid(source.id, exc) from exc
 

@@ -7,10 +7,11 @@ rounded to 3 decimals, so it is kept as printed beside the rate derived from the
 
 from __future__ import annotations
 
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, row_key, soup_of
 from pipelines.reading.values import clean, parse_accelerators, parse_int, parse_memory, parse_usd
 from pipelines.sources.file import SourceSpec
-from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch, to_gib
+from schemas.units import to_gib
 
 PARSER_VERSION = "aws_capacity_blocks/1.0"
 

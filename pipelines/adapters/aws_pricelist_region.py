@@ -13,7 +13,7 @@ from typing import Any
 
 from pipelines.pricelist.families import DEFAULT_FAMILIES
 from pipelines.pricelist.offer_csv import PARSER_VERSION, parse_offer_csv
-from schemas.pricelist import PriceListBatch
+from pipelines.pricelist.records import PriceListBatch
 
 __all__ = ["PARSER_VERSION", "parse"]
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, row_key, soup_of
 from pipelines.reading.values import parse_accelerators, parse_int, parse_memory_in, parse_usd, unit_in_header
 from pipelines.sources.file import SourceSpec
-from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch, to_gib
+from schemas.units import to_gib
 
 PARSER_VERSION = "aws_product_page/1.0"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.adapters.aws_pricelist_region import regional_options
+from pipelines.pricelist.records import PriceListBatch
 from pipelines.pricelist.savings_plan_csv import PARSER_VERSION, parse_savings_plan_csv
-from schemas.pricelist import PriceListBatch
 
 __all__ = ["PARSER_VERSION", "parse"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from pipelines.adapters.aws_pricelist_region import families
+from pipelines.pricelist.records import PriceListBatch
 from pipelines.pricelist.spot import PARSER_VERSION, parse_spot
-from schemas.pricelist import PriceListBatch
 
 __all__ = ["PARSER_VERSION", "parse"]
 

@@ -11,8 +11,8 @@ from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
 from pipelines.specs.configs import configs_of
+from pipelines.specs.records import SpecBatch
 from pipelines.specs.sphinx import title
-from schemas.specs import SpecBatch
 
 PARSER_VERSION = "aws_ultraserver_page/1.0"
 

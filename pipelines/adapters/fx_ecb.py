@@ -22,9 +22,9 @@ from lxml import etree
 from pydantic import ValidationError
 
 from pipelines.errors import ParseError
+from pipelines.fx.records import FxBatch, FxRate
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import FxBatch, FxRate
 
 PARSER_VERSION = "fx_ecb/1.0"
 

@@ -25,11 +25,19 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
+from pipelines.gpu.records import (
+    BillingPeriod,
+    GpuOffer,
+    GpuPriceKind,
+    GpuRows,
+    PricePer,
+    ServerlessBilling,
+    StockStatus,
+)
 from pipelines.reading.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, ServerlessBilling, StockStatus
 
 PARSER_VERSION = "gpu_beam/1.0"
 PROVIDER = "Beam"  # unless the source names its own (`options.provider`)

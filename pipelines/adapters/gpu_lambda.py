@@ -20,10 +20,10 @@ from bs4 import BeautifulSoup, Tag
 from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError, TableNotFoundError
+from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 from pipelines.reading.tables import Column, HeaderTable, Row, cell_text, locate, read_cell, soup_of
 from pipelines.reading.values import clean, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_lambda/1.1"
 PROVIDER = "Lambda"  # unless the source names its own (`options.provider`)

@@ -26,12 +26,12 @@ from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError
 from pipelines.gpu.gpu_names import canonical
+from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 from pipelines.reading.cards import Card, labelled_value, printed_currencies, read_cards, stock_of
 from pipelines.reading.json_body import load_json
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import parse_memory, parse_money
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_leadergpu/2.1"  # 2.1: a card may name its GPU twice; xN title forms
 PROVIDER = "LeaderGPU"  # unless the source names its own (`options.provider`)

@@ -22,11 +22,19 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
+from pipelines.gpu.records import (
+    BillingPeriod,
+    GpuOffer,
+    GpuPriceKind,
+    GpuRows,
+    PricePer,
+    ServerlessBilling,
+    StockStatus,
+)
 from pipelines.reading.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, ServerlessBilling, StockStatus
 
 PARSER_VERSION = "gpu_replicate/1.0"
 PROVIDER = "Replicate"  # unless the source names its own (`options.provider`)

@@ -20,10 +20,10 @@ from fractions import Fraction
 from typing import Any
 
 from pipelines.errors import ParseError
+from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 from pipelines.reading.json_body import load_json
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
 
 PARSER_VERSION = "gpu_vastai/1.0"
 PROVIDER = "Vast.ai"  # unless the source names its own (`options.provider`)

@@ -11,7 +11,7 @@ import json
 from pipelines.errors import ParseError
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.sources.file import SourceSpec
-from schemas.specs import LaunchDate, SpecBatch
+from pipelines.specs.records import LaunchDate, SpecBatch
 
 PARSER_VERSION = "launch_dates/1.0"
 

@@ -17,8 +17,8 @@ from pipelines.errors import ParseError
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.figures import normalise
+from pipelines.specs.records import SdkRelease, SpecBatch
 from pipelines.specs.sphinx import prose, title
-from schemas.specs import SdkRelease, SpecBatch
 
 PARSER_VERSION = "neuron_release/1.0"
 

@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from pipelines.errors import ParseError
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.sources.file import SourceSpec
-from schemas.gpu_specs import GpuSpec
-from schemas.specs import SpecBatch
+from pipelines.specs.nvidia_records import GpuSpec
+from pipelines.specs.records import SpecBatch
 
 PARSER_VERSION = "nvidia_reference/1.0"
 

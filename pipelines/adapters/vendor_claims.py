@@ -10,8 +10,8 @@ from pipelines.errors import ParseError
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
+from pipelines.specs.records import SpecBatch
 from pipelines.specs.sphinx import title
-from schemas.specs import SpecBatch
 
 PARSER_VERSION = "vendor_claims/1.0"
 

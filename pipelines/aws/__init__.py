@@ -12,9 +12,11 @@ from warehouse.sql_files import SchemaPart
 
 def _upgrade(con: Any, part: SchemaPart) -> None:
     """Rows landed before the current tables: see the landing's upgrade."""
-    from warehouse.landing import upgrade_aws_history  # late: only a schema change needs the landing
+    from pipelines.aws.landing import upgrade_aws_history  # late: only a schema change needs the landing
 
     upgrade_aws_history(con, part)
 
 
+# The kind its sources declare (sources.toml, through their adapter); its Kind object is `kind.KIND`.
+SOURCE_KIND: str | None = "aws"
 SCHEMA = SchemaPart("aws", Path(__file__).resolve().parent / "sql", _upgrade, hashed_files=(REGIONS_FILE,))

@@ -57,7 +57,7 @@ def _land(db: Path, wait: float, land: Any) -> InputLanded:
 
 
 def _validated(origin: str, records: list[Any]) -> None:
-    from pipelines.pilots.expectations import validate_pilots
+    from pipelines.pilots.suite import validate_pilots
 
     quiet_libraries()
     report = validate_pilots(records)

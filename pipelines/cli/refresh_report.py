@@ -16,7 +16,7 @@ from rich.table import Table
 
 from pipelines.cli.faults import machine_fault
 from pipelines.errors import bug_behind
-from pipelines.refresh.kinds import REFUSED_MARK
+from pipelines.kind import REFUSED_MARK
 from pipelines.refresh.one_source import SourceOutcome
 from warehouse.target import local_dir
 

@@ -6,4 +6,6 @@ from pathlib import Path
 
 from warehouse.sql_files import SchemaPart
 
+# The kind its sources declare (sources.toml, through their adapter); its Kind object is `kind.KIND`.
+SOURCE_KIND: str | None = "fx"
 SCHEMA = SchemaPart("fx", Path(__file__).resolve().parent / "sql")

@@ -19,9 +19,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from pipelines.fx.records import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxRate
 from pipelines.gpu.gpu_names import CanonicalGpu, canonical
-from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxRate, GpuBatch, GpuListing, GpuOffer
-from schemas.records import to_gib
+from pipelines.gpu.records import GpuBatch, GpuListing, GpuOffer
+from schemas.units import to_gib
 
 CROSS_RATE_PRECISION = Decimal("1e-10")
 MEMORY_PRECISION = Decimal("0.000001")

@@ -16,4 +16,5 @@ def _upgrade(con: Any, part: SchemaPart) -> None:
     rebuild_if_check_refuses(con, "pilot_inputs", "input_kind", "traffic", part)
 
 
+SOURCE_KIND: str | None = None  # no source lands here: its folder holds tables and views only
 SCHEMA = SchemaPart("pilots", Path(__file__).resolve().parent / "sql", _upgrade)

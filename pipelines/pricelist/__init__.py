@@ -15,9 +15,11 @@ from warehouse.sql_files import SchemaPart
 
 def _upgrade(con: Any, part: SchemaPart) -> None:
     """Rows landed before the current tables: see the landing's upgrade."""
-    from warehouse.pricelist_landing import upgrade_pricelist_history  # late: only a schema change needs it
+    from pipelines.pricelist.landing import upgrade_pricelist_history  # late: only a schema change needs it
 
     upgrade_pricelist_history(con, part)
 
 
+# The kind its sources declare (sources.toml, through their adapter); its Kind object is `kind.KIND`.
+SOURCE_KIND: str | None = "pricelist"
 SCHEMA = SchemaPart("pricelist", Path(__file__).resolve().parent / "sql", _upgrade)

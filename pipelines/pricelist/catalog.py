@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.pricelist.families import family_of
+from pipelines.pricelist.records import CountBasis, MemoryBasis
 from pipelines.reading.values import parse_memory
-from schemas.pricelist import CountBasis, MemoryBasis
 
 CATALOG_FILE = Path(__file__).resolve().parent / "catalog.toml"
 NOT_GIVEN = {"", "na", "n/a"}

@@ -18,7 +18,7 @@ from collections import defaultdict
 from datetime import datetime
 
 from pipelines.errors import ValidationFailed
-from schemas.pricelist import PriceListBatch, PriceListKind, PriceListPrice
+from pipelines.pricelist.records import PriceListBatch, PriceListKind, PriceListPrice
 
 
 def _region(region_code: str | None) -> str:

@@ -24,8 +24,8 @@ from pipelines.fetch.archive import UNREADABLE, open_body
 from pipelines.pricelist.catalog import Catalog, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, family_regex
 from pipelines.pricelist.offer_rows import KeptRow, build_batch
+from pipelines.pricelist.records import PriceListBatch
 from pipelines.reading.tables import shape_fingerprint
-from schemas.pricelist import PriceListBatch
 from warehouse.quoting import literal
 
 PARSER_VERSION = "aws_price_list_csv/1.0"

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import Catalog, accelerator_fields, given, is_accelerator_type
-from schemas.pricelist import (
+from pipelines.pricelist.records import (
     InstanceTypeAttributes,
     OfferingClass,
     PriceListBatch,

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
 from pipelines.errors import ParseError
-from schemas.pricelist import REGION_CODE
+from pipelines.pricelist.records import REGION_CODE
 
 VERSION_IN_URL = re.compile(r"/(\d{14})/")
 

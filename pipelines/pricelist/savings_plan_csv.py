@@ -31,9 +31,9 @@ from pipelines.pricelist.offer_csv import (
     select_list,
     spilled,
 )
+from pipelines.pricelist.records import PendingQuote, PriceListBatch, PriceListKind, PurchaseOption
 from pipelines.pricelist.spot import keep_once
 from pipelines.reading.tables import shape_fingerprint
-from schemas.pricelist import PendingQuote, PriceListBatch, PriceListKind, PurchaseOption
 
 PARSER_VERSION = "aws_savings_plan_csv/1.0"
 OFFER_CODE = "AmazonComputeSavingsPlan"

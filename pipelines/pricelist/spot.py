@@ -21,8 +21,8 @@ from pydantic import ValidationError
 from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.catalog import Catalog, accelerator_fields, load_catalog
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
+from pipelines.pricelist.records import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice, RefusedRow
 from pipelines.reading.tables import shape_fingerprint
-from schemas.pricelist import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice, RefusedRow
 from schemas.regions import aws_regions
 
 PARSER_VERSION = "aws_spot_feed/1.0"
@@ -95,8 +95,8 @@ def _amount(prices: object) -> Decimal | None:
 def parse_spot(body: bytes, source_id: str, *, families: Sequence[str] = DEFAULT_FAMILIES) -> PriceListBatch:
     """Spot quotes of the allowlisted types in every region the feed names (one batch, region_code None).
 
-    The feed gives no accelerator count or memory, so every quote is pending: pipelines.refresh.kinds prices it
-    with the latest price-list attributes of the same type (priced_quotes), or refuses the quote naming why."""
+    The feed gives no accelerator count or memory, so every quote is pending: the kind (pipelines/pricelist/kind.py)
+    prices it with the latest price-list attributes of the same type (priced_quotes), or refuses the quote, with why."""
     document = _document(body, source_id)
     quotes: dict[tuple[object, ...], PendingQuote] = {}
     warnings: list[str] = []

@@ -16,9 +16,9 @@ from typing import Any
 from bs4 import BeautifulSoup
 
 from pipelines.errors import ParseError
+from pipelines.gpu.records import ServerlessBilling
 from pipelines.reading.values import clean
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import ServerlessBilling
 
 _UNIT_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1}
 _UNIT_SECONDS |= {"min": 60, "mins": 60, "minute": 60, "minutes": 60}

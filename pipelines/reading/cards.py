@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
 
+from pipelines.gpu.records import BillingPeriod, StockStatus
 from pipelines.reading.card_titles import (
     CardUnits,
     Mention,
@@ -35,7 +36,6 @@ from pipelines.reading.card_titles import (
     title_first,
 )
 from pipelines.reading.values import CURRENCY_MARKS, clean
-from schemas.gpu import BillingPeriod, StockStatus
 
 # Struck-through old prices, scripts and templates carry text that is not a card's current offer.
 NOT_CONTENT = ["script", "style", "template", "noscript", "del", "s", "strike"]

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 
 from pipelines.errors import CellError
+from pipelines.gpu.records import GpuOffer, GpuRows
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, parse_money
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import GpuOffer, GpuRows
 
 # (row, table, source, listing, amount, currency) -> the row's offer
 OfferOf = Callable[[Row, HeaderTable, SourceSpec, str, Decimal, str], GpuOffer]

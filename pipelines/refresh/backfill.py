@@ -25,6 +25,8 @@ from pipelines.adapters import parser_version
 from pipelines.errors import FetchError, ParseError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.pricelist.backfill_landing import VersionDates, backfilled_versions, land_version
+from pipelines.pricelist.records import PriceListBatch
 from pipelines.pricelist.region_index import RegionIndex, parse_region_index
 from pipelines.pricelist.version_index import (
     VERSION_INDEX_PATH,
@@ -44,11 +46,9 @@ from pipelines.refresh.one_source import (
 from pipelines.refresh.pricelist_units import reads_region_index, region_unit
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
-from schemas.pricelist import PriceListBatch
 from warehouse.db import connect
 from warehouse.landing import quarantine_batch
 from warehouse.lock import exclusive_refresh
-from warehouse.pricelist_backfill import VersionDates, backfilled_versions, land_version
 
 ALREADY = "already backfilled"
 EC2_INDEX_ADAPTER = "aws_pricelist_region"  # the EC2 offer has the version index; the Savings Plans one is not read

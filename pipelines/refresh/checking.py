@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.adapters import parser_for
+from pipelines.aws.suite import ValidationReport
 from pipelines.errors import ParseError, ParserBug, RecordInvalid, SourceError, ValidationFailed
+from pipelines.kinds import kind_named
 from pipelines.refresh.drift import DriftFindings, evaluate
-from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
-from schemas.expectations import ValidationReport
 
 GE_LOCK = threading.Lock()  # one Great Expectations validation at a time in this process
 
@@ -78,7 +78,7 @@ def prepare_body(
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
         return Checked(error=bug(source, exc, "parser"), stage="parse")
     try:
-        prepared = KINDS[source.kind].prepare(parsed, source, on, state)
+        prepared = kind_named(source.kind).prepare(parsed, source, on, state)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
     return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape)
@@ -93,7 +93,7 @@ def validate_prepared(batches: dict[str, tuple[SourceSpec, Prepared]]) -> dict[s
     reports: dict[str, list[ValidationReport]] = {}
     with GE_LOCK:  # GE keeps a process-wide "current" context; its work holds the GIL anyway, so no loss
         for kind, group in by_kind.items():
-            reports |= KINDS[kind].validate_many(group)
+            reports |= kind_named(kind).validate_many(group)
     return reports
 
 
@@ -101,7 +101,7 @@ def finish_check(
     source: SourceSpec, prepared: Prepared, reports: list[ValidationReport], state: WarehouseState
 ) -> Checked:
     """The verdict: validation failures, then the drift rules against the current version."""
-    kind = KINDS[source.kind]
+    kind = kind_named(source.kind)
     # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
     # reasons are joined from these alone.
     failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
@@ -110,7 +110,7 @@ def finish_check(
         drift = evaluate(
             source.id,
             source.drift,
-            state.baseline(kind.name, source.id, kind.scope(prepared.batch)),
+            state.baseline(kind, source.id, kind.scope(prepared.batch)),
             kind.prices(prepared.batch),
             prepared.shape,
             kind.row_count(prepared.batch),

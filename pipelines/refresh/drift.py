@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from pipelines.kind import Key
 from pipelines.sources.file import DriftRules
-
-Key = tuple[str, str, str | None]
 
 
 @dataclass(frozen=True)

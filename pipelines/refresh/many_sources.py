@@ -29,6 +29,7 @@ import duckdb
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.kinds import kind_named, read_by_others
 from pipelines.refresh.checker import start_checker
 from pipelines.refresh.checking import Checked, Prepared, check_prepared
 from pipelines.refresh.one_source import (
@@ -81,8 +82,8 @@ class Gathered:
 
 
 def landing_order(sources: list[SourceSpec]) -> list[SourceSpec]:
-    """FX first (GPU prices convert with it), then the sources file's order: stable from run to run."""
-    return sorted(sources, key=lambda s: s.kind != "fx")
+    """Kinds others read first (FX: GPU prices convert with it), then the sources file's order: stable."""
+    return sorted(sources, key=lambda s: s.kind not in read_by_others())
 
 
 STOP_WAIT_S = 30.0  # a stop waits this long at most for other threads to leave DuckDB (their queries interrupted)
@@ -96,7 +97,7 @@ class _Run:
         self.fetch = partial(fetch_or_take, fetcher, fetched)
         self.archive = archive
         self.on_phase = on_phase
-        self.fx_landed = threading.Event()
+        self.read_first_landed = threading.Event()  # the sources of kinds others read (FX) have landed
         self.stopping = threading.Event()
         self.cursors = CursorsInUse(self.stopping)
         self.parsing: ParseTurns[Gathered] = ParseTurns()
@@ -109,8 +110,8 @@ class _Run:
             result = self.fetch(source)
         except FetchError as exc:
             return Gathered(source, started, error=exc)
-        if source.kind == "gpu":
-            self.fx_landed.wait()  # the conversion needs today's rates in the warehouse
+        if kind_named(source.kind).reads_landed:
+            self.read_first_landed.wait()  # e.g. the conversion needs today's rates in the warehouse
         try:
             con = reader.result()
         except CancelledError:  # stopped, or the warehouse could not be opened: nothing more to do
@@ -232,9 +233,9 @@ def refresh_sources(
     """refresh_all for sources that are each one unit (no price-list region index)."""
     ordered = landing_order(sources)
     run = _Run(fetcher, fetched or {}, archive, on_phase)
-    fx_ids = {s.id for s in ordered if s.kind == "fx"}
-    if not fx_ids:
-        run.fx_landed.set()
+    read_first_ids = {s.id for s in ordered if s.kind in read_by_others()}
+    if not read_first_ids:
+        run.read_first_landed.set()
     outcomes: list[SourceOutcome] = []
     # Fetching starts at once, before the warehouse is open: it needs none, and opening one can take a while (a
     # new or upgraded file gets its schema). Each worker gets its reader once the writer has the connection.
@@ -248,18 +249,20 @@ def refresh_sources(
             for reader in readers:
                 reader.set_result(cursor(con))
             # Only parsing is left when every body came fetched: let it finish, so one GE run validates them all.
-            checked, reader_closed = start_checker(run, cursor(con), futures, wait_for_all=bool(fetched) and not fx_ids)
+            checked, reader_closed = start_checker(
+                run, cursor(con), futures, wait_for_all=bool(fetched) and not read_first_ids
+            )
             for future in checked:
                 outcome = run.land(con, result_of(future))
                 outcomes.append(outcome)
                 on_done(outcome)
-                fx_ids.discard(outcome.source_id)
-                if not fx_ids:
-                    run.fx_landed.set()
+                read_first_ids.discard(outcome.source_id)
+                if not read_first_ids:
+                    run.read_first_landed.set()
             reader_closed.wait()  # every verdict is in, so the checker is closing its reader now
         except BaseException as exc:  # before the connection closes: workers see the stop and check nothing
             run.stopping.set()
-            run.fx_landed.set()  # release the workers waiting for rates
+            run.read_first_landed.set()  # release the workers waiting for them
             for reader in readers:
                 reader.cancel()  # those still waiting for the warehouse (its opening failed or was stopped)
             run.cursors.quit(STOP_WAIT_S)  # no thread may be inside DuckDB when the process exits

@@ -19,19 +19,20 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.adapters import parser_version
+from pipelines.aws.suite import ValidationReport
 from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.kind import REFUSED
+from pipelines.kinds import kind_named
 from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
-from pipelines.refresh.kinds import KINDS, REFUSED
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
-from schemas.expectations import ValidationReport
 from warehouse.db import connect
 from warehouse.failpoints import failpoint
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
-from warehouse.queries import changes_for
+from warehouse.queries import rows_as_dicts
 
 # What a landing may raise when the batch itself is at fault (the transaction is rolled back first).
 WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintException, duckdb.ConversionException)
@@ -188,7 +189,7 @@ def land_checked(
             con, fetch, result.body, stage=checked.stage, reasons=reasons, parser_version=version
         )
         return outcome
-    snapshots = KINDS[source.kind].snapshots(checked.batch)
+    snapshots = kind_named(source.kind).snapshots(checked.batch)
     try:
         landed = land_batch(con, fetch, version, snapshots)
     except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
@@ -198,7 +199,9 @@ def land_checked(
             con, fetch, result.body, stage="validate", reasons=[reason], parser_version=version
         )
         return outcome
-    outcome.changes = changes_for(con, source.kind, source.id, landed.fetch_id, result.fetched_at)
+    if changes := kind_named(source.kind).history.changes:  # "what changed", for the materialisation
+        params = {"source_id": source.id, "fetch_id": landed.fetch_id, "observed_at": result.fetched_at}
+        outcome.changes = rows_as_dicts(con, changes, params)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id
     outcome.inserted, outcome.closed, outcome.unchanged = landed.inserted, landed.closed, landed.unchanged
     return outcome

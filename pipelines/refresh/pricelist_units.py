@@ -21,6 +21,8 @@ from pipelines.adapters import parser_version
 from pipelines.errors import FetchError, ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.pricelist.landing import landed_publication
+from pipelines.pricelist.records import REGION_CODE
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
 from pipelines.refresh.one_source import (
     SourceOutcome,
@@ -33,12 +35,10 @@ from pipelines.refresh.one_source import (
 )
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec, sample_path
-from schemas.pricelist import REGION_CODE
 from warehouse.binding import execute
 from warehouse.db import connect
 from warehouse.landing import FetchRecord, log_fetch, quarantine_batch
 from warehouse.lock import exclusive_refresh
-from warehouse.pricelist_landing import landed_publication
 
 REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region", "aws_savings_plan_region"})
 # Feeds whose prices take their accelerator figures from the landed price-list types: they land after the EC2

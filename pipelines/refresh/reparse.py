@@ -20,29 +20,17 @@ from duckdb import DuckDBPyConnection
 from pipelines.adapters import parser_version
 from pipelines.errors import ReparseRolledBack, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
+from pipelines.kind import History
+from pipelines.kinds import kind_named
+from pipelines.pricelist.backfill_landing import backfilled_fetches, version_snapshots
 from pipelines.refresh.backfill import check_past_body
 from pipelines.refresh.checking import check_body
-from pipelines.refresh.kinds import KINDS
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
-from warehouse.gpu_landing import GPU_LISTINGS
-from warehouse.landing import INSERT_QUARANTINE, PRICES, SPECS, FetchRecord, land_in_transaction
-from warehouse.pricelist_backfill import backfilled_fetches, version_snapshots
-from warehouse.pricelist_landing import PRICELIST_OFFERS, PRICELIST_PRICES, PRICELIST_TYPES
+from warehouse.landing import INSERT_QUARANTINE, FetchRecord, land_in_transaction
 from warehouse.queries import one_row, rows_as_dicts
-from warehouse.spec_landing import SPEC_TABLES
 from warehouse.transactions import transaction
-
-# The versioned tables a kind's history lives in: rebuilt from scratch. FX rates are facts by date without
-# a source_id: the rows this source's fetches appended are removed and replayed (REPLAYED_FX_RATES).
-HISTORY_TABLES = {
-    "aws": (PRICES.name, SPECS.name),
-    "gpu": (GPU_LISTINGS.name,),
-    "fx": (),
-    "pricelist": (PRICELIST_PRICES.name, PRICELIST_TYPES.name, PRICELIST_OFFERS.name),
-    "spec": SPEC_TABLES,
-}
 
 REPLAYABLE_FETCHES = """
 SELECT fetch_id, outcome, source_id, url, final_url, status, fetched_at, sha256, bytes, elapsed_ms, attempts,
@@ -58,17 +46,9 @@ UPDATE fetch_log SET outcome = 'quarantined', rows_inserted = 0, rows_closed = 0
 WHERE fetch_id = $fetch_id
 """
 
-REPLAYED_FX_RATES = (
-    "DELETE FROM fx_rates WHERE fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)"
-)
-
 FORGET_QUARANTINE = "DELETE FROM quarantine WHERE fetch_id = $fetch_id"
 
 CURRENT_ROWS = "SELECT count(*) FROM {table} WHERE source_id = $source_id AND valid_to IS NULL"
-CURRENT_FX_RATES = """
-SELECT count(*) FROM fx_rates
-WHERE valid_to IS NULL AND fetch_id IN (SELECT fetch_id FROM fetch_log WHERE source_id = $source_id)
-"""
 
 
 @dataclass
@@ -93,8 +73,11 @@ class RefusedFetch:
     reasons: list[str]
 
 
-def current_rows(con: DuckDBPyConnection, kind: str, source_id: str) -> int:
-    queries = [CURRENT_FX_RATES] if kind == "fx" else [CURRENT_ROWS.format(table=t) for t in HISTORY_TABLES[kind]]
+def current_rows(con: DuckDBPyConnection, history: History, source_id: str) -> int:
+    """The source's open rows in the kind's versioned tables (its tables rebuilt from scratch), or its facts (FX
+    rates, by date without a source_id: the rows its fetches added)."""
+    queries = [CURRENT_ROWS.format(table=t) for t in history.tables]
+    queries += [history.facts_current] if history.facts_current else []
     return sum(int(one_row(con, query, {"source_id": source_id})[0]) for query in queries)
 
 
@@ -119,17 +102,17 @@ def reparse_source(
     result = ReparseResult(source.id)
     refused: RefusedFetch | None = None  # the first fetch that landed before and is refused now
     version = parser_version(source.adapter)
-    kind = KINDS[source.kind]
+    kind = kind_named(source.kind)
     with connect(db_path) as con, transaction(con):
         # A backfilled offer version replays at its effective date, in date order among the daily fetches.
         effective = backfilled_fetches(con, source.id)
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
         fetches.sort(key=lambda row: effective.get(row["fetch_id"], row["fetched_at"]))
-        result.rows_before = current_rows(con, kind.name, source.id)
-        for table in HISTORY_TABLES[kind.name]:
+        result.rows_before = current_rows(con, kind.history, source.id)
+        for table in kind.history.tables:
             con.execute(f"DELETE FROM {table} WHERE source_id = $source_id", {"source_id": source.id})
-        if kind.name == "fx":  # else the replay finds every rate present and logs its first fetch as "unchanged"
-            con.execute(REPLAYED_FX_RATES, {"source_id": source.id})
+        if kind.history.facts_forget:  # else the replay finds every fact present and logs its first fetch unchanged
+            con.execute(kind.history.facts_forget, {"source_id": source.id})
         for row in fetches:
             result.fetches += 1
             fetch = FetchRecord(**{k: v for k, v in row.items() if k not in ("fetch_id", "outcome")})
@@ -176,7 +159,7 @@ def reparse_source(
                     "raw_body": body if isinstance(body, bytes) else b"",  # a file's body stays in the archive
                 },
             )
-        result.rows_after = current_rows(con, kind.name, source.id)
+        result.rows_after = current_rows(con, kind.history, source.id)
         if refused is not None and result.rows_after < result.rows_before and not accept_shrink:
             # Raised inside the transaction: the rebuild, its fetch_log and quarantine rows, all roll back.
             raise rolled_back(source.id, refused, result.rows_before, result.rows_after) from refused.error

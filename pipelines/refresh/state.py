@@ -14,13 +14,14 @@ from typing import Any
 
 import duckdb
 
+from pipelines.fx.landing import load_fx_rates
 from pipelines.gpu.normalise import FxTable
+from pipelines.kind import Kind
+from pipelines.pricelist.landing import landed_publication, latest_type_attributes
 from pipelines.refresh.drift import Baseline
 from warehouse.binding import execute
 from warehouse.db import connect
-from warehouse.gpu_landing import load_fx_rates
-from warehouse.pricelist_landing import landed_publication, latest_type_attributes
-from warehouse.queries import CURRENT_PRICES, CURRENT_ROWS, LAST_SHAPE
+from warehouse.queries import LAST_SHAPE
 
 NO_FETCH_YET = 2**62  # a fetch id above every logged one: "compare with the newest"
 
@@ -52,7 +53,7 @@ class WarehouseState:
         with self._connection() as con:
             return FxTable.of(load_fx_rates(con, self._before[1] if self._before else None))
 
-    def baseline(self, kind: str, source_id: str, scope: Mapping[str, Any] | None = None) -> Baseline:
+    def baseline(self, kind: Kind, source_id: str, scope: Mapping[str, Any] | None = None) -> Baseline:
         """Open prices and rows where the kind keeps versions (not FX: rates are facts by date); the last shape
         landed or confirmed, for every kind. `scope` narrows the open rows to what the batch replaces (a
         price-list region)."""
@@ -63,11 +64,12 @@ class WarehouseState:
             # a result is left unread.
             last = execute(con, LAST_SHAPE, before).fetchall()
             shape = last[0][0] if last else None
-            if kind not in CURRENT_PRICES:
+            if kind.history.current_rows is None:
                 return Baseline(prices={}, shape=shape)
             params |= dict(scope or {})
-            prices = execute(con, CURRENT_PRICES[kind], params).fetchall()
-            ((rows,),) = execute(con, CURRENT_ROWS[kind], params).fetchall()
+            current_prices = kind.history.current_prices
+            prices = execute(con, current_prices, params).fetchall() if current_prices else []
+            ((rows,),) = execute(con, kind.history.current_rows, params).fetchall()
         return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape, rows=rows)
 
     def publication_date(self, source_id: str, region_code: str | None) -> datetime | None:

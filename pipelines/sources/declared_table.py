@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from schemas.gpu import BillingPeriod, GpuPriceKind, PricePer
+from pipelines.gpu.records import BillingPeriod, GpuPriceKind, PricePer
 
 Patterns = list[str] | None
 

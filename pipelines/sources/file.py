@@ -14,11 +14,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, ValidationInfo, field_validator
 
+from pipelines.fx.records import DEFAULT_MAX_FX_RATE_AGE_DAYS
 from pipelines.sources import errors as sources_errors
 from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo, adapter_names
 from pipelines.sources.declared_table import Options, option_problems
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
-from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS
 
 
 class DriftRules(BaseModel):

@@ -11,9 +11,11 @@ from warehouse.sql_files import SchemaPart
 
 def _upgrade(con: Any, part: SchemaPart) -> None:
     """Rows landed before the current tables: see the landing's upgrade."""
-    from warehouse.spec_landing import upgrade_spec_history  # late: only a schema change needs the landing
+    from pipelines.specs.landing import upgrade_spec_history  # late: only a schema change needs the landing
 
     upgrade_spec_history(con, part)
 
 
+# The kind its sources declare (sources.toml, through their adapter); its Kind object is `kind.KIND`.
+SOURCE_KIND: str | None = "spec"
 SCHEMA = SchemaPart("specs", Path(__file__).resolve().parent / "sql", _upgrade)

@@ -9,7 +9,7 @@ from datetime import date
 from bs4 import BeautifulSoup
 
 from pipelines.specs.figures import normalise
-from schemas.specs import VendorClaim
+from pipelines.specs.records import VendorClaim
 
 # A share or a multiple, then what it is better at: savings, price performance, faster, lower cost, ...
 _CLAIM = re.compile(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from schemas.specs import NUMBER_FORMATS, Compute
+from pipelines.specs.records import NUMBER_FORMATS, Compute
 
 NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _FORMAT_BY_LOWER = {f.lower(): f for f in NUMBER_FORMATS}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup, Tag
 
-from schemas.records import SourceBatch
+from pipelines.aws.records import SourceBatch
 from tests.support.aws_pages import (
     CB,
     EXPECTED,

@@ -10,10 +10,10 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from pipelines.adapters import aws_capacity_blocks, aws_product_page, parser_for
+from pipelines.aws.records import PriceKind
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import load_sources, sample_path
-from schemas.records import PriceKind
 from tests.support.aws_pages import (
     EXPECTED,
     OD,

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import adapter_module, gpu_lambda, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
+from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import SourceSpec, sample_path
-from schemas.gpu import GpuBatch
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import render
 

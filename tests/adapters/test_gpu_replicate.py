@@ -13,8 +13,8 @@ from bs4 import BeautifulSoup, Tag
 from pipelines.adapters import adapter_module, gpu_replicate, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.normalise import FxTable, listing
+from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import SourceSpec, sample_path
-from schemas.gpu import GpuBatch
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import render
 

@@ -13,7 +13,7 @@ from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from pipelines.specs import figures
-from schemas.specs import Compute, SpecBatch, VendorClaim
+from pipelines.specs.records import Compute, SpecBatch, VendorClaim
 
 SOURCES = {s.id: s for s in load_sources()}
 CHIP_PAGE_HEAD = '<html><head><meta name="docsearch:version" content="2.99.0"/></head><body><h1>AWS Trainium9</h1>'

@@ -10,9 +10,9 @@ import pytest
 
 from pipelines.adapters import aws_pricelist_region, aws_spot_feed
 from pipelines.errors import ParseError
+from pipelines.pricelist.records import PriceListBatch
 from pipelines.pricelist.region_index import changed_regions, parse_region_index
 from pipelines.sources.file import load_sources
-from schemas.pricelist import PriceListBatch
 from tests.support.paths import RECORDED
 
 D = Decimal

@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 
 from pipelines.adapters import fx_ecb
+from pipelines.fx.records import FxBatch
 from pipelines.sources.file import load_sources
-from schemas.gpu import FxBatch
 from tests.support.paths import RECORDED
 
 D = Decimal

@@ -10,8 +10,8 @@ import pytest
 
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
+from pipelines.gpu.records import GpuBatch, GpuOffer
 from pipelines.sources.file import load_sources
-from schemas.gpu import GpuBatch, GpuOffer
 from tests.support.paths import RECORDED
 
 D = Decimal

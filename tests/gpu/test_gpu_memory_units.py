@@ -8,9 +8,10 @@ from datetime import date
 from decimal import Decimal
 
 from pipelines.adapters import parser_for
+from pipelines.fx.records import FxRate
 from pipelines.gpu.normalise import FxTable, listing, normalise
+from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, PricePer
 from pipelines.sources.file import load_sources, sample_path
-from schemas.gpu import BillingPeriod, FxRate, GpuOffer, GpuPriceKind, PricePer
 from warehouse.db import connect
 
 DAY = date(2026, 9, 28)

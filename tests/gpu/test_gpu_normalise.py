@@ -14,9 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from pipelines.fx.records import FxRate
 from pipelines.gpu.gpu_names import canonical
 from pipelines.gpu.normalise import FxTable, MissingFxRate, listing, normalise
-from schemas.gpu import BillingPeriod, FxRate, GpuBatch, GpuOffer, GpuPriceKind, PricePer
+from pipelines.gpu.records import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer
 
 DAY = date(2026, 9, 28)
 FX = FxTable.of(

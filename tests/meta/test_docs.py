@@ -46,7 +46,7 @@ def project_files() -> list[str]:
 
 def test_every_file_the_architecture_names_exists():
     """A module that moved or went away leaves ARCHITECTURE.md naming it: each `path.py` (or a shorter tail of a
-    path, such as `refresh/kinds.py`) must still be the end of a file's path in the project."""
+    path, such as `refresh/plan.py`) must still be the end of a file's path in the project."""
     files = project_files()
     named = set(NAMED_FILE.findall((ROOT / "docs" / "ARCHITECTURE.md").read_text()))
     missing = sorted(n for n in named if not any(f == n or f.endswith(f"/{n}") for f in files))

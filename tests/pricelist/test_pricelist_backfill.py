@@ -271,11 +271,11 @@ def test_daily_fetches_before_a_version_was_published_do_not_cut_it_short(tmp_pa
     """AWS publishes a version days after it takes effect (the second sample: in effect 2026-08-01, published
     2026-08-03). A daily refresh on 2026-08-02 still saw the first version; the backfilled second version holds
     from 2026-08-01 all the same, with no return to the old price in between."""
+    from pipelines.pricelist.backfill_landing import VersionDates, land_version
+    from pipelines.pricelist.landing import pricelist_snapshots
     from pipelines.pricelist.offer_csv import parse_offer_csv
     from warehouse.db import connect as open_warehouse
     from warehouse.landing import FetchRecord, land_batch
-    from warehouse.pricelist_backfill import VersionDates, land_version
-    from warehouse.pricelist_landing import pricelist_snapshots
 
     unit = "aws_pricelist_us_east_1"
     first, second = (

@@ -17,8 +17,8 @@ from pipelines.pricelist.catalog import load_catalog
 from pipelines.pricelist.checks import UnpricedTypes, check_priced
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed, family_of
 from pipelines.pricelist.offer_csv import parse_offer_csv
+from pipelines.pricelist.records import CountBasis, MemoryBasis, PriceListBatch
 from pipelines.refresh.one_source import SourceOutcome
-from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch
 from tests.support.localserver import LocalServer
 from tests.support.pricelist_files import SPOT, read_sample, rewritten, sample, write_rows
 from tests.support.pricelist_server import REGIONS, PriceList, refresh, unit

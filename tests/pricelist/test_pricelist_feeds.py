@@ -10,10 +10,10 @@ import pytest
 from pipelines.errors import ParseError
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.pricelist.offer_csv import parse_offer_csv
+from pipelines.pricelist.records import PriceListKind
 from pipelines.pricelist.region_index import RegionOffer, changed_regions, parse_region_index
 from pipelines.pricelist.spot import parse_spot
 from pipelines.pricelist.spot import priced_quotes as price_spot
-from schemas.pricelist import PriceListKind
 from tests.support.localserver import LocalServer, Reply
 from tests.support.pricelist_files import PRICELIST, SPOT, sample
 

@@ -8,20 +8,16 @@ from decimal import Decimal
 
 import pytest
 
+from pipelines.kinds import kind_named
 from pipelines.pricelist.checks import (
     DuplicateOnDemand,
     PublicationDateWentBack,
     check_one_on_demand,
     check_publication_date,
 )
-from pipelines.refresh.checking import Prepared, finish_check
-from pipelines.refresh.kinds import KINDS, pricelist_kind_label
-from pipelines.refresh.state import WarehouseState
-from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo
-from pipelines.sources.file import SourceSpec
-from schemas.gx_frames import frame
-from schemas.pricelist import PriceListBatch, PriceListPrice
-from schemas.pricelist_expectations import (
+from pipelines.pricelist.kind import pricelist_kind_label
+from pipelines.pricelist.records import PriceListBatch, PriceListPrice
+from pipelines.pricelist.suite import (
     PRICELIST_COLUMNS,
     PRICELIST_MONEY,
     PRICELIST_NUMBERS,
@@ -29,10 +25,15 @@ from schemas.pricelist_expectations import (
     validate_pricelist,
     validate_pricelist_many,
 )
+from pipelines.refresh.checking import Prepared, finish_check
+from pipelines.refresh.state import WarehouseState
+from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo
+from pipelines.sources.file import SourceSpec
+from schemas.gx_frames import frame
 from tests.support.pricelist_factory import PUBLISHED, SOURCE, batch, land, price, reserved, us_east_1
 from warehouse.db import connect
 
-KIND = KINDS["pricelist"]
+KIND = kind_named("pricelist")
 
 
 def failed(reports) -> set[tuple[str, str | None]]:
@@ -151,7 +152,7 @@ def test_drift_and_the_date_gate_apply_per_region_on_the_refresh_path(tmp_path, 
         land(con, batch(us_east_1()), 0)
         land(con, batch([price(region="us-west-2")], "us-west-2"), 1)
     state = WarehouseState(db)
-    baseline = state.baseline("pricelist", SOURCE, KIND.scope(batch([], "us-east-1")))
+    baseline = state.baseline(KIND, SOURCE, KIND.scope(batch([], "us-east-1")))
     assert baseline.prices == KIND.prices(batch(us_east_1())) and baseline.rows == 5
     # us-west-2 with its one row is no "row drop" against us-east-1's five: each region is its own version.
     assert check(pricelist_source, batch([price(region="us-west-2")], "us-west-2"), db).error is None

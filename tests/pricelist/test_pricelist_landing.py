@@ -8,14 +8,15 @@ from decimal import Decimal
 
 import pytest
 
-from schemas.pricelist import PriceListKind
-from schemas.pricelist_expectations import validate_pricelist
-from schemas.records import InstancePrice, PriceKind, SourceBatch
+from pipelines.aws.landing import aws_snapshots
+from pipelines.aws.records import InstancePrice, PriceKind, SourceBatch
+from pipelines.pricelist.landing import landed_publication
+from pipelines.pricelist.records import PriceListKind
+from pipelines.pricelist.suite import validate_pricelist
 from schemas.regions import aws_regions, region_code_for
 from tests.support.pricelist_factory import PUBLISHED, SOURCE, T0, batch, land, price, us_east_1
 from warehouse.db import connect
-from warehouse.landing import FetchRecord, aws_snapshots, land_batch
-from warehouse.pricelist_landing import landed_publication
+from warehouse.landing import FetchRecord, land_batch
 
 HISTORY = "aws_pricelist_price_history"
 

@@ -14,8 +14,8 @@ from pipelines.adapters import parser_for
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.pricelist.checks import DuplicateOnDemand, check_one_on_demand, on_demand_duplicates
 from pipelines.pricelist.offer_csv import parse_offer_csv
+from pipelines.pricelist.records import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
 from pipelines.sources.file import load_sources, sample_path
-from schemas.pricelist import CountBasis, MemoryBasis, PriceListBatch, PriceListKind, PurchaseOption
 from tests.support.pricelist_files import kept_row, read_sample, rewritten, sample, write_rows
 
 

@@ -10,19 +10,20 @@ from pathlib import Path
 import pytest
 
 from pipelines.adapters import parser_for
+from pipelines.aws.landing import aws_snapshots
+from pipelines.kinds import kind_named
 from pipelines.pricelist.offer_csv import parse_offer_csv
-from pipelines.refresh.kinds import KINDS
 from pipelines.sources.file import load_sources, sample_path
 from pipelines.sources.locations import SAMPLES_DIR
 from warehouse.db import connect
-from warehouse.landing import FetchRecord, aws_snapshots, land_batch
+from warehouse.landing import FetchRecord, land_batch
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pricelist_samples_land")
 
 REGIONS = ("us-east-1", "us-east-2", "eu-south-2")
 T0 = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)
-KIND = KINDS["pricelist"]
+KIND = kind_named("pricelist")
 
 
 @pytest.fixture(scope="module")

@@ -18,12 +18,12 @@ from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at, serve_directory
+from pipelines.pricelist.records import PriceListKind, PurchaseOption
 from pipelines.pricelist.region_index import parse_region_index
 from pipelines.pricelist.savings_plan_csv import parse_savings_plan_csv
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.sources.file import load_sources
 from pipelines.sources.locations import SAMPLES_DIR
-from schemas.pricelist import PriceListKind, PurchaseOption
 from tests.support.paths import RECORDED
 from warehouse.db import connect
 from warehouse.sql_files import sql

@@ -9,11 +9,12 @@ from decimal import Decimal
 import pytest
 
 from assets.views import page_price_matches_a_region
+from pipelines.aws.landing import aws_snapshots
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from pipelines.orchestration.resources import WarehouseResource
-from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from tests.support.pricelist_factory import T0, batch, land, price, us_east_1
 from warehouse.db import connect
-from warehouse.landing import FetchRecord, aws_snapshots, land_batch
+from warehouse.landing import FetchRecord, land_batch
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("pricelist_views")

@@ -24,10 +24,10 @@ from pipelines.adapters import gpu_leadergpu, parser_for
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.gpu.records import BillingPeriod, GpuBatch
 from pipelines.reading.cards import read_cards, read_price
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from schemas.gpu import BillingPeriod, GpuBatch
 from tests.support.gpu_offers import offer_rows
 from tests.support.localserver import LocalServer, Reply
 

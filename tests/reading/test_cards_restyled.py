@@ -29,10 +29,10 @@ from pipelines.adapters import gpu_leadergpu, parser_for
 from pipelines.errors import CellError, ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.gpu.records import GpuBatch
 from pipelines.reading.cards import read_cards
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from schemas.gpu import GpuBatch
 from tests.reading.test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
 from tests.support.gpu_offers import offer_rows
 from tests.support.localserver import LocalServer, Reply

@@ -8,10 +8,10 @@ from decimal import Decimal
 import pytest
 
 from pipelines.errors import CellError, ParseError
+from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, PricePer, StockStatus
 from pipelines.reading.price_rows import read_price_rows
 from pipelines.reading.tables import Column, HeaderTable, Row
 from pipelines.sources.file import SourceSpec
-from schemas.gpu import BillingPeriod, GpuOffer, GpuPriceKind, PricePer, StockStatus
 
 SOURCE = SourceSpec(id="gpu_example", adapter="gpu_hyperstack", url="https://example.com/p", sample="gpu/x.html")
 COLUMNS = [Column("gpu", (r"^gpu",)), Column("price", (r"price",))]

@@ -19,13 +19,14 @@ import pytest
 
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.fx.landing import load_fx_rates
+from pipelines.gpu.landing import GPU_LISTINGS
 from pipelines.refresh.one_source import SourceOutcome, refresh_source
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import DEFAULT_SOURCES_FILE, FxSettings, SourceSpec, load_sources
 from tests.adapters.test_fx_ecb import envelope
 from tests.support.localserver import LocalServer, Reply
 from warehouse.db import connect
-from warehouse.gpu_landing import GPU_LISTINGS, load_fx_rates
 from warehouse.versioning import VersionedTable, rehash
 
 SAMPLE_RATE_DATE = date(2026, 9, 28)

@@ -17,7 +17,9 @@ import dagster as dg
 import duckdb
 import pytest
 
+from pipelines.aws.landing import PRICES, SPECS
 from pipelines.definitions import build_definitions
+from pipelines.gpu.landing import GPU_LISTINGS
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.orchestration.schedules import publish_after_refresh
 from pipelines.refresh.reparse import reparse_source
@@ -25,8 +27,6 @@ from pipelines.sources.toml_writer import sources_toml as toml_text
 from tests.reliability.harness import HISTORY_TABLES, Matrix, rows_added, sample_text, start, wait_until
 from tests.reliability.promises import LAST_GOOD_LOST, REFRESHES_OVERLAPPED, ROWS_WRONGLY_LANDED
 from tests.support.localserver import Reply
-from warehouse.gpu_landing import GPU_LISTINGS
-from warehouse.landing import PRICES, SPECS
 from warehouse.lock import exclusive_refresh, lock_path
 from warehouse.publish import publish_snapshot, snapshot_path
 
@@ -41,7 +41,7 @@ import sys
 from pipelines.adapters import parser_for, parser_version
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.refresh.kinds import KINDS
+from pipelines.kinds import kind_named
 from pipelines.refresh.one_source import fetch_record
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.refresh.state import WarehouseState
@@ -51,7 +51,7 @@ from warehouse.lock import exclusive_refresh
 db, archive, source_id, url = sys.argv[1:5]
 spec = next(s for s in load_sources() if s.id == source_id)
 spec = SourceSpec.model_validate({**spec.model_dump(), "url": url})
-kind = KINDS[spec.kind]
+kind = kind_named(spec.kind)
 with exclusive_refresh(db, wait_s=10), Fetcher(FetchSettings(read_timeout_s=5, max_attempts=1)) as fetcher:
     result = fetcher.fetch(source_id, url, allowed_hosts=frozenset({spec.host}))
     Archive(archive).put(result.body)

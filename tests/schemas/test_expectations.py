@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from bench.gate import sample_batches
-from schemas import expectations, gx_stacked
-from schemas.expectations import (
+from pipelines.aws import suite as aws_suite
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
+from pipelines.aws.suite import (
     PRICES_SUITE,
     SPECS_SUITE,
     ExpectationOutcome,
@@ -18,9 +19,9 @@ from schemas.expectations import (
     validate_batch,
     validate_batch_many,
 )
+from schemas import gx_stacked
 from schemas.gx_frames import float_columns, shifted
 from schemas.gx_runner import run_suite
-from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from tests.support.ge_frames import spy_on_frames
 
 BETWEEN = "expect_column_values_to_be_between"
@@ -108,7 +109,7 @@ def failed_names(reports: list[ValidationReport]) -> set[tuple[str, str, str | N
 
 @pytest.fixture
 def frames_to_ge(monkeypatch: pytest.MonkeyPatch) -> dict[str, pd.DataFrame]:
-    return spy_on_frames(monkeypatch, expectations)
+    return spy_on_frames(monkeypatch, aws_suite)
 
 
 # --- what GE is handed ----------------------------------------------------------------------------------
@@ -369,7 +370,7 @@ def test_stacked_run_falls_back_to_each_source_alone_when_ge_raises(monkeypatch:
         return validate_batch(one, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(gx_stacked, "raised", lambda result: True)  # as if an expectation had raised
-    monkeypatch.setattr(expectations, "validate_batch", counted)
+    monkeypatch.setattr(aws_suite, "validate_batch", counted)
     stacked = validate_batch_many({sid: b for sid, (b, _) in batches.items()}, expects_prices={"empty_allowed": False})
     assert stacked == expected
     assert len(calls) == 2 * len(batches)  # once per suite per source

@@ -10,9 +10,12 @@ import pandas as pd
 import pytest
 
 from bench.gate import sample_batches
-from schemas import gpu_expectations
-from schemas.gpu import BillingPeriod, FxBatch, FxRate, GpuListing, GpuPriceKind, PricePer, StockStatus
-from schemas.gpu_expectations import FX_SUITE, LISTINGS_SUITE, validate_fx, validate_listings, validate_listings_many
+from pipelines.fx import suite as fx_suite
+from pipelines.fx.records import FxBatch, FxRate
+from pipelines.fx.suite import FX_SUITE, validate_fx
+from pipelines.gpu import suite as gpu_suite
+from pipelines.gpu.records import BillingPeriod, GpuListing, GpuPriceKind, PricePer, StockStatus
+from pipelines.gpu.suite import LISTINGS_SUITE, validate_listings, validate_listings_many
 from schemas.gx_frames import float_columns
 from schemas.gx_runner import ValidationReport
 from tests.support.ge_frames import spy_on_frames
@@ -56,7 +59,7 @@ def failures(reports: list[ValidationReport]) -> dict[tuple[str, str | None], li
 
 @pytest.fixture
 def frames_to_ge(monkeypatch: pytest.MonkeyPatch) -> dict[str, pd.DataFrame]:
-    return spy_on_frames(monkeypatch, gpu_expectations)
+    return spy_on_frames(monkeypatch, gpu_suite, fx_suite)
 
 
 def test_ge_gets_listing_money_as_decimal_micro_units(frames_to_ge: dict[str, pd.DataFrame]) -> None:

@@ -1,7 +1,7 @@
 """AWS EC2 Trn1 product page: the checks every source gets, and the exact records
 its sample yields (tests/support/aws_pages.py's EXPECTED)."""
 
-from schemas.records import PriceKind
+from pipelines.aws.records import PriceKind
 from tests.support.aws_pages import D, check_records, parse, price_of
 from tests.support.source_kit import SourceChecks
 

@@ -10,9 +10,9 @@ from functools import cache
 from bs4 import BeautifulSoup, Tag
 
 from pipelines.adapters import parser_for
+from pipelines.aws.records import PriceKind, SourceBatch
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from schemas.records import PriceKind, SourceBatch
 
 D = Decimal
 # The AWS sources; GPU and FX adapters have their own test modules (tests/adapters/test_gpu_*.py, test_fx_ecb.py).

@@ -11,13 +11,14 @@ import pytest
 from schemas.gx_runner import ValidationReport, run_suite
 
 
-def spy_on_frames(monkeypatch: pytest.MonkeyPatch, gate: ModuleType) -> dict[str, pd.DataFrame]:
-    """Record, by suite name, each frame `gate` hands to run_suite; the real run_suite still runs."""
+def spy_on_frames(monkeypatch: pytest.MonkeyPatch, *gates: ModuleType) -> dict[str, pd.DataFrame]:
+    """Record, by suite name, each frame the `gates` hand to run_suite; the real run_suite still runs."""
     seen: dict[str, pd.DataFrame] = {}
 
     def spying_run_suite(name: str, expectations: list[Any], frame: pd.DataFrame, rows: list) -> ValidationReport:
         seen[name] = frame
         return run_suite(name, expectations, frame, rows)
 
-    monkeypatch.setattr(gate, "run_suite", spying_run_suite)
+    for gate in gates:
+        monkeypatch.setattr(gate, "run_suite", spying_run_suite)
     return seen

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from bs4 import BeautifulSoup
 
-from schemas.gpu import GpuBatch
+from pipelines.gpu.records import GpuBatch
 
 
 def offer_rows(batch: GpuBatch) -> list[tuple]:

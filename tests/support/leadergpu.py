@@ -9,8 +9,8 @@ from decimal import Decimal
 from bs4 import BeautifulSoup
 
 from pipelines.adapters import parser_for
+from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import SourceSpec, sample_path
-from schemas.gpu import GpuBatch
 
 D = Decimal
 SOURCE_ID = "gpu_leadergpu"

@@ -8,7 +8,8 @@ from typing import Any
 
 import duckdb
 
-from schemas.pricelist import (
+from pipelines.pricelist.landing import pricelist_snapshots
+from pipelines.pricelist.records import (
     CountBasis,
     MemoryBasis,
     OfferingClass,
@@ -19,7 +20,6 @@ from schemas.pricelist import (
 )
 from schemas.regions import aws_regions
 from warehouse.landing import FetchRecord, LandResult, land_batch
-from warehouse.pricelist_landing import pricelist_snapshots
 
 SOURCE = "aws_pricelist"
 PARSER = "aws_pricelist_region/test"

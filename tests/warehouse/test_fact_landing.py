@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
+from pipelines.fx.landing import FX_RATES
+from pipelines.pricelist.landing import PRICELIST_OFFERS
 from warehouse.db import connect
-from warehouse.gpu_landing import FX_RATES
-from warehouse.pricelist_landing import PRICELIST_OFFERS
 from warehouse.transactions import transaction
 from warehouse.versioning import LandCounts, Lineage, land_facts
 

@@ -17,13 +17,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from pipelines.aws.landing import aws_snapshots
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from pipelines.pilots.landing import land_pilots, land_plan
 from pipelines.pilots.records import PILOT_COLUMNS, MigrationPlan, Offering, PilotResult
 from pipelines.pilots.traffic import TrafficProfile, land_traffic
-from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from warehouse.binding import execute, fixed_point
 from warehouse.db import connect
-from warehouse.landing import FetchRecord, aws_snapshots, land_batch
+from warehouse.landing import FetchRecord, land_batch
 
 # Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
 pytestmark = pytest.mark.xdist_group("numbers_as_written")

@@ -12,9 +12,10 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from schemas.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
+from pipelines.aws.landing import PRICES, SPECS, aws_snapshots
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from warehouse.db import connect
-from warehouse.landing import PRICES, SPECS, FetchRecord, aws_snapshots, land_batch
+from warehouse.landing import FetchRecord, land_batch
 from warehouse.versioning import Lineage, VersionedTable, land_snapshot, rehash, snapshot_table
 
 T0 = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)

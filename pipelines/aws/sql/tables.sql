@@ -47,5 +47,5 @@ CREATE TABLE IF NOT EXISTS aws_instance_price_history (
 );
 
 -- Added with the price-list source family: the region code of the printed region (Capacity Blocks page rows).
--- Older files gain the column here and its values from warehouse.landing.backfill_region_codes.
+-- Older files gain the column here and its values from pipelines.aws.landing.backfill_region_codes.
 ALTER TABLE aws_instance_price_history ADD COLUMN IF NOT EXISTS region_code VARCHAR;

@@ -35,18 +35,18 @@ CREATE TABLE IF NOT EXISTS gpu_listing_history (
 );
 
 -- Files made before these columns existed (CREATE TABLE IF NOT EXISTS leaves them as they were). Their rows'
--- fx_rate_stale is filled in by warehouse.gpu_landing.upgrade_gpu_history.
+-- fx_rate_stale is filled in by pipelines.gpu.landing.upgrade_gpu_history.
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS fx_rate_stale BOOLEAN;
 
 -- Memory as the listing printed it, with its unit, and whether the figure came from ratecard's GPU catalog.
--- Rows landed before these existed are brought up in place by warehouse.gpu_landing.upgrade_gpu_history.
+-- Rows landed before these existed are brought up in place by pipelines.gpu.landing.upgrade_gpu_history.
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_printed DECIMAL(18, 6);
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_unit VARCHAR;
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS gpu_memory_from_catalog BOOLEAN;
 
 -- Serverless GPUs (billed per second, scaling to zero): the exact per-second price and the billing terms the
 -- provider states. NULL on every other price kind. Files whose CHECKs predate the serverless kinds and the
--- per-second period are rebuilt once by warehouse.gpu_landing.upgrade_gpu_history.
+-- per-second period are rebuilt once by pipelines.gpu.landing.upgrade_gpu_history.
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS usd_per_gpu_second DECIMAL(38, 18);
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS billing_increment_seconds INTEGER;
 ALTER TABLE gpu_listing_history ADD COLUMN IF NOT EXISTS idle_timeout_seconds INTEGER;

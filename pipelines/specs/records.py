@@ -14,8 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from schemas.gpu_specs import GpuSpec
-from schemas.records import BYTES_PER_UNIT, to_gib
+from pipelines.specs.nvidia_records import GpuSpec
+from schemas.units import BYTES_PER_UNIT, to_gib
 
 MemoryUnit = Literal["GB", "GiB", "TB", "TiB"]
 BandwidthUnit = Literal["GB/s", "GiB/s", "TB/s", "TiB/s"]

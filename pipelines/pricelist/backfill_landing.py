@@ -13,10 +13,10 @@ from datetime import datetime
 
 import duckdb
 
-from schemas.pricelist import PriceListBatch
+from pipelines.pricelist.landing import PRICELIST_OFFERS, pricelist_snapshots
+from pipelines.pricelist.records import PriceListBatch
 from warehouse.binding import execute
 from warehouse.landing import FetchRecord, LandResult, Snapshot, land_in_transaction, log_fetch
-from warehouse.pricelist_landing import PRICELIST_OFFERS, pricelist_snapshots
 from warehouse.transactions import in_transaction
 
 BACKFILLED = "SELECT DISTINCT offer_version FROM aws_pricelist_backfill WHERE source_id = $source_id"

@@ -14,9 +14,9 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 FULL_PRECISION = Decimal("1e-18")
+
+
 FOUR_DP = Decimal("0.0001")
-# A rate more than this many days older than the fetch date marks a conversion stale (sources file: [fx]).
-DEFAULT_MAX_FX_RATE_AGE_DAYS = 7
 
 
 class GpuPriceKind(StrEnum):
@@ -146,19 +146,6 @@ def gpu_batch(rows: GpuRows, source_id: str, parser_version: str, provider: str)
         refused=rows.refused,
         shape=rows.shape,
     )
-
-
-class FxRate(_Record):
-    currency: str = Field(pattern=r"^[A-Z]{3}$")
-    rate_date: date
-    units_per_eur: Decimal = Field(gt=0)  # ECB reference: 1 EUR = this many units of `currency`
-
-
-class FxBatch(BaseModel):
-    source_id: str
-    parser_version: str
-    rates: list[FxRate]
-    shape: str | None = None
 
 
 class GpuListing(_Record):

@@ -4,18 +4,18 @@ and bringing listings landed before the stale-rate flag existed up to date."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Protocol
 
 import duckdb
 import pyarrow as pa
 
-from schemas.gpu import DEFAULT_MAX_FX_RATE_AGE_DAYS, FxBatch, FxRate, GpuListing
+from pipelines.fx.records import DEFAULT_MAX_FX_RATE_AGE_DAYS
+from pipelines.gpu.records import GpuListing
 from warehouse.binding import execute
 from warehouse.landing import MONEY, Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.sql_files import SchemaPart
-from warehouse.versioning import FactTable, VersionedTable, rehash
+from warehouse.versioning import VersionedTable, rehash
 
 
 class ListingsBatch(Protocol):
@@ -65,20 +65,6 @@ GPU_LISTINGS = VersionedTable(
     carried_fields=(pa.field("billing_terms_url", pa.string()),),
 )
 
-# An ECB correction of a landed rate closes the old row and adds the new one (FactTable).
-FX_RATES = FactTable(
-    name="fx_rates",
-    key_columns=("currency", "rate_date"),
-    fields=(pa.field("currency", pa.string()), pa.field("rate_date", pa.date32()), pa.field("units_per_eur", MONEY)),
-)
-
-# Rates known at `as_of`: a replayed fetch converts with the rates it could have seen (a correction fetched
-# later is not yet visible, the value it replaced still is); without as_of, the current ones.
-FX_RATES_KNOWN_AT = """
-SELECT currency, rate_date, units_per_eur FROM fx_rates
-WHERE fetched_at <= $as_of AND (valid_to IS NULL OR valid_to > $as_of)
-ORDER BY rate_date, currency
-"""
 
 # Listings landed before fx_rate_stale existed: judged against the default limit at their own fetch date.
 BACKFILL_FX_RATE_STALE = """
@@ -86,6 +72,7 @@ UPDATE gpu_listing_history
 SET fx_rate_stale = date_diff('day', fx_rate_date, CAST(timezone('UTC', fetched_at) AS DATE)) > $max_age_days
 WHERE fx_rate_stale IS NULL AND fx_rate_date IS NOT NULL
 """
+
 
 # Listings landed before memory kept its printed unit stored a GB figure (the catalog's and the providers') as
 # if it were GiB: keep it as printed in GB and convert it (1 GiB = 1.073741824 GB). The one exception: Vast.ai's
@@ -110,10 +97,6 @@ def gpu_snapshots(batch: ListingsBatch) -> list[Snapshot]:
     return [Snapshot(GPU_LISTINGS, rows)]
 
 
-def fx_snapshots(batch: FxBatch) -> list[Snapshot]:
-    return [Snapshot(FX_RATES, [r.model_dump(mode="python") for r in batch.rates])]
-
-
 def upgrade_gpu_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:
     """After the schema files ran: admit the serverless kinds, fill fx_rate_stale on older rows, then rehash them,
     so an upgraded file's next refresh finds its unchanged listings unchanged."""
@@ -124,6 +107,19 @@ def upgrade_gpu_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> Non
     rehash(con, GPU_LISTINGS)
 
 
-def load_fx_rates(con: duckdb.DuckDBPyConnection, as_of: datetime | None = None) -> list[FxRate]:
-    rows = execute(con, FX_RATES_KNOWN_AT, {"as_of": as_of or datetime.max.replace(tzinfo=UTC)}).fetchall()
-    return [FxRate(currency=c, rate_date=d, units_per_eur=u) for c, d, u in rows]
+# The source's open rows, for the drift rules (pipelines.kind.History).
+CURRENT_PRICES = """SELECT listing, price_kind, region, usd_per_gpu_hour FROM gpu_listing_history
+WHERE source_id = $source_id AND valid_to IS NULL"""
+CURRENT_ROWS = "SELECT count(*) FROM gpu_listing_history WHERE source_id = $source_id AND valid_to IS NULL"
+
+CHANGES = """
+SELECT 'opened' AS change, listing, price_kind, coalesce(region, '(not stated)') AS region,
+       usd_per_gpu_hour_4dp, stock_status
+FROM gpu_listing_history
+WHERE source_id = $source_id AND fetch_id = $fetch_id
+UNION ALL
+SELECT 'closed', listing, price_kind, coalesce(region, '(not stated)'), usd_per_gpu_hour_4dp, stock_status
+FROM gpu_listing_history
+WHERE source_id = $source_id AND valid_to = $observed_at
+ORDER BY listing, price_kind, region, change DESC
+"""

@@ -15,7 +15,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from schemas.records import FULL_PRECISION, family_of, gib_of, half_up_4dp, per_accelerator
+from pipelines.aws.records import family_of
+from schemas.units import FULL_PRECISION, gib_of, half_up_4dp, per_accelerator
 
 HOURS_PER_YEAR = 8760  # 365 x 24: AWS's own convention for amortising an upfront fee
 
@@ -174,7 +175,7 @@ class InstanceTypeAttributes(_Record):
 
 class PendingQuote(_Record):
     """A price from a feed that names no accelerator figures (the spot feed, a Savings Plans rate file): priced once
-    the price list's attributes of the same type are known (pipelines.refresh.kinds); else a spot quote is refused
+    the price list's attributes of the same type are known (pipelines/pricelist/kind.py); else a spot quote is refused
     on its own and a Savings Plans rate fails its region's file, naming the type."""
 
     region_code: str = Field(pattern=REGION_CODE)

@@ -17,10 +17,11 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from schemas.gx_frames import frame, micro_units, record_row
 from schemas.gx_runner import ExpectationOutcome, ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, scoped, validate_stacked
-from schemas.records import BYTES_PER_UNIT, InstancePrice, InstanceSpec, PriceKind, SourceBatch
+from schemas.units import BYTES_PER_UNIT
 
 SPECS_SUITE = "aws_instance_specs"
 PRICES_SUITE = "aws_instance_prices"

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from schemas.pricelist import PriceListBatch
+from pipelines.pricelist.records import PriceListBatch
 from warehouse.binding import execute
 from warehouse.landing import Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
@@ -194,3 +194,28 @@ def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) 
     accelerator_share existed get hashes in the current definition (share NULL)."""
     rebuild_if_check_refuses(con, PRICELIST_PRICES.name, "price_kind", "compute_savings_plan", part)
     rehash(con, PRICELIST_PRICES)
+
+
+# One region's open rows (all of the source's for a feed of every region), for the drift rules; the kind spelled
+# with its terms as pipelines.pricelist.kind.pricelist_kind_label spells it.
+CURRENT_PRICES = """SELECT instance_type,
+       CASE WHEN lease_years IS NULL OR purchase_option IS NULL THEN price_kind
+            ELSE concat_ws(' ', replace(price_kind, '_', ' '), lease_years || 'y', purchase_option, offering_class) END,
+       region_code, effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND valid_to IS NULL AND ($region_code IS NULL OR region_code = $region_code)"""
+CURRENT_ROWS = """SELECT count(*) FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND valid_to IS NULL AND ($region_code IS NULL OR region_code = $region_code)"""
+
+CHANGES = """
+SELECT 'opened' AS change, instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
+       effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND fetch_id = $fetch_id
+UNION ALL
+SELECT 'closed', instance_type, price_kind, lease_years, purchase_option, offering_class, region_code,
+       effective_usd_per_instance_hour
+FROM aws_pricelist_price_history
+WHERE source_id = $source_id AND valid_to = $observed_at
+ORDER BY region_code, instance_type, price_kind, lease_years, purchase_option, offering_class, change DESC
+"""

@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from schemas.records import BYTES_PER_UNIT, to_gib
+from schemas.units import BYTES_PER_UNIT, to_gib
 
-# NVIDIA's formats as ratecard names them (a subset of schemas.specs.NUMBER_FORMATS, which imports this module).
+# NVIDIA's formats as ratecard names them (a subset of records.NUMBER_FORMATS, which imports this module).
 GpuFormat = Literal["FP64", "FP32", "TF32", "FP16", "BF16", "FP8", "FP6", "FP4", "INT8"]
 TERA_PER_UNIT = {"TFLOPS": Decimal(1), "PFLOPS": Decimal(1000), "TOPS": Decimal(1)}
 SIX_DP = Decimal("0.000001")

@@ -15,10 +15,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from schemas.gx_frames import frame, micro_units, record_row
-from schemas.gx_runner import ValidationReport, import_gx, run_suite
-from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
-from schemas.pricelist import (
+from pipelines.pricelist.records import (
     INSTANCE_TYPE,
     REGION_CODE,
     CountBasis,
@@ -29,6 +26,9 @@ from schemas.pricelist import (
     PriceListPrice,
     PurchaseOption,
 )
+from schemas.gx_frames import frame, micro_units, record_row
+from schemas.gx_runner import ValidationReport, import_gx, run_suite
+from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
 
 PRICELIST_SUITE = "aws_pricelist_prices"
 # The record's pattern without capture groups (pandas warns about groups in str.contains).

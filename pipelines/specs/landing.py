@@ -8,7 +8,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from schemas.specs import Compute, SpecBatch
+from pipelines.specs.records import Compute, SpecBatch
 from warehouse.landing import Snapshot
 from warehouse.sql_files import SchemaPart
 from warehouse.versioning import VersionedTable, rehash
@@ -190,3 +190,11 @@ def spec_snapshots(batch: SpecBatch) -> list[Snapshot]:
         Snapshot(CLAIMS, [c.model_dump(mode="python") for c in batch.claims]),
         Snapshot(GPU_FIGURES, _gpu_figure_rows(batch)),
     ]
+
+
+# Specifications carry no price, so only the row-count and shape rules apply to them: to the records
+# SpecBatch.row_count counts (compute figures ride on their chip or configuration).
+CURRENT_ROWS = "SELECT " + " + ".join(
+    f"(SELECT count(*) FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL)"
+    for table in (CHIPS, CONFIGS, RELEASES, LAUNCHES, CLAIMS)
+)

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from pipelines.specs.records import NUMBER_FORMATS, SpecBatch
 from schemas.gx_frames import frame
 from schemas.gx_runner import ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
-from schemas.specs import NUMBER_FORMATS, SpecBatch
 
 SUITE = "accelerator_specs"
 COLUMNS = ["record", "business_key", "figure", "figure_unit", "number_format"]

@@ -11,15 +11,20 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from schemas.gpu import FxBatch, FxRate, GpuListing, GpuPriceKind, StockStatus
+from pipelines.gpu.records import GpuListing, GpuPriceKind, StockStatus
 from schemas.gx_frames import frame, micro_units, record_row
 from schemas.gx_runner import ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
 
 LISTINGS_SUITE = "gpu_listings"
-FX_SUITE = "fx_rates"
+
+
 REGION_NOT_STATED = "<not stated>"
+
+
 LISTING_COLUMNS = [*GpuListing.model_fields, *GpuListing.model_computed_fields, "business_key"]
+
+
 # Columns GE compares, handed to it as exact Decimal objects (money in micro-units; see gx_runner).
 LISTING_NUMBERS = [
     "gpu_count",
@@ -29,9 +34,9 @@ LISTING_NUMBERS = [
     "billing_increment_seconds",
     "idle_timeout_seconds",
 ]
+
+
 LISTING_MONEY = ["original_amount", "usd_per_gpu_hour", "usd_per_gpu_hour_4dp"]
-FX_COLUMNS = [*FxRate.model_fields, "business_key"]
-FX_NUMBERS = ["units_per_eur"]
 
 
 def _plain(value: Any) -> Any:
@@ -125,20 +130,3 @@ def validate_listings_many(
     columns = _listing_columns(gxe, min_usd_per_gpu_hour, max_usd_per_gpu_hour)
     reports = validate_stacked(STACKED_LISTINGS, sources, columns, alone)
     return {source_id: [report] for source_id, report in reports.items()}
-
-
-def validate_fx(batch: FxBatch) -> list[ValidationReport]:
-    _, gxe = import_gx()
-    rows = [{**record_row(rate), "business_key": f"{rate.currency}|{rate.rate_date}"} for rate in batch.rates]
-    suite = [
-        gxe.ExpectTableRowCountToBeBetween(min_value=1),
-        gxe.ExpectColumnValuesToNotBeNull(column="currency"),
-        gxe.ExpectColumnValuesToNotBeNull(column="rate_date"),
-        gxe.ExpectColumnValuesToNotBeNull(column="units_per_eur"),  # the range check below skips what is missing
-        gxe.ExpectColumnValuesToMatchRegex(column="currency", regex=r"^[A-Z]{3}$"),
-        gxe.ExpectColumnValuesToBeBetween(column="units_per_eur", min_value=0, strict_min=True),
-        gxe.ExpectColumnValuesToBeUnique(column="business_key"),
-        # USD is the leg every conversion goes through.
-        gxe.ExpectColumnDistinctValuesToContainSet(column="currency", value_set=["USD"]),
-    ]
-    return [run_suite(FX_SUITE, suite, frame(rows, FX_COLUMNS, numbers=FX_NUMBERS), rows)]

@@ -1,0 +1,72 @@
+"""The `gpu` kind: provider offers, normalised (canonical names, FX to USD) into listings. A GPU adapter reads
+rows; the batch around them, naming the provider and the parser version, is made here."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from types import ModuleType
+
+from pipelines.errors import ValidationFailed
+from pipelines.gpu.landing import CHANGES, CURRENT_PRICES, CURRENT_ROWS, GPU_LISTINGS, gpu_snapshots
+from pipelines.gpu.normalise import MissingFxRate, NormalisedBatch, StaleRate, normalise
+from pipelines.gpu.records import GpuBatch, GpuRows, gpu_batch
+from pipelines.gpu.suite import LISTINGS_SUITE, validate_listings_many
+from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedSoFar, PreparedBatch
+from pipelines.sources.file import SourceSpec
+
+
+def _batch_of(rows: GpuRows, source: SourceSpec, adapter: ModuleType) -> GpuBatch:
+    provider = source.options.get("provider") or adapter.PROVIDER  # a declarative table names its provider
+    return gpu_batch(rows, source.id, adapter.PARSER_VERSION, provider)
+
+
+def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
+    return (
+        f"[{source.id}] {stale.currency} converted at the ECB rate of {stale.rate_date.isoformat()}, "
+        f"{stale.age_days} days before the fetch date {on.isoformat()} (limit {source.fx.max_rate_age_days}): "
+        f"{stale.listings} listing(s) landed with fx_rate_stale"
+    )
+
+
+def _prepare(batch: GpuBatch, source: SourceSpec, on: date, state: LandedSoFar) -> PreparedBatch:
+    try:
+        normalised = normalise(batch, state.fx(), on, source.fx.max_rate_age_days)
+    except MissingFxRate as exc:  # refused, never guessed
+        raise ValidationFailed(source.id, [f"fx: {exc}"]) from exc
+    warnings = [
+        f"[{source.id}] unknown GPU name {name!r}: kept with gpu_model NULL" for name in normalised.unknown_names
+    ]
+    warnings += [f"[{source.id}] listed without a price (not landed): {name}" for name in normalised.unpriced]
+    warnings += [f"[{source.id}] {REFUSED_MARK} {part}" for part in batch.refused]
+    warnings += [_stale_rate_warning(source, on, stale) for stale in normalised.stale_rates]
+    return PreparedBatch(
+        normalised,
+        warnings,
+        {
+            "listing_rows": len(normalised.listings),
+            "unpriced_rows": len(normalised.unpriced),
+            "unknown_gpu_names": len(normalised.unknown_names),
+            "stale_fx_rate_rows": sum(s.listings for s in normalised.stale_rates),
+            REFUSED: len(batch.refused),
+        },
+    )
+
+
+def _prices(batch: NormalisedBatch) -> dict[Key, Decimal]:
+    return {(item.listing, item.price_kind.value, item.region): item.usd_per_gpu_hour for item in batch.listings}
+
+
+KIND = Kind(
+    "gpu",
+    _prepare,
+    lambda group: validate_listings_many({sid: batch.listings for sid, (_, batch) in group.items()}),
+    gpu_snapshots,
+    _prices,
+    lambda b: len(b.listings),
+    batch_of=_batch_of,
+    history=History((GPU_LISTINGS.name,), CURRENT_PRICES, CURRENT_ROWS, changes=CHANGES),
+    reads_landed=("fx",),  # non-USD prices convert with the day's ECB rates
+    asset_group="gpu_sources",
+    checks=((LISTINGS_SUITE, "ge_gpu_listings"),),
+)

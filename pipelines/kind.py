@@ -1,0 +1,99 @@
+"""What a kind of source offers the generic refresh: how its parsed batch is finished, prepared, validated, compared
+and landed. Each kind's folder makes one (`pipelines/<kind>/kind.py`, `KIND`); the registry (pipelines/kinds.py)
+finds it by the name sources declare (`SourceSpec.kind`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pipelines.gpu.normalise import FxTable
+    from pipelines.sources.file import SourceSpec
+    from schemas.gx_runner import ValidationReport
+    from warehouse.landing import Snapshot
+
+# A price's business key, as the drift rules name it: (item, price kind, region).
+Key = tuple[str, str, str | None]
+
+# Parts of a batch refused one by one while the rest lands (a spot row, a Lambda table): counted under this key,
+# each named in a warning carrying REFUSED_MARK. A source with any is a partial failure (the refresh exits 1).
+REFUSED = "refused"
+REFUSED_MARK = "refused, not landed:"
+
+
+class LandedSoFar(Protocol):
+    """What preparing a batch reads of what is landed (WarehouseState; the gate bench's samples stand in for it)."""
+
+    def fx(self) -> FxTable: ...
+
+    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]: ...
+
+
+class LandedDates(Protocol):
+    """What a kind's gates read of what is landed (WarehouseState)."""
+
+    def publication_date(self, source_id: str, region_code: str | None) -> datetime | None: ...
+
+
+@dataclass(frozen=True)
+class PreparedBatch:
+    batch: Any
+    warnings: list[str]
+    counts: dict[str, int]
+
+
+def as_read(read: Any, _source: SourceSpec, _adapter: ModuleType) -> Any:
+    """Most adapters return their kind's whole batch."""
+    return read
+
+
+@dataclass(frozen=True)
+class History:
+    """Where a kind's landed rows live, as the drift rules and a reparse read them (SQL over the kind's tables)."""
+
+    # Versioned by source_id: a reparse deletes the source's rows from these and replays its archived fetches.
+    tables: tuple[str, ...] = ()
+    # The source's open rows as (item, price kind, region, price), bound to $source_id (and $region_code where the
+    # kind is scoped), for the price rule. None: nothing is versioned to compare (FX rates are facts by date).
+    current_prices: str | None = None
+    # How many open rows the row-drop rule compares with the batch's row_count (same parameters).
+    current_rows: str | None = None
+    # Facts not keyed by source (FX): the source's current rows, and what a reparse removes before replaying.
+    facts_current: str | None = None
+    facts_forget: str | None = None
+    # The prices a fetch opened or closed ($source_id, $fetch_id, $observed_at), for the "what changed" table.
+    changes: str | None = None
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    prepare: Callable[[Any, SourceSpec, date, LandedSoFar], PreparedBatch]
+    # Great Expectations on many batches of this kind at once, keyed by source id (one stacked run is far
+    # cheaper than one run per source); each source's reports are the ones it would get alone.
+    validate_many: Callable[[dict[str, tuple[SourceSpec, Any]]], dict[str, list[ValidationReport]]]
+    snapshots: Callable[[Any], list[Snapshot]]
+    # Prices by business key, as the drift rules compare them with the current version.
+    prices: Callable[[Any], dict[Key, Decimal]]
+    # Rows the batch would keep open, for the row-drop rule (AWS: specs and prices, so spec-only pages count).
+    row_count: Callable[[Any], int]
+    # What part of the source's current version the batch replaces (price list: its region), so the drift rules
+    # compare a region with that region only. Empty: the whole source.
+    scope: Callable[[Any], dict[str, Any]] = lambda _batch: {}
+    # Gates against what is already landed (price list: the publication date); raise ValidationFailed.
+    gates: Callable[[Any, LandedDates], None] | None = None
+    # The batch around what the adapter read, from the source and the adapter's module (GPU: the adapter reads
+    # rows, and the batch names the provider and the parser version).
+    batch_of: Callable[[Any, SourceSpec, ModuleType], Any] = as_read
+    history: History = History()
+    # Kinds whose landed rows this kind's prepare reads (GPU: the FX rates): their sources land first.
+    reads_landed: tuple[str, ...] = ()
+    # Dagster: the asset group of its sources, and the asset check each of its suites reports as (suite -> check).
+    asset_group: str = ""
+    checks: tuple[tuple[str, str], ...] = ()
