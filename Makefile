@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-DB     ?= warehouse/prices.duckdb
+DB     ?= var/prices.duckdb
 SAMPLES_PORT ?= 8765
 DASHBOARD    := pipelines/dashboard
 PILOT_EXAMPLE := pipelines/samples/pilots/example.csv
@@ -89,8 +89,8 @@ show: $(STAMP)
 
 ## dev: the Dagster UI (assets, checks, the daily schedule) on http://127.0.0.1:3000
 dev: $(STAMP)
-	mkdir -p .dagster && ln -sf ../dagster.yaml .dagster/dagster.yaml
-	DAGSTER_HOME=$(CURDIR)/.dagster $(BIN)/dagster dev -m pipelines.definitions -h 127.0.0.1 -p 3000
+	mkdir -p var/dagster && ln -sf ../../dagster.yaml var/dagster/dagster.yaml
+	DAGSTER_HOME=$(CURDIR)/var/dagster $(BIN)/dagster dev -m pipelines.definitions -h 127.0.0.1 -p 3000
 
 ## dev-offline: `make dev` with no network: `ratecard samples serve` answers for every source on 127.0.0.1:$(SAMPLES_PORT)
 ## (RATECARD_OFFLINE_BASE_URL points the sources there) while the UI runs; both stop together
@@ -116,4 +116,4 @@ lock: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .dagster .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache var/dagster .mypy_cache .ruff_cache

@@ -5,7 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
+# What a run makes (the warehouse file and its snapshot, the archive of fetched bodies, refresh logs, the dashboard,
+# exports, Dagster's home for `make dagster`) goes in one folder, which git ignores.
+RUNTIME_DIR = Path(__file__).resolve().parent.parent / "var"
+# Where earlier releases kept the warehouse file (and everything beside it).
+EARLIER_DEFAULT_DB_PATH = Path(__file__).resolve().parent / "prices.duckdb"
+
+
+def default_db_path(runtime_dir: Path = RUNTIME_DIR, earlier: Path = EARLIER_DEFAULT_DB_PATH) -> Path:
+    """`var/prices.duckdb`, unless only a warehouse at the earlier default exists: that one (and its archive, logs and
+    dashboard beside it) stays in use, so a checkout keeps its history until its owner moves the files."""
+    default = runtime_dir / "prices.duckdb"
+    return earlier if earlier.exists() and not default.exists() else default
+
+
+DEFAULT_DB_PATH = default_db_path()
 
 
 class WarehouseError(RuntimeError):

@@ -42,7 +42,7 @@ def lake_data_path() -> str | None:
 
 def local_dir(location: Path | str) -> Path:
     """Where this machine keeps the archive of fetched bodies, refresh logs and the dashboard: beside the file,
-    or for a lake in its data path when that is a local directory (else the bundled warehouse/ folder)."""
+    or for a lake in its data path when that is a local directory (else the runtime folder, var/)."""
     if not is_lake(location):
         return Path(location).parent
     data = lake_data_path()

@@ -3,7 +3,7 @@ rates and the public spot feed, versioned per region.
 
 Modules: `region_index` (which regional files exist, and their version stamps), `offer_csv` (one regional CSV
 read in DuckDB into a `PriceListBatch`), `spot` (the spot feed), `families` (the instance-family allowlist) and
-`catalog` (ratecard's own accelerator counts and memory, cross-checked against the price list's `gpu`)."""
+`curated` (ratecard's curated accelerator counts and memory, cross-checked against the price list's `gpu`)."""
 
 from __future__ import annotations
 

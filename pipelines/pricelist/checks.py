@@ -6,7 +6,7 @@
   last. The offer parser leaves this to the gate, so a CSV region and the spot feed are refused alike.
 - A publication date older than the one already landed for the same source and region is refused: AWS's
   files only move forward, so an older one is a stale mirror or cache, and landing it would roll prices back.
-- An allowlisted accelerator type that neither the price list nor the catalog gives a count fails its file with
+- An allowlisted accelerator type that neither the price list nor the curated figures give a count fails its file with
   the types named (a regional offer or Savings Plans file; a spot quote of such a type is refused on its own,
   pipelines.pricelist.spot).
 All raise ValidationFailed subclasses, which the refresh path quarantines (stage "validate").
@@ -60,7 +60,7 @@ class UnpricedTypes(ValidationFailed):
         self.unpriced = unpriced
         failure = (
             f"[{source_id}] {_region(region_code)} refused: {len(unpriced)} allowlisted accelerator type(s) cannot be "
-            f"priced per accelerator: {'; '.join(unpriced)}. Add the type to pipelines/pricelist/catalog.toml (with "
+            f"priced per accelerator: {'; '.join(unpriced)}. Add the type to pipelines/pricelist/curated.toml (with "
             "why), or narrow the source's families option"
         )
         super().__init__(source_id, [failure])

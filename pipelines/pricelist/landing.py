@@ -70,7 +70,7 @@ PRICELIST_PRICES = VersionedTable(
 # The same table, unscoped: a feed that prices every region at once (spot) replaces all of its source's rows.
 PRICELIST_ALL_REGIONS = dataclasses.replace(PRICELIST_PRICES, scope_columns=())
 
-# The type catalog from the data: each accelerator type as a regional offer file describes it.
+# The types as the data describes them: each accelerator type as a regional offer file describes it.
 PRICELIST_TYPES = VersionedTable(
     name="aws_pricelist_type_history",
     key_columns=("region_code", "instance_type"),

@@ -21,7 +21,7 @@ import duckdb
 
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.fetch.archive import UNREADABLE, open_body
-from pipelines.pricelist.catalog import Catalog, load_catalog
+from pipelines.pricelist.curated import CuratedFigures, load_curated
 from pipelines.pricelist.families import DEFAULT_FAMILIES, family_regex
 from pipelines.pricelist.offer_rows import KeptRow, build_batch
 from pipelines.pricelist.records import PriceListBatch
@@ -191,7 +191,7 @@ def parse_offer_csv(
     *,
     region_code: str | None = None,
     families: Sequence[str] = DEFAULT_FAMILIES,
-    catalog: Catalog | None = None,
+    curated: CuratedFigures | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     index_version: str | None = None,
 ) -> PriceListBatch:
@@ -210,7 +210,7 @@ def parse_offer_csv(
                 source_id,
                 region_code=region_code,
                 families=families,
-                catalog=catalog,
+                curated=curated,
                 con=con,
                 index_version=index_version,
             )
@@ -232,7 +232,7 @@ def parse_offer_csv(
         offer_version=meta["Version"],
         publication_date=publication_date(meta["Publication Date"], source_id),
         shape=shape_fingerprint(header),
-        catalog=catalog if catalog is not None else load_catalog(),
+        curated=curated if curated is not None else load_curated(),
     )
 
 

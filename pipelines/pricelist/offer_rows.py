@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from pipelines.errors import ParseError, RecordInvalid
-from pipelines.pricelist.catalog import Catalog, accelerator_fields, given, is_accelerator_type
+from pipelines.pricelist.curated import CuratedFigures, accelerator_fields, given, is_accelerator_type
 from pipelines.pricelist.records import (
     InstanceTypeAttributes,
     OfferingClass,
@@ -114,13 +114,13 @@ def build_batch(
     offer_version: str,
     publication_date: datetime,
     shape: str,
-    catalog: Catalog,
+    curated: CuratedFigures,
 ) -> PriceListBatch:
     """The batch of one file's kept rows; `region_code` is the file's region, every row of which the reader
     (offer_csv.check_file_regions) has already checked."""
     kept = list(rows)
     priced = _on_demand(kept, source_id) + _reserved(kept, source_id)
-    prices, found = _records(priced, source_id, offer_version, publication_date, catalog)
+    prices, found = _records(priced, source_id, offer_version, publication_date, curated)
     return PriceListBatch(
         source_id=source_id,
         parser_version=parser_version,
@@ -140,12 +140,12 @@ def _records(
     source_id: str,
     offer_version: str,
     publication_date: datetime,
-    catalog: Catalog,
+    curated: CuratedFigures,
 ) -> tuple[list[PriceListPrice], TypeFindings]:
     found = TypeFindings()
     prices = []
     for row, fields in priced:
-        accelerator = found.resolve(row, catalog, source_id)
+        accelerator = found.resolve(row, curated, source_id)
         if accelerator is None:
             continue
         try:
@@ -186,22 +186,22 @@ class TypeFindings:
     warnings: list[str] = field(default_factory=list)
     unpriced: list[str] = field(default_factory=list)
 
-    def resolve(self, row: KeptRow, catalog: Catalog, source_id: str) -> dict[str, Any] | None:
+    def resolve(self, row: KeptRow, curated: CuratedFigures, source_id: str) -> dict[str, Any] | None:
         if row.instance_type not in self.fields:
-            self.fields[row.instance_type] = self._first_sight(row, catalog, source_id)
+            self.fields[row.instance_type] = self._first_sight(row, curated, source_id)
         return self.fields[row.instance_type]
 
-    def _first_sight(self, row: KeptRow, catalog: Catalog, source_id: str) -> dict[str, Any] | None:
-        found, said = accelerator_fields(row.instance_type, row.gpu, row.gpu_memory, catalog)
+    def _first_sight(self, row: KeptRow, curated: CuratedFigures, source_id: str) -> dict[str, Any] | None:
+        found, said = accelerator_fields(row.instance_type, row.gpu, row.gpu_memory, curated)
         if found is None:
-            if is_accelerator_type(row.instance_type, row.gpu, catalog):
+            if is_accelerator_type(row.instance_type, row.gpu, curated):
                 self.unpriced += [f"{row.region_code} {message}" for message in said]
             else:
                 self.warnings.append(f"{row.region_code} {row.instance_type}: not an accelerator type: no row")
             return None
         self.warnings += [f"{row.region_code} {message}" for message in said]
         self.types.append(
-            type_attributes(row.region_code, row.instance_type, row.gpu, row.gpu_memory, found, catalog, source_id)
+            type_attributes(row.region_code, row.instance_type, row.gpu, row.gpu_memory, found, curated, source_id)
         )
         return found
 
@@ -212,11 +212,11 @@ def type_attributes(
     gpu: str | None,
     gpu_memory: str | None,
     found: dict[str, Any],
-    catalog: Catalog,
+    curated: CuratedFigures,
     source_id: str,
 ) -> InstanceTypeAttributes:
     """One type as a file describes it, with the figures its prices use."""
-    curated = catalog.types.get(instance_type)
+    entry = curated.types.get(instance_type)
     copied = {key: value for key, value in found.items() if key in InstanceTypeAttributes.model_fields}
     copied.pop("price_list_gpu", None)
     try:
@@ -225,7 +225,7 @@ def type_attributes(
             instance_type=instance_type,
             price_list_gpu=given(gpu),
             price_list_gpu_memory=given(gpu_memory),
-            curated_why=curated.why if curated is not None else None,
+            curated_why=entry.why if entry is not None else None,
             **copied,
         )
     except ValidationError as exc:

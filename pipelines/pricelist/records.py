@@ -49,8 +49,8 @@ class OfferingClass(StrEnum):
 
 
 class CountBasis(StrEnum):
-    CATALOG = "catalog"  # ratecard's own instance catalog (the denominator whenever it knows the type)
-    PRICE_LIST = "price_list"  # the price list's `gpu` attribute, for a type the catalog does not know
+    CATALOG = "catalog"  # ratecard's curated figures, curated.toml (the denominator whenever they know the type)
+    PRICE_LIST = "price_list"  # the price list's `gpu` attribute, for a type the curated figures do not know
 
 
 class MemoryBasis(StrEnum):
@@ -75,7 +75,7 @@ class PriceListPrice(_Record):
     # As printed: the Hrs dimension (0 for All Upfront) and the Quantity "Upfront Fee" dimension.
     hourly_usd: Decimal = Field(ge=0, max_digits=24, decimal_places=10)
     upfront_usd: Decimal | None = Field(default=None, ge=0, max_digits=24, decimal_places=10)
-    accelerator: str | None = None  # chip or GPU model, from the catalog
+    accelerator: str | None = None  # chip or GPU model, from the curated figures
     accelerator_count: int = Field(ge=1, le=1024)
     # A fractional GPU (g6f): the instance's share of its one GPU; per-accelerator figures divide by it, so they
     # price a whole GPU-hour at this rate.
@@ -147,7 +147,7 @@ class PriceListPrice(_Record):
 
 class InstanceTypeAttributes(_Record):
     """What one regional offer file says of one accelerator instance type, and the figures ratecard derives from
-    it (the same rules as its prices): the type catalog that comes from the data."""
+    it (the same rules as its prices): the types as the data describes them."""
 
     region_code: str = Field(pattern=REGION_CODE)
     instance_type: str = Field(pattern=INSTANCE_TYPE)
@@ -160,7 +160,7 @@ class InstanceTypeAttributes(_Record):
     accelerator_memory_value: Decimal | None = Field(default=None, gt=0)
     accelerator_memory_unit: str | None = None
     accelerator_memory_basis: MemoryBasis | None = None
-    curated_why: str | None = None  # why the catalog corrects this type, when it does
+    curated_why: str | None = None  # why the curated figures correct this type, when it does
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -219,6 +219,6 @@ class PriceListBatch(BaseModel):
     unpriced: list[str] = Field(default_factory=list)
     # Rows refused one by one (a spot price that is no price, or whose type cannot be priced): the rest lands.
     refused: list[RefusedRow] = Field(default_factory=list)
-    # Disagreements worth a look that do not stop landing, e.g. the price list's `gpu` count beside the catalog's.
+    # Disagreements worth a look that do not stop landing, e.g. the price list's `gpu` count beside the curated one.
     warnings: list[str] = Field(default_factory=list)
     shape: str | None = None  # fingerprint of the header names read, for the shape-drift rule

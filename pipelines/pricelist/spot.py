@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipelines.errors import ParseError, RecordInvalid
-from pipelines.pricelist.catalog import Catalog, accelerator_fields, load_catalog
+from pipelines.pricelist.curated import CuratedFigures, accelerator_fields, load_curated
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
 from pipelines.pricelist.records import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice, RefusedRow
 from pipelines.reading.tables import shape_fingerprint
@@ -35,7 +35,7 @@ LEGACY_REGIONS = {
     "apac-tokyo": "ap-northeast-1",
 }
 NO_PRICE = frozenset({"N/A*", "N/A"})  # the feed's way of saying a size has no price in a region
-NO_ATTRIBUTES = "no attributes landed and no catalog entry"
+NO_ATTRIBUTES = "no attributes landed and no curated entry"
 JSONP = re.compile(rb"^\s*[A-Za-z_$][\w$.]*\s*\((?P<json>.*)\)\s*;?\s*$", re.DOTALL)
 
 
@@ -148,20 +148,22 @@ def _quote(code: str, instance_type: str, amount: Decimal, source_id: str) -> Pe
 
 
 def priced_quotes(
-    batch: PriceListBatch, attributes: Mapping[str, tuple[str | None, str | None]], catalog: Catalog | None = None
+    batch: PriceListBatch,
+    attributes: Mapping[str, tuple[str | None, str | None]],
+    curated: CuratedFigures | None = None,
 ) -> PriceListBatch:
     """The batch with its pending quotes priced: each type's accelerator figures from `attributes` (instance type
-    -> the latest price list's `GPU` and `GPU Memory` as printed) and the catalog. A type neither settles is not
+    -> the latest price list's `GPU` and `GPU Memory` as printed) and the curated. A type neither settles is not
     priced: a spot quote of it is refused on its own (`refused`, with the region); a Savings Plans rate names the
     type in `unpriced`, which fails its region's file whole."""
-    catalog = catalog if catalog is not None else load_catalog()
+    curated = curated if curated is not None else load_curated()
     prices, warnings, unpriced = list(batch.prices), list(batch.warnings), list(batch.unpriced)
     refused = list(batch.refused)
     resolved: dict[str, tuple[dict[str, Any] | None, str]] = {}
     for quote in batch.pending:
         kind = quote.price_kind.value.replace("_", " ")
         if quote.instance_type not in resolved:
-            resolved[quote.instance_type] = _resolve(quote.instance_type, attributes, catalog, kind, warnings)
+            resolved[quote.instance_type] = _resolve(quote.instance_type, attributes, curated, kind, warnings)
         fields, why = resolved[quote.instance_type]
         if fields is not None:
             prices.append(_record(quote, fields, batch.source_id))
@@ -176,13 +178,13 @@ def priced_quotes(
 def _resolve(
     instance_type: str,
     attributes: Mapping[str, tuple[str | None, str | None]],
-    catalog: Catalog,
+    curated: CuratedFigures,
     kind: str,
     warnings: list[str],
 ) -> tuple[dict[str, Any] | None, str]:
     """A type's accelerator fields (None: it cannot be priced, and why); what is worth a look goes to `warnings`."""
     gpu, memory = attributes.get(instance_type, (None, None))
-    fields, said = accelerator_fields(instance_type, gpu, memory, catalog)
+    fields, said = accelerator_fields(instance_type, gpu, memory, curated)
     if fields is not None:
         warnings.extend(f"{kind} {message}" for message in said)
         return fields, ""

@@ -34,7 +34,7 @@ from tests.support.sourcefiles import serve_samples, write_sources_file
 pytestmark = pytest.mark.xdist_group("dashboard")
 
 runner = CliRunner()
-ARTIFACTS = ROOT / "artifacts"
+ARTIFACTS = ROOT / "var" / "artifacts"
 PAGES = ["index", "gpus", "regions", "history", "deployment", "sources", "dictionary"]
 PILOTS = PILOT_SAMPLES
 

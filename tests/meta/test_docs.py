@@ -158,7 +158,7 @@ def dotted_references(
 
 def path_exists(path: str, files: list[str], folders: set[str]) -> bool:
     """A file or folder of the project; `folder/module.name`, a name the module defines; or a path that a run
-    makes, which git ignores (`warehouse/prices.duckdb`)."""
+    makes, which git ignores (`var/prices.duckdb`)."""
     wanted = path.rstrip("/")
     if wanted in files or f"{wanted}/" in folders:
         return True

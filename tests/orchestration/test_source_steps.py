@@ -27,7 +27,7 @@ RETRY_AT_ONCE = dg.RetryPolicy(max_retries=2, delay=0)
 def sources() -> list[SourceSpec]:
     """The sources the two steps refresh (conftest's site and sources file follow): the price list's region index
     is an asset of its own, tested in tests/pricelist/test_pricelist_pipeline.py, and the spot feed, which prices its
-    quotes with the types the price list lands, in tests/pricelist/test_pricelist_catalog.py and
+    quotes with the types the price list lands, in tests/pricelist/test_curated.py and
     tests/orchestration/test_definitions.py."""
     return [s for s in load_sources() if not reads_region_index(s) and not prices_with_type_attributes(s)]
 

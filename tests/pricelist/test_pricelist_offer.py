@@ -202,14 +202,14 @@ def test_catalog_count_disagreeing_with_gpu_is_a_warning_naming_both(tmp_path):
     path = rewritten(tmp_path, "us-east-1", lambda r: r["Instance Type"] == "inf1.xlarge", GPU="2")
     batch = parse(path)
     warning = next(w for w in batch.warnings if "inf1.xlarge" in w)
-    assert "catalog says 1" in warning and "GPU says 2" in warning
+    assert "curated figures say 1" in warning and "GPU says 2" in warning
     inf1 = next(p for p in batch.prices if p.instance_type == "inf1.xlarge")
     assert (inf1.accelerator_count, inf1.accelerator_count_basis, inf1.price_list_gpu) == (1, CountBasis.CATALOG, "2")
 
 
 def test_agreeing_counts_give_no_warning_but_a_zeroed_neuron_count_does(us_east_1):
     # inf2.24xlarge's GPU is printed 0 in the sample, as AWS does for Neuron types in places.
-    disagreements = [w for w in us_east_1.warnings if "catalog says" in w]
+    disagreements = [w for w in us_east_1.warnings if "curated figures say" in w]
     assert len(disagreements) == 1 and "inf2.24xlarge" in disagreements[0] and "GPU says 0" in disagreements[0]
 
 
@@ -222,7 +222,7 @@ def test_memory_from_gpu_memory_when_given_else_the_catalog(us_east_1):
         "GB",
     )
     assert p5.accelerator_memory_basis is MemoryBasis.PRICE_LIST
-    trn = by_type["trn1.2xlarge"]  # gpuMemory "NA": the catalog's 32 GB per chip x 1
+    trn = by_type["trn1.2xlarge"]  # gpuMemory "NA": the curated 32 GB per chip x 1
     assert (trn.accelerator_memory_value, trn.accelerator_memory_basis) == (Decimal(32), MemoryBasis.CATALOG)
 
 

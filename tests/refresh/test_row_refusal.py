@@ -82,8 +82,8 @@ def test_the_recorded_feed_with_no_landed_regions_lands_inf1_and_refuses_the_res
     assert outcome.counts["price_rows"] == 20 and outcome.refused == 38
     refused = [w.removeprefix(REFUSED + " ").removesuffix(KEPT) for w in outcome.warnings if w.startswith(REFUSED)]
     assert len(refused) == 38
-    assert "us-east-1 g4dn.xlarge: no attributes landed and no catalog entry" in refused
-    assert "eu-west-1 p4d.24xlarge: no attributes landed and no catalog entry" in refused
+    assert "us-east-1 g4dn.xlarge: no attributes landed and no curated entry" in refused
+    assert "eu-west-1 p4d.24xlarge: no attributes landed and no curated entry" in refused
     assert {line.split()[1].split(":")[0] for line in refused} == set(UNPRICEABLE)
     assert {line.split()[0] for line in refused} == set(RECORDED_REGIONS)
     logged = query(tmp_path, "SELECT outcome, error, len(warnings) FROM fetch_log WHERE source_id = 'aws_spot'")

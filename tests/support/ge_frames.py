@@ -22,3 +22,12 @@ def spy_on_frames(monkeypatch: pytest.MonkeyPatch, *gates: ModuleType) -> dict[s
     for gate in gates:
         monkeypatch.setattr(gate, "run_suite", spying_run_suite)
     return seen
+
+
+BETWEEN = "expect_column_values_to_be_between"
+NOT_NULL = "expect_column_values_to_not_be_null"
+
+
+def failures(reports: list[ValidationReport]) -> dict[tuple[str, str | None], list]:
+    """Each failed expectation, by (expectation, column), with the values it quoted."""
+    return {(o.expectation, o.column): o.partial_unexpected for r in reports for o in r.outcomes if not o.success}

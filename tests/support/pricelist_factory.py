@@ -27,7 +27,7 @@ T0 = datetime(2026, 9, 28, 6, 0, tzinfo=UTC)
 PUBLISHED = datetime(2026, 9, 1, tzinfo=UTC)
 VERSION = "20260901000000"
 LOCATIONS = {r.region_code: r.location for r in aws_regions()}
-# Catalog figures for the types the tests use: (accelerator, count, memory GB).
+# CuratedFigures figures for the types the tests use: (accelerator, count, memory GB).
 CATALOG = {
     "trn1.2xlarge": ("Trainium", 1, "32"),
     "trn1.32xlarge": ("Trainium", 16, "512"),

@@ -67,7 +67,7 @@ COMMENT ON COLUMN aws_pricelist_type_history.accelerator_memory_value IS 'Total 
 COMMENT ON COLUMN aws_pricelist_type_history.accelerator_memory_unit IS 'Unit of accelerator_memory_value as printed (GB, GiB).';
 COMMENT ON COLUMN aws_pricelist_type_history.accelerator_memory_gib IS 'accelerator_memory_value in GiB by the unit definition (1 GB = 10^9 bytes), rounded half-up to 6 decimals.';
 COMMENT ON COLUMN aws_pricelist_type_history.accelerator_memory_basis IS 'price_list (GPU Memory as printed) or catalog (derived from the curated per-accelerator figure); NULL when unknown.';
-COMMENT ON COLUMN aws_pricelist_type_history.curated_why IS 'Why the curated catalog corrects this type (pipelines/pricelist/catalog.toml); NULL when every figure comes from the data.';
+COMMENT ON COLUMN aws_pricelist_type_history.curated_why IS 'Why the curated catalog corrects this type (pipelines/pricelist/curated.toml); NULL when every figure comes from the data.';
 COMMENT ON COLUMN aws_pricelist_type_history.offer_version IS 'Version stamp of the offer file that opened this version (carried, not compared).';
 COMMENT ON COLUMN aws_pricelist_type_history.publication_date IS 'Publication date of the offer file that opened this version, UTC (carried, not compared).';
 COMMENT ON COLUMN aws_pricelist_type_history.attributes_hash IS 'SHA-256 of the attribute columns as JSON text, computed by DuckDB.';

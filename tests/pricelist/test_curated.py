@@ -1,4 +1,4 @@
-"""The type catalog that comes from the data: counts and memory from the price list's own GPU attributes, curated
+"""The types as the data describes them: counts and memory from the price list's own GPU attributes, curated
 entries only where the data lacks or gets something wrong, spot quotes priced from the landed attributes, and an
 allowlisted type that cannot be priced failing its source by name, over real HTTP into a real DuckDB file."""
 
@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 from pipelines.errors import ParseError
-from pipelines.pricelist.catalog import load_catalog
 from pipelines.pricelist.checks import UnpricedTypes, check_priced
+from pipelines.pricelist.curated import load_curated
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed, family_of
 from pipelines.pricelist.offer_csv import parse_offer_csv
 from pipelines.pricelist.records import CountBasis, MemoryBasis, PriceListBatch
@@ -33,14 +33,14 @@ def by_type(batch: PriceListBatch) -> dict[str, object]:
 
 
 def test_every_curated_entry_says_why_and_names_no_figure_the_data_gives():
-    catalog = load_catalog()
-    assert catalog.types and all(entry.why for entry in catalog.types.values())
+    curated = load_curated()
+    assert curated.types and all(entry.why for entry in curated.types.values())
     # Whole NVIDIA counts come from the data: only Neuron types and fractional GPUs are curated.
-    assert {family_of(t) for t in catalog.types} == {"trn1", "trn1n", "trn2", "inf1", "inf2", "g6f"}
-    assert catalog.accelerator("g4dn.xlarge") == "T4" and catalog.accelerator("m5.large") is None
+    assert {family_of(t) for t in curated.types} == {"trn1", "trn1n", "trn2", "inf1", "inf2", "g6f"}
+    assert curated.accelerator("g4dn.xlarge") == "T4" and curated.accelerator("m5.large") is None
 
 
-def test_a_type_the_catalog_never_listed_is_priced_from_the_price_lists_attributes():
+def test_a_type_the_curated_figures_never_listed_is_priced_from_the_price_lists_attributes():
     g4dn = by_type(parse(sample("us-east-1")))["g4dn.12xlarge"]
     assert (g4dn.accelerator, g4dn.accelerator_count, g4dn.accelerator_count_basis) == ("T4", 4, CountBasis.PRICE_LIST)
     assert (g4dn.accelerator_memory_printed, g4dn.accelerator_memory_basis) == ("64 GB", MemoryBasis.PRICE_LIST)
@@ -53,7 +53,7 @@ def test_a_fractional_gpu_is_priced_per_whole_gpu_hour_by_its_share():
     assert g6f.usd_per_accelerator_hour == Decimal("0.2012") * 8  # a whole L4-hour at this rate
 
 
-def test_the_type_catalog_lists_what_the_file_says_and_what_is_curated():
+def test_the_types_list_what_the_file_says_and_what_is_curated():
     types = {t.instance_type: t for t in parse(sample("us-east-1")).types}
     assert types["p5.48xlarge"].price_list_gpu_memory == "640 GB HBM3" and types["p5.48xlarge"].curated_why is None
     inf2 = types["inf2.24xlarge"]  # GPU printed 0: the curated Neuron count, with its reason
@@ -70,7 +70,7 @@ def test_an_allowlisted_type_without_a_count_fails_its_source_naming_it(tmp_path
         check_priced(batch)
     message = str(caught.value)
     assert "g4dn.xlarge" in message and "g4dn.12xlarge" in message and "us-east-1" in message
-    assert "aws_pricelist_us_east_1" in message and "catalog.toml" in message
+    assert "aws_pricelist_us_east_1" in message and "curated.toml" in message
 
 
 def test_every_allowlisted_family_in_the_samples_can_be_priced():

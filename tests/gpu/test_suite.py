@@ -1,28 +1,19 @@
-"""The GPU listings and FX gates compare money exactly: Decimal objects against whole micro-unit bounds."""
+"""The GPU listings gate compares money exactly: Decimal objects against whole micro-unit bounds."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
 from decimal import Decimal
 
 import pandas as pd
 import pytest
 
 from bench.gate import sample_batches
-from pipelines.fx import suite as fx_suite
-from pipelines.fx.records import FxBatch, FxRate
-from pipelines.fx.suite import FX_SUITE, validate_fx
 from pipelines.gpu import suite as gpu_suite
 from pipelines.gpu.records import BillingPeriod, GpuListing, GpuPriceKind, PricePer, StockStatus
 from pipelines.gpu.suite import LISTINGS_SUITE, validate_listings, validate_listings_many
 from schemas.gx_frames import float_columns
-from schemas.gx_runner import ValidationReport
-from tests.support.ge_frames import spy_on_frames
-
-BETWEEN = "expect_column_values_to_be_between"
-NOT_NULL = "expect_column_values_to_not_be_null"
-DAY = date(2026, 12, 1)
+from tests.support.ge_frames import BETWEEN, NOT_NULL, failures, spy_on_frames
 
 
 def listing_fields(usd: str, name: str = "1x H100") -> dict:
@@ -53,13 +44,9 @@ def listings(*usd: str) -> list[GpuListing]:
     return [GpuListing(**listing_fields(amount, f"{i}x H100")) for i, amount in enumerate(usd, start=1)]
 
 
-def failures(reports: list[ValidationReport]) -> dict[tuple[str, str | None], list]:
-    return {(o.expectation, o.column): o.partial_unexpected for r in reports for o in r.outcomes if not o.success}
-
-
 @pytest.fixture
 def frames_to_ge(monkeypatch: pytest.MonkeyPatch) -> dict[str, pd.DataFrame]:
-    return spy_on_frames(monkeypatch, gpu_suite, fx_suite)
+    return spy_on_frames(monkeypatch, gpu_suite)
 
 
 def test_ge_gets_listing_money_as_decimal_micro_units(frames_to_ge: dict[str, pd.DataFrame]) -> None:
@@ -99,31 +86,6 @@ def test_non_numeric_amount_is_reported_by_the_not_null_checks(amount: str | Non
     broken = GpuListing.model_construct(**listing_fields("1", "broken") | {"original_amount": amount})
     reports = validate_listings([*listings("2.5"), broken])
     assert failures(reports) == {(NOT_NULL, "original_amount"): [amount], (NOT_NULL, "usd_per_gpu_hour"): [None]}
-
-
-def rates(*units_per_eur: object) -> FxBatch:
-    rows = [
-        FxRate.model_construct(currency=c, rate_date=DAY, units_per_eur=u)
-        for c, u in zip(["USD", "JPY", "GBP"], units_per_eur, strict=False)
-    ]
-    return FxBatch(source_id="fx_ecb", parser_version="test", rates=rows)
-
-
-def test_ge_gets_fx_rates_as_decimal_and_tiny_rates_pass(frames_to_ge: dict[str, pd.DataFrame]) -> None:
-    assert all(r.success for r in validate_fx(rates(Decimal("1.1840"), Decimal("0.000000000000000001"))))
-    assert list(frames_to_ge[FX_SUITE]["units_per_eur"]) == [Decimal("1.1840"), Decimal("1E-18")]
-
-
-@pytest.mark.parametrize(
-    ("bad", "expected"),
-    [
-        (Decimal("0"), {(BETWEEN, "units_per_eur"): ["0"]}),
-        ("abc", {(NOT_NULL, "units_per_eur"): ["abc"]}),
-        (None, {(NOT_NULL, "units_per_eur"): [None]}),
-    ],
-)
-def test_bad_fx_rate_is_reported(bad: object, expected: dict) -> None:
-    assert failures(validate_fx(rates(Decimal("1.1840"), bad))) == expected
 
 
 # --- many sources in one run ----------------------------------------------------------------------------
