@@ -14,21 +14,13 @@ from pipelines.adapters import gpu_beam, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.gpu.records import GpuBatch
-from pipelines.sources.file import SourceSpec, sample_path
+from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import render
+from tests.support.source_kit import declared
 
-URL = "https://docs.beam.cloud/v2/resources/pricing-and-billing"
-FIELDS = {
-    "id": "gpu_beam",
-    "adapter": "gpu_beam",
-    "url": URL,
-    "sample": "gpu/beam_pricing.html",
-    "options": {"provider": "Beam"},
-}
-# Until pipelines/sources/adapter_registry.py names gpu_beam, SourceSpec's validator refuses the adapter name; the
-# spec is then built without validation (the URL still parsed), which is all parse() reads.
-SOURCE = SourceSpec(**FIELDS)
+SOURCE = declared()["gpu_beam"]  # as pipelines/sources.toml declares it
+URL = str(SOURCE.url)
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 

@@ -14,17 +14,12 @@ from hypothesis import strategies as st
 from pipelines.adapters import adapter_module, gpu_coreweave, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.records import GpuBatch
-from pipelines.sources.file import SourceSpec, sample_path
+from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import render
+from tests.support.source_kit import declared
 
-SOURCE = SourceSpec(
-    id="gpu_coreweave",
-    adapter="gpu_coreweave",
-    url="https://www.coreweave.com/pricing",
-    sample="gpu/coreweave.html",
-    options={"provider": "CoreWeave"},
-)
+SOURCE = declared()["gpu_coreweave"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 

@@ -15,17 +15,12 @@ from hypothesis import strategies as st
 from pipelines.adapters import adapter_module, gpu_hyperstack, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.records import GpuBatch
-from pipelines.sources.file import SourceSpec, sample_path
+from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import render
+from tests.support.source_kit import declared
 
-SOURCE = SourceSpec(
-    id="gpu_hyperstack",
-    adapter="gpu_hyperstack",
-    url="https://www.hyperstack.cloud/gpu-pricing",
-    sample="gpu/hyperstack.html",
-    options={"provider": "Hyperstack"},
-)
+SOURCE = declared()["gpu_hyperstack"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 

@@ -14,17 +14,12 @@ from pipelines.adapters import adapter_module, gpu_replicate, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.gpu.normalise import FxTable, listing
 from pipelines.gpu.records import GpuBatch
-from pipelines.sources.file import SourceSpec, sample_path
+from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import render
+from tests.support.source_kit import declared
 
-SOURCE = SourceSpec(
-    id="gpu_replicate",
-    adapter="gpu_replicate",
-    url="https://replicate.com/pricing",
-    sample="gpu/replicate_pricing.html",
-    options={"provider": "Replicate"},
-)
+SOURCE = declared()["gpu_replicate"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 
