@@ -10,10 +10,10 @@ from typing import Any
 
 import dagster as dg
 
-from pipelines.aws.suite import ValidationReport
 from pipelines.kinds import kind_named, source_kind_names
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec
+from schemas.gx_runner import ValidationReport
 
 SOURCE_KEY_PREFIX = "sources"
 WRITER_POOL = "duckdb_writer"

@@ -19,7 +19,7 @@ from typing import Any
 
 from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from schemas.gx_frames import frame, micro_units, record_row
-from schemas.gx_runner import ExpectationOutcome, ValidationReport, import_gx, run_suite
+from schemas.gx_runner import ValidationReport, import_gx, run_suite
 from schemas.gx_stacked import SourceRows, StackedSuite, scoped, validate_stacked
 from schemas.units import BYTES_PER_UNIT
 
@@ -177,9 +177,7 @@ def validate_batch_many(
 __all__ = [
     "PRICES_SUITE",
     "SPECS_SUITE",
-    "ExpectationOutcome",
     "PriceBounds",
-    "ValidationReport",
     "validate_batch",
     "validate_batch_many",
 ]

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.adapters import parser_for
-from pipelines.aws.suite import ValidationReport
 from pipelines.errors import ParseError, ParserBug, RecordInvalid, SourceError, ValidationFailed
 from pipelines.kinds import kind_named
 from pipelines.refresh.drift import DriftFindings, evaluate
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
+from schemas.gx_runner import ValidationReport
 
 GE_LOCK = threading.Lock()  # one Great Expectations validation at a time in this process
 

@@ -19,7 +19,6 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.adapters import parser_version
-from pipelines.aws.suite import ValidationReport
 from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
@@ -29,6 +28,7 @@ from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
+from schemas.gx_runner import ValidationReport
 from warehouse.db import connect
 from warehouse.failpoints import failpoint
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
