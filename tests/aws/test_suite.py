@@ -14,14 +14,13 @@ from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, Source
 from pipelines.aws.suite import (
     PRICES_SUITE,
     SPECS_SUITE,
-    ExpectationOutcome,
     ValidationReport,
     validate_batch,
     validate_batch_many,
 )
 from schemas import gx_stacked
 from schemas.gx_frames import float_columns, shifted
-from schemas.gx_runner import run_suite
+from schemas.gx_runner import ExpectationOutcome, run_suite
 from tests.support.ge_frames import spy_on_frames
 
 BETWEEN = "expect_column_values_to_be_between"

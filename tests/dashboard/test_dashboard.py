@@ -118,7 +118,7 @@ def series_drawn(page) -> dict[str, int]:
 
 
 def test_every_page_loads_from_file_offline_with_the_warehouse_figures(site, snapshot, browser):
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with recorded_page(browser, "file://") as (page, recorder):
         for name in PAGES:
             load(page, (site / f"{name}.html").as_uri())

@@ -149,7 +149,7 @@ def test_a_spot_type_no_price_list_describes_is_refused_by_name_and_the_rest_of_
     assert (spot.status, spot.error, spot.refused) == ("landed", None, 1)
     refused = [w for w in spot.warnings if "refused, not landed" in w]
     assert refused == [
-        f"[aws_spot] refused, not landed: spot {region['region']} g7x.8xlarge: no attributes landed and no catalog "
+        f"[aws_spot] refused, not landed: spot {region['region']} g7x.8xlarge: no attributes landed and no curated "
         "entry (its last landed version, if any, stays current)"
     ]
     assert all(outcomes[unit(r)].status == "landed" for r in REGIONS)
