@@ -6,6 +6,7 @@ as metadata) so the UI shows why a batch was refused. GPU sources depend on the 
 today's rates before converting any non-USD price.
 """
 
+from functools import cache
 from typing import Any
 
 import dagster as dg
@@ -23,10 +24,14 @@ LOCK_WAIT_S = 600.0  # a CLI refresh holding the warehouse: wait for it rather t
 FETCH_RETRY_POLICY = dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL)
 
 
+@cache
+def checks_by_suite() -> dict[str, str]:
+    """Suite -> the asset check its results are reported as, as each kind names it."""
+    return dict(check for name in source_kind_names() for check in kind_named(name).checks)
+
+
 def check_for_suite(suite: str) -> str:
-    """The asset check a suite's results are reported as, as its kind names it."""
-    checks = dict(check for name in source_kind_names() for check in kind_named(name).checks)
-    return checks[suite]
+    return checks_by_suite()[suite]
 
 
 def source_asset_key(source_id: str) -> dg.AssetKey:

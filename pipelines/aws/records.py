@@ -9,8 +9,9 @@ from __future__ import annotations
 from decimal import Decimal
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import BaseModel, Field, computed_field, model_validator
 
+from schemas.record import Record
 from schemas.units import BYTES_PER_UNIT, gib_of, half_up_4dp, per_accelerator
 
 
@@ -26,11 +27,7 @@ def family_of(instance_type: str) -> str:
     return instance_type.split(".", 1)[0]
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
-
-
-class InstanceSpec(_Record):
+class InstanceSpec(Record):
     """One instance size as its source page describes it."""
 
     instance_type: str = Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
@@ -66,7 +63,7 @@ class InstanceSpec(_Record):
         return self
 
 
-class InstancePrice(_Record):
+class InstancePrice(Record):
     """One printed price: USD per whole instance-hour, of one kind, in one region (or none stated)."""
 
     instance_type: str = Field(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")

@@ -6,18 +6,15 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
-
+from schemas.record import Record
 
 # A rate more than this many days older than the fetch date marks a conversion stale (sources file: [fx]).
 DEFAULT_MAX_FX_RATE_AGE_DAYS = 7
 
 
-class FxRate(_Record):
+class FxRate(Record):
     currency: str = Field(pattern=r"^[A-Z]{3}$")
     rate_date: date
     units_per_eur: Decimal = Field(gt=0)  # ECB reference: 1 EUR = this many units of `currency`

@@ -11,7 +11,9 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import BaseModel, Field, computed_field, model_validator
+
+from schemas.record import Record
 
 FULL_PRECISION = Decimal("1e-18")
 
@@ -63,11 +65,7 @@ class StockStatus(StrEnum):
     UNKNOWN = "unknown"
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
-
-
-class ServerlessBilling(_Record):
+class ServerlessBilling(Record):
     """How a serverless provider bills a worker's life, as it states it. None: the provider does not say."""
 
     increment_seconds: int = Field(ge=1)  # the minimum billed increment: each billed span rounds up to it
@@ -77,7 +75,7 @@ class ServerlessBilling(_Record):
     terms_url: str = Field(min_length=1)  # where they are stated: the price page itself, or the doc page named
 
 
-class GpuOffer(_Record):
+class GpuOffer(Record):
     """One priced row as the provider states it."""
 
     listing: str = Field(min_length=1)  # the provider's own name for the row; unique per price kind and region
@@ -148,7 +146,7 @@ def gpu_batch(rows: GpuRows, source_id: str, parser_version: str, provider: str)
     )
 
 
-class GpuListing(_Record):
+class GpuListing(Record):
     """A normalised listing: canonical model, original price kept, USD per GPU-hour derived."""
 
     provider: str

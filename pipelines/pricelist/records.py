@@ -13,9 +13,10 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import BaseModel, Field, computed_field, model_validator
 
 from pipelines.aws.records import family_of
+from schemas.record import Record
 from schemas.units import FULL_PRECISION, gib_of, half_up_4dp, per_accelerator
 
 HOURS_PER_YEAR = 8760  # 365 x 24: AWS's own convention for amortising an upfront fee
@@ -58,11 +59,7 @@ class MemoryBasis(StrEnum):
     CATALOG = "catalog"
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
-
-
-class PriceListPrice(_Record):
+class PriceListPrice(Record):
     """One price of one instance type in one region, per whole instance-hour, excluding tax."""
 
     region_code: str = Field(pattern=REGION_CODE)
@@ -145,7 +142,7 @@ class PriceListPrice(_Record):
         return self
 
 
-class InstanceTypeAttributes(_Record):
+class InstanceTypeAttributes(Record):
     """What one regional offer file says of one accelerator instance type, and the figures ratecard derives from
     it (the same rules as its prices): the types as the data describes them."""
 
@@ -173,7 +170,7 @@ class InstanceTypeAttributes(_Record):
         return gib_of(self.accelerator_memory_value, self.accelerator_memory_unit)
 
 
-class PendingQuote(_Record):
+class PendingQuote(Record):
     """A price from a feed that names no accelerator figures (the spot feed, a Savings Plans rate file): priced once
     the price list's attributes of the same type are known (pipelines/pricelist/kind.py); else a spot quote is refused
     on its own and a Savings Plans rate fails its region's file, naming the type."""
@@ -189,7 +186,7 @@ class PendingQuote(_Record):
     rate_code: str | None = None
 
 
-class RefusedRow(_Record):
+class RefusedRow(Record):
     """One row of a feed refused on its own (the spot feed: each price stands alone), with why: the rest of the feed
     lands, and the row's last landed version, if any, stays current."""
 
