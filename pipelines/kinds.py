@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from pipelines import across_kinds, aws, fx, gpu, pilots, pricelist, specs
+from pipelines import across_kinds, aws, fx, gpu, neuron_gate, pilots, pricelist, specs
 from pipelines.kind import Kind
 from warehouse.sql_files import declare
 
@@ -23,6 +23,7 @@ KIND_FOLDERS = (
     gpu,  # GPU-provider listings, converted with the FX rates
     pricelist,  # AWS price-list files: regional offers, Savings Plans, spot
     specs,  # accelerator specifications, launch dates, vendor claims, the NVIDIA reference
+    neuron_gate,  # the Neuron software gate: the package manifest, the docs' status statements, release dates
     pilots,  # user input: pilots, migration plans, traffic profiles
     across_kinds,  # views over the kinds above: the change feed, value per unit
 )

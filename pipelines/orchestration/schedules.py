@@ -22,8 +22,9 @@ FX_SCHEDULE = "daily_fx_refresh"
 PUBLISH_SENSOR = "publish_after_refresh"
 WAREHOUSE_TAG = {"ratecard/warehouse": "write"}
 
-SOURCE_GROUPS = ("aws_sources", "gpu_sources", "spec_sources", "aws_pricelist_sources")
 FX_GROUP = "fx_sources"
+# Every source of every kind (each is an asset under sources/), but FX: a kind added is refreshed without a list here.
+SOURCES = dg.AssetSelection.key_prefixes(["sources"]) - dg.AssetSelection.groups(FX_GROUP)
 PUBLISH_GROUPS = ("views", "publish")
 
 # In-process: every step writes DuckDB, and a source step fetches its whole group concurrently inside itself;
@@ -31,7 +32,7 @@ PUBLISH_GROUPS = ("views", "publish")
 # samples, when each source was its own step: multiprocess 75 s, in-process ~10 s for the same run.
 refresh_job = dg.define_asset_job(
     name=REFRESH_JOB,
-    selection=dg.AssetSelection.groups(*SOURCE_GROUPS),
+    selection=SOURCES,
     executor_def=dg.in_process_executor,
     tags=WAREHOUSE_TAG,
     description="Fetch every price source, validate, and land versioned rows.",

@@ -52,7 +52,7 @@ class FxSettings(BaseModel):
     max_rate_age_days: int = Field(DEFAULT_MAX_FX_RATE_AGE_DAYS, ge=0, le=3660)
 
 
-ChangeKind = Literal["price", "added", "removed", "stock", "shape"]
+ChangeKind = Literal["price", "added", "removed", "stock", "shape", "status"]
 
 
 class NotifySettings(BaseModel):

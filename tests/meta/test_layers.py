@@ -10,6 +10,7 @@ from functools import cache
 import grimp
 import pytest
 
+from pipelines.kinds import KIND_FOLDERS
 from tests.support.paths import ROOT
 
 PACKAGES = ("pipelines", "assets", "schemas", "warehouse")
@@ -35,7 +36,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("warehouse",),
     ("schemas",),
 )
+# A kind folder not placed above (one newly registered in pipelines/kinds.py) sits beside the specification kind:
+# above reading, fetch and the sources file, below the Kind objects. Placing it lower is a choice made in LAYERS.
 RANK = {room: rank for rank, rooms in enumerate(LAYERS) for room in rooms}
+NEW_KIND_ROW = RANK["pipelines.specs"]
+RANK |= {f.__name__: NEW_KIND_ROW for f in KIND_FOLDERS if f.__name__ not in RANK}
 
 
 @cache

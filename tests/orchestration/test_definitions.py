@@ -40,6 +40,13 @@ SPEC_SOURCE_IDS = [
     "neuron_trn2_arch",
     "neuron_trn3_arch",
 ]
+GATE_SOURCE_IDS = [
+    "neuron_jax_status",
+    "neuron_manifest",
+    "neuron_release_status",
+    "neuron_torch_status",
+    "neuron_vllm_status",
+]
 REFERENCE_IDS = ["launch_dates", "nvidia_gpus"]  # in-repo files, landed like any source
 VIEW_KEYS = [
     "accelerator_hour_prices",
@@ -53,10 +60,8 @@ AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    sources = [
-        f"sources/{s}"
-        for s in SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS + ["fx_ecb"]
-    ]
+    ids = SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS
+    sources = [f"sources/{s}" for s in [*ids, "fx_ecb"]]
     assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
 
 
@@ -73,6 +78,7 @@ def test_asset_checks():
     expected += [f"sources/{s}:{c}" for s in SOURCE_IDS for c in ("ge_instance_prices", "ge_instance_specs")]
     expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
     expected += [f"sources/{s}:ge_accelerator_specs" for s in SPEC_SOURCE_IDS]
+    expected += [f"sources/{s}:ge_neuron_gate" for s in GATE_SOURCE_IDS]
     expected += [f"sources/{s}:ge_pricelist_prices" for s in PRICELIST_IDS]
     assert checks == sorted(expected)
 
@@ -102,10 +108,10 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + the price list, the Savings Plans and the spot
-    # feed + 2 references
-    expected = len(SOURCE_IDS) + len(GPU_SOURCE_IDS) + len(SPEC_SOURCE_IDS) + len(PRICELIST_IDS) + len(REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 24 + len(GPU_SOURCE_IDS)
+    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + 5 of the Neuron gate + the price list, the
+    # Savings Plans and the spot feed + 2 references
+    expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 29 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
@@ -141,7 +147,7 @@ def test_sources_refresh_in_one_subsettable_step_per_group():
     fx = defs.resolve_assets_def(dg.AssetKey(["sources", "fx_ecb"]))
     prices = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
     assert (fx.op.name, prices.op.name) == ("fx_sources", "price_sources")
-    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS)
+    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS)
     assert {k.path[-1] for k in prices.keys} == in_step
     assert fx.can_subset and prices.can_subset
     assert not any(out.is_required for out in [*fx.op.outs.values(), *prices.op.outs.values()])

@@ -71,9 +71,9 @@ def test_schema_is_idempotent(tmp_path):
         with connect(tmp_path / "twice.duckdb") as con:
             count = con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
     # eleven data tables (notify_log and the notification claims and turn the latest), seven spec tables, three
-    # pilot tables and the traffic profiles, schema_version and catalog_comments, and the price list's type catalog
-    # and its backfilled versions
-    assert count == (26,)
+    # pilot tables and the traffic profiles, schema_version and catalog_comments, the price list's type catalog
+    # and its backfilled versions, and the Neuron gate's three
+    assert count == (29,)
 
 
 def test_schema_is_applied_once_and_again_when_it_changes(tmp_path):

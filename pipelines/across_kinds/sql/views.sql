@@ -111,7 +111,15 @@ UNION ALL
 SELECT fetched_at, 'shape', 'source', source_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
        prev_fingerprint, shape_fingerprint, fetch_id, url
 FROM landed
-WHERE prev_fingerprint IS DISTINCT FROM shape_fingerprint AND prev_fingerprint IS NOT NULL;
+WHERE prev_fingerprint IS DISTINCT FROM shape_fingerprint AND prev_fingerprint IS NOT NULL
+UNION ALL
+-- A Neuron documentation page that gives a package another status than its previous version did.
+SELECT valid_from, 'status', 'neuron_gate', source_id, 'AWS Neuron', package, framework, NULL, NULL, NULL, NULL, NULL,
+       prev_status, status, fetch_id, source_url
+FROM (SELECT *, lag(status) OVER w AS prev_status, lag(valid_to) OVER w AS prev_valid_to
+      FROM neuron_support_history
+      WINDOW w AS (PARTITION BY source_id, package ORDER BY valid_from))
+WHERE prev_valid_to = valid_from AND prev_status IS DISTINCT FROM status;
 
 -- The NVIDIA reference per GPU, and every current price per accelerator-hour, GiB-hour and dense PFLOP-hour.
 -- Public views: add columns freely, rename none.

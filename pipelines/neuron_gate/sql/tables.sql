@@ -1,0 +1,57 @@
+-- The Neuron software gate: the package manifest, the documentation's status statements and release dates,
+-- versioned per source like the specifications (valid_from / valid_to).
+
+CREATE TABLE IF NOT EXISTS neuron_package_history (
+    source_id          VARCHAR NOT NULL,
+    release            VARCHAR NOT NULL,
+    package            VARCHAR NOT NULL,
+    package_version    VARCHAR NOT NULL,
+    instances          VARCHAR[] NOT NULL,
+    unread_instances   VARCHAR[] NOT NULL,
+    python_versions    VARCHAR[] NOT NULL,
+    attributes_hash    VARCHAR NOT NULL,
+    valid_from         TIMESTAMPTZ NOT NULL,
+    valid_to           TIMESTAMPTZ,
+    fetch_id           BIGINT NOT NULL,
+    source_url         VARCHAR NOT NULL,
+    fetched_at         TIMESTAMPTZ NOT NULL,
+    sha256             VARCHAR NOT NULL,
+    parser_version     VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS neuron_support_history (
+    source_id          VARCHAR NOT NULL,
+    package            VARCHAR NOT NULL,
+    framework          VARCHAR NOT NULL,
+    manifest_package   VARCHAR,
+    status             VARCHAR NOT NULL CHECK (status IN ('recommended', 'supported', 'beta', 'archived',
+                                                          'not included', 'end of support')),
+    printed_statuses   VARCHAR[] NOT NULL,
+    instances          VARCHAR[],
+    from_release       VARCHAR,
+    doc_release        VARCHAR,
+    quoted             VARCHAR NOT NULL,
+    attributes_hash    VARCHAR NOT NULL,
+    valid_from         TIMESTAMPTZ NOT NULL,
+    valid_to           TIMESTAMPTZ,
+    fetch_id           BIGINT NOT NULL,
+    source_url         VARCHAR NOT NULL,
+    fetched_at         TIMESTAMPTZ NOT NULL,
+    sha256             VARCHAR NOT NULL,
+    parser_version     VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS neuron_release_date_history (
+    source_id          VARCHAR NOT NULL,
+    release            VARCHAR NOT NULL,
+    release_date       DATE NOT NULL,
+    date_printed       VARCHAR NOT NULL,
+    attributes_hash    VARCHAR NOT NULL,
+    valid_from         TIMESTAMPTZ NOT NULL,
+    valid_to           TIMESTAMPTZ,
+    fetch_id           BIGINT NOT NULL,
+    source_url         VARCHAR NOT NULL,
+    fetched_at         TIMESTAMPTZ NOT NULL,
+    sha256             VARCHAR NOT NULL,
+    parser_version     VARCHAR NOT NULL
+);

@@ -1,0 +1,66 @@
+"""Status statements found by their words: each way the Neuron docs state a status, and what is never read as one."""
+
+from __future__ import annotations
+
+from pipelines.neuron_gate.statements import statements_in
+
+
+def by_package(units: list[str], release: str | None = None) -> dict[str, tuple]:
+    statements, _ = statements_in(units, release)
+    return {
+        s.package: (s.status, s.printed_statuses, s.instances, s.from_release, s.manifest_package) for s in statements
+    }
+
+
+def test_a_tag_and_a_dated_exclusion_in_one_bullet_read_as_not_included_from_that_release():
+    unit = (
+        "PyTorch NeuronX (torch-neuronx) (supported): The XLA-based integration (Trn1, Trn2, Inf2, Trn1n). "
+        "(This library is not included in Neuron 2.32.0 and later versions.)"
+    )
+    assert by_package([unit]) == {
+        "torch-neuronx": (
+            "not included",
+            ["supported", "not included"],
+            ["inf2", "trn1", "trn1n", "trn2"],
+            "2.32.0",
+            "torch-neuronx",
+        )
+    }
+
+
+def test_a_scoped_tag_names_its_families_and_a_sentence_names_none():
+    found = by_package(["Option 2: vLLM Neuron (Beta — Trn2/Trn3 only)", "JAX NeuronX is currently in beta."])
+    assert found["vLLM Neuron"] == ("beta", ["beta"], ["trn2", "trn3"], None, "vllm-neuron")
+    assert found["JAX NeuronX"] == ("beta", ["beta"], None, None, "jax_neuronx")
+
+
+def test_what_a_page_says_of_one_package_in_several_places_is_one_statement_quoting_each():
+    units = ["vLLM Neuron (Beta — Trn2/Trn3 only)", "Implementing Custom Models in vLLM Neuron (Beta)"]
+    statements, _ = statements_in(units, "2.32.0")
+    (only,) = statements
+    assert (only.package, only.status, only.doc_release) == ("vLLM Neuron", "beta", "2.32.0")
+    assert only.quoted == " … ".join(units)
+
+
+def test_the_most_restrictive_status_wins_and_deprecated_reads_as_archived():
+    found = by_package(["Foo Runtime (supported): fast.", "Foo Runtime (beta): still moving.", "Bar Kit (deprecated)"])
+    assert found["Foo Runtime"][:2] == ("beta", ["supported", "beta"])
+    assert found["Bar Kit"][:2] == ("archived", ["deprecated"])
+
+
+def test_an_exclusion_naming_no_package_is_a_warning_not_a_statement():
+    statements, warnings = statements_in(["This is not included in Neuron 2.33.0 and later."], None)
+    assert statements == [] and len(warnings) == 1 and "names no package" in warnings[0]
+
+
+def test_prose_without_status_words_states_nothing():
+    units = [
+        "Neuron Kernel Interface (NKI) lets you write kernels.",
+        "This is the recommended starting point for new workloads.",
+        "Supported Instances: Inf2, Trn1, Trn2, Trn3",
+    ]
+    assert by_package(units) == {}
+
+
+def test_a_name_the_curated_list_does_not_know_is_kept_as_printed_with_no_manifest_package():
+    assert by_package(["Neuron Magic (beta)"]) == {"Neuron Magic": ("beta", ["beta"], None, None, None)}
