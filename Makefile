@@ -10,6 +10,7 @@ SAMPLES_PORT ?= 8765
 DASHBOARD    := pipelines/dashboard
 PILOT_EXAMPLE := pipelines/samples/pilots/example.csv
 TRAFFIC_EXAMPLE := pipelines/samples/pilots/traffic_example.csv
+TRAINING_EXAMPLE := pipelines/samples/pilots/training_example.csv
 VENDOR_STAMP := $(DASHBOARD)/vendor/.stamp
 # What ruff lints and format-checks; mypy's packages are set in pyproject.toml.
 LINT_PATHS := pipelines assets schemas warehouse tests bench
@@ -31,7 +32,8 @@ $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	touch $(STAMP)
 
 ## demo: refresh every source offline from the bundled samples into $(DB), land the example pilots, plans and traffic
-## profiles, print both workloads' deployment decisions and the headline tables, write the dashboard
+## profiles and training runs, print the workloads' deployment decisions, the training spends and the headline tables,
+## write the dashboard
 demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard refresh --offline --db $(DB)
 	$(BIN)/ratecard pilot import $(PILOT_EXAMPLE) --db $(DB)
@@ -43,6 +45,7 @@ demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard pilot traffic --csv $(TRAFFIC_EXAMPLE) --db $(DB)
 	$(BIN)/ratecard pilot costs --workload chat-8b --db $(DB)
 	$(BIN)/ratecard pilot costs --workload summarise-batch --db $(DB)
+	$(BIN)/ratecard pilot training $(TRAINING_EXAMPLE) --db $(DB)
 	$(BIN)/ratecard show --db $(DB)
 	$(BIN)/ratecard dashboard --db $(DB)
 

@@ -7,7 +7,6 @@ and SQL clients see it.
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -16,14 +15,14 @@ import typer
 from rich.console import Console
 
 from pipelines.cli.options import SnapshotReadOption, WriteOption, named_path
+from pipelines.cli.pilot_input import canonical, land_input, read_csv_file, say_repeated, validated
+from pipelines.cli.pilot_training import register_training
 from pipelines.cli.reporting import Mistake
-from pipelines.cli.terminal import quiet_libraries
 from pipelines.pilots.errors import PilotInputError
-from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
-from warehouse.target import exists
+from warehouse.files import DEFAULT_DB_PATH
 
 if TYPE_CHECKING:
-    from pipelines.pilots.landing import InputLanded
+    pass
 
 pilot_app = typer.Typer(help="Pilot results (cost per completed work) and migration plans (payback).")
 DbOption = WriteOption
@@ -37,36 +36,9 @@ RegionOption = Annotated[str | None, typer.Option("--region", help="Region as in
 KindOption = Annotated[str, typer.Option("--kind", help="Price kind: on_demand, spot, reserved_1y, ...")]
 
 
-def _canonical(options: dict[str, Any]) -> bytes:
-    return json.dumps(options, sort_keys=True, default=str).encode()
-
-
-def _land(db: Path, wait: float, land: Any) -> InputLanded:
-    """Run `land(con)` under the refresh lock on the working file, then republish the snapshot."""
-    from warehouse.db import connect
-    from warehouse.lock import exclusive_refresh
-    from warehouse.publish import publish_snapshot
-
-    if not exists(db):
-        raise WarehouseMissing(db, "does not exist yet")
-    with exclusive_refresh(db, wait_s=wait):
-        with connect(db, wait_s=wait) as con:
-            landed: InputLanded = land(con)
-        publish_snapshot(db)  # still under the lock: no refresh can be writing the file being copied
-    return landed
-
-
-def _validated(origin: str, records: list[Any]) -> None:
-    from pipelines.pilots.suite import validate_pilots
-
-    quiet_libraries()
-    report = validate_pilots(records)
-    if not report.success:
-        raise PilotInputError(origin, report.failures())
-
-
 def register(app: typer.Typer, console: Console) -> None:
     app.add_typer(pilot_app, name="pilot")
+    register_training(pilot_app, console)
 
     @pilot_app.command("add")
     def add(
@@ -79,6 +51,12 @@ def register(app: typer.Typer, console: Console) -> None:
         kind: KindOption = "on_demand",
         provider: ProviderOption = None,
         region: RegionOption = None,
+        purchase_option: Annotated[
+            str | None, typer.Option("--purchase-option", help="Reserved or Savings Plan terms: No Upfront, ...")
+        ] = None,
+        offering_class: Annotated[
+            str | None, typer.Option("--offering-class", help="Reserved terms: standard or convertible.")
+        ] = None,
         note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
         db: DbOption = DEFAULT_DB_PATH,
         wait: WaitOption = 30.0,
@@ -93,6 +71,8 @@ def register(app: typer.Typer, console: Console) -> None:
             "offering": offering,
             "region": region,
             "price_kind": kind,
+            "purchase_option": purchase_option,
+            "offering_class": offering_class,
             "work_unit": unit,
             "units_per_hour": units_per_hour,
             "quality_passed": passed,
@@ -101,9 +81,9 @@ def register(app: typer.Typer, console: Console) -> None:
         }
         origin = "ratecard pilot add"
         record = pilot_from_fields("options", fields, origin)
-        _validated(origin, [record])
-        landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(_canonical(fields)), [record]))
-        if not _repeated(console, landed, "this pilot"):
+        validated(origin, [record])
+        landed = land_input(db, wait, lambda con: land_pilots(con, origin, sha256_of(canonical(fields)), [record]))
+        if not say_repeated(console, landed, "this pilot"):
             console.print(f"pilot landed (input {landed.input_id}): {record.workload} on {record.describe()}")
 
     @pilot_app.command("import")
@@ -120,11 +100,11 @@ def register(app: typer.Typer, console: Console) -> None:
         from pipelines.pilots.records import read_pilot_csv
 
         origin = str(file)
-        content, text = _read_csv_file(origin, file)
+        content, text = read_csv_file(origin, file)
         records = read_pilot_csv(origin, text)
-        _validated(origin, records)
-        landed = _land(db, wait, lambda con: land_pilots(con, origin, sha256_of(content), records))
-        if not _repeated(console, landed, str(file)):
+        validated(origin, records)
+        landed = land_input(db, wait, lambda con: land_pilots(con, origin, sha256_of(content), records))
+        if not say_repeated(console, landed, str(file)):
             console.print(f"{landed.rows} pilot results landed from {file} (input {landed.input_id})")
 
     @pilot_app.command("traffic")
@@ -154,7 +134,7 @@ def register(app: typer.Typer, console: Console) -> None:
 
         if csv_file is not None:
             origin = str(csv_file)
-            content, text = _read_csv_file(origin, csv_file)
+            content, text = read_csv_file(origin, csv_file)
             profiles = read_traffic_csv(origin, text)
         else:
             origin = "ratecard pilot traffic"
@@ -168,10 +148,10 @@ def register(app: typer.Typer, console: Console) -> None:
                 "note": note,
             }
             profiles = [traffic_from_fields("options", fields, origin)]
-            content = _canonical(fields)
-        landed = _land(db, wait, lambda con: land_traffic(con, origin, sha256_of(content), profiles))
+            content = canonical(fields)
+        landed = land_input(db, wait, lambda con: land_traffic(con, origin, sha256_of(content), profiles))
         names = ", ".join(p.workload for p in profiles)
-        if not _repeated(console, landed, "this traffic input"):
+        if not say_repeated(console, landed, "this traffic input"):
             console.print(f"{landed.rows} traffic profile(s) landed (input {landed.input_id}): {names}")
 
     @pilot_app.command("costs")
@@ -227,18 +207,9 @@ def register(app: typer.Typer, console: Console) -> None:
             record = MigrationPlan.model_validate(fields)
         except ValidationError as exc:
             raise PilotInputError(origin, field_problems("options", exc)) from None
-        landed = _land(db, wait, lambda con: land_plan(con, origin, sha256_of(_canonical(fields)), record))
-        if not _repeated(console, landed, "this plan"):
+        landed = land_input(db, wait, lambda con: land_plan(con, origin, sha256_of(canonical(fields)), record))
+        if not say_repeated(console, landed, "this plan"):
             console.print(f"plan landed (input {landed.input_id}): {workload} against {record.baseline.describe()}")
-
-
-def _repeated(console: Console, landed: InputLanded, what: str) -> bool:
-    """Say so when the input was the same as one whose rows are all current (nothing landed)."""
-    if landed.repeated:
-        console.print(
-            f"nothing landed: {what} is the same (SHA-256) as input {landed.input_id}, whose rows are all current"
-        )
-    return landed.repeated
 
 
 def _no_profile(workload: str, known: list[str], db: Path) -> Mistake:
@@ -260,17 +231,6 @@ def _no_profile(workload: str, known: list[str], db: Path) -> Mistake:
     else:
         hint = "land its pilots (ratecard pilot import) and traffic profile (ratecard pilot traffic) first"
     return Mistake(f"unknown workload {workload!r}: no pilot, plan or traffic profile in {db} names it", hint, code=1)
-
-
-def _read_csv_file(origin: str, file: Path) -> tuple[bytes, str]:
-    """The file's bytes (hashed for provenance) and its text; unreadable or not UTF-8 is the user's input error."""
-    from pipelines.pilots.records import csv_text
-
-    try:
-        content = file.read_bytes()
-    except OSError as exc:
-        raise PilotInputError(origin, [f"cannot be read: {exc.strerror or exc}"]) from None
-    return content, csv_text(origin, content)
 
 
 def _decimal_text(text: str) -> Decimal | str:

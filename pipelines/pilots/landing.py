@@ -21,6 +21,15 @@ KNOWN_OFFERING = """
 SELECT count(*) FROM offering_prices
 WHERE offering_source = $source AND offering = $offering AND price_kind = $price_kind
   AND provider IS NOT DISTINCT FROM $provider AND region IS NOT DISTINCT FROM $region
+  AND purchase_option IS NOT DISTINCT FROM $purchase_option AND offering_class IS NOT DISTINCT FROM $offering_class
+"""
+# The terms an offering of this kind is sold under, when the pilot named others (or none).
+OFFERED_TERMS = """
+SELECT DISTINCT purchase_option, offering_class FROM offering_prices
+WHERE offering_source = $source AND offering = $offering AND price_kind = $price_kind
+  AND provider IS NOT DISTINCT FROM $provider AND region IS NOT DISTINCT FROM $region
+  AND (purchase_option IS NOT NULL OR offering_class IS NOT NULL)
+ORDER BY ALL
 """
 NEXT_INPUT_ID = "SELECT coalesce(max(input_id), 0) + 1 FROM pilot_inputs"
 INSERT_INPUT = """
@@ -29,10 +38,11 @@ INSERT INTO pilot_inputs VALUES ($id, current_timestamp, $by, $origin, $sha, $ki
 INSERT_PILOT = """
 INSERT INTO pilot_result_history (input_id, row_number, workload, offering_source, provider, offering, region,
     price_kind, work_unit, units_per_hour, quality_passed, measured_on, note, latency_target_ms, p95_latency_ms,
-    input_units, output_units, concurrency, billed_hours, busy_hours, accepted_outputs)
+    input_units, output_units, concurrency, billed_hours, busy_hours, accepted_outputs, purchase_option,
+    offering_class)
 VALUES ($id, $row, $workload, $source, $provider, $offering, $region, $price_kind, $work_unit, $units_per_hour,
     $quality_passed, $measured_on, $note, $latency_target_ms, $p95_latency_ms, $input_units, $output_units,
-    $concurrency, $billed_hours, $busy_hours, $accepted_outputs)
+    $concurrency, $billed_hours, $busy_hours, $accepted_outputs, $purchase_option, $offering_class)
 """
 INSERT_PLAN = """
 INSERT INTO migration_plan_history VALUES
@@ -45,6 +55,7 @@ INSERT INTO migration_plan_history VALUES
 CURRENT_ROWS = {
     "pilot": "SELECT input_id FROM pilot_results",
     "traffic": "SELECT input_id FROM traffic_profiles",
+    "training": "SELECT input_id FROM training_runs",
     "plan": "SELECT input_id FROM migration_plan_history "
     "QUALIFY row_number() OVER (PARTITION BY workload ORDER BY input_id DESC) = 1",
 }
@@ -79,13 +90,18 @@ def sha256_of(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
-def _offering_params(offering: Offering) -> dict[str, object]:
+TERMS = ("purchase_option", "offering_class")
+
+
+def offering_params(offering: Offering) -> dict[str, object]:
     return {
         "source": offering.source,
         "provider": offering.provider,
         "offering": offering.offering,
         "region": offering.region,
         "price_kind": offering.price_kind,
+        "purchase_option": offering.purchase_option,
+        "offering_class": offering.offering_class,
     }
 
 
@@ -93,8 +109,18 @@ def unknown_offerings(con: duckdb.DuckDBPyConnection, labelled: list[tuple[str, 
     """Problems for each offering not in offering_prices (the current AWS prices and GPU listings)."""
     problems = []
     for where, offering in labelled:
-        (found,) = execute(con, KNOWN_OFFERING, _offering_params(offering)).fetchone() or (0,)
-        if not found:
+        params = offering_params(offering)
+        (found,) = execute(con, KNOWN_OFFERING, params).fetchone() or (0,)
+        if found:
+            continue
+        terms = execute(con, OFFERED_TERMS, {k: v for k, v in params.items() if k not in TERMS}).fetchall()
+        if terms:
+            sold = "; ".join(", ".join(t for t in term if t) for term in terms)
+            problems.append(
+                f"{where}: {offering.describe()} is sold under terms: name its purchase_option and offering_class "
+                f"(one of: {sold})"
+            )
+        else:
             problems.append(
                 f"{where}: unknown offering {offering.describe()}: not in the current prices "
                 "(see the offering_prices view for the names, kinds and regions)"
@@ -134,7 +160,7 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
         input_id = record_input(con, origin, sha, "pilot", len(records))
         for number, r in enumerate(records, start=1):
             params = {
-                **_offering_params(r),
+                **offering_params(r),
                 "id": input_id,
                 "row": number,
                 "workload": r.workload,
@@ -157,8 +183,10 @@ def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: Migra
         return repeated
     with transaction(con):
         input_id = record_input(con, origin, sha, "plan", 1)
+        # A plan's baseline is named without terms: the terms are a pilot's (and so its candidate's).
+        baseline = {k: v for k, v in offering_params(plan.baseline).items() if k not in TERMS}
         params = {
-            **_offering_params(plan.baseline),
+            **baseline,
             "id": input_id,
             "workload": plan.workload,
             "one_time": plan.one_time_cost_usd,

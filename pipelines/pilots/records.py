@@ -54,6 +54,8 @@ PILOT_COLUMNS = (
     "measured_on",
     "note",
     *CONDITION_COLUMNS,
+    "purchase_option",  # the terms of a reserved or Savings Plan price
+    "offering_class",
 )
 REQUIRED_COLUMNS = {
     "workload",
@@ -68,7 +70,7 @@ YES = {"yes", "y", "true", "1", "passed", "pass"}
 NO = {"no", "n", "false", "0", "failed", "fail"}
 
 
-def _blank_to_none(value: Any) -> Any:
+def blank_to_none(value: Any) -> Any:
     return None if isinstance(value, str) and not value.strip() else value
 
 
@@ -80,8 +82,26 @@ def exact_number(value: Any) -> Any:
     return value.replace(",", "").replace("_", "").strip() if isinstance(value, str) else value
 
 
+def yes_or_no(value: Any, what: str) -> Any:
+    """yes/no words as a bool; any other word is refused, naming what was asked."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in YES | NO:
+            return word in YES
+        raise ValueError(f"{what} must be yes or no, not {value!r}")
+    return value
+
+
+def not_in_future(value: date) -> date:
+    if value > datetime.now(UTC).date():
+        raise ValueError(f"measured on {value} is in the future")
+    return value
+
+
 class Offering(BaseModel):
-    """An AWS instance type (provider None) with region and price kind, or a provider's listing and price kind."""
+    """An AWS instance type (provider None) with region and price kind, or a provider's listing and price kind.
+    A reserved or Savings Plan kind (reserved_1y, compute_savings_plan_3y) is sold under terms: its purchase option
+    and, for a reserved instance, its offering class, without which one kind is several prices."""
 
     model_config = ConfigDict(frozen=True, str_strip_whitespace=True)
 
@@ -89,8 +109,10 @@ class Offering(BaseModel):
     offering: str = Field(min_length=1)
     region: str | None = None
     price_kind: str = Field(min_length=1)
+    purchase_option: str | None = None  # No Upfront, Partial Upfront, All Upfront (as the price list prints it)
+    offering_class: str | None = None  # standard or convertible (reserved instances)
 
-    _blanks = field_validator("provider", "region", mode="before")(_blank_to_none)
+    _blanks = field_validator("provider", "region", "purchase_option", "offering_class", mode="before")(blank_to_none)
 
     @property
     def source(self) -> str:
@@ -99,7 +121,8 @@ class Offering(BaseModel):
     def describe(self) -> str:
         where = f"{self.provider} listing" if self.provider else "AWS instance"
         region = f", region {self.region}" if self.region else ""
-        return f"{where} {self.offering!r} ({self.price_kind}{region})"
+        terms = "".join(f", {term}" for term in (self.purchase_option, self.offering_class) if term)
+        return f"{where} {self.offering!r} ({self.price_kind}{terms}{region})"
 
 
 class PilotResult(Offering):
@@ -118,7 +141,7 @@ class PilotResult(Offering):
     busy_hours: Decimal | None = Field(default=None, ge=0, max_digits=18, decimal_places=6)
     accepted_outputs: int | None = Field(default=None, ge=0)  # outputs that passed the quality bar
 
-    _note_blank = field_validator("note", mode="before")(_blank_to_none)
+    _note_blank = field_validator("note", mode="before")(blank_to_none)
 
     @model_validator(mode="after")
     def _conditions_hold_together(self) -> PilotResult:
@@ -139,22 +162,8 @@ class PilotResult(Offering):
     def _exact_number(cls, value: Any) -> Any:
         return exact_number(value)
 
-    @field_validator("quality_passed", mode="before")
-    @classmethod
-    def _yes_no(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            word = value.strip().lower()
-            if word in YES | NO:
-                return word in YES
-            raise ValueError(f"quality target passed must be yes or no, not {value!r}")
-        return value
-
-    @field_validator("measured_on")
-    @classmethod
-    def _not_future(cls, value: date) -> date:
-        if value > datetime.now(UTC).date():
-            raise ValueError(f"measured on {value} is in the future")
-        return value
+    _yes_no = field_validator("quality_passed", mode="before")(lambda v: yes_or_no(v, "quality target passed"))
+    _not_future = field_validator("measured_on")(not_in_future)
 
 
 class MigrationPlan(BaseModel):
@@ -183,7 +192,7 @@ def field_problems(where: str, exc: ValidationError) -> list[str]:
 
 def model_from_fields(model: type[M], where: str, fields: dict[str, Any], origin: str | None = None) -> M:
     """One record from named fields (a CSV row, or a command's options); blank fields count as missing."""
-    cleaned = {key: value for key, value in fields.items() if _blank_to_none(value) is not None}
+    cleaned = {key: value for key, value in fields.items() if blank_to_none(value) is not None}
     try:
         return model.model_validate(cleaned)
     except ValidationError as exc:
@@ -253,7 +262,16 @@ def pilot_key(record: PilotResult) -> str:
     """What makes a pilot one measurement: the workload on one offering, priced one way, in one region."""
     return "|".join(
         str(part)
-        for part in (record.workload, record.source, record.provider, record.offering, record.region, record.price_kind)
+        for part in (
+            record.workload,
+            record.source,
+            record.provider,
+            record.offering,
+            record.region,
+            record.price_kind,
+            record.purchase_option,
+            record.offering_class,
+        )
     )
 
 

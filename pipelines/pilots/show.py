@@ -121,3 +121,31 @@ def print_pilots(console: Console, rows: PilotRows) -> None:
     )
     if decisions:
         console.print(decision_table(decisions))
+
+
+TRAINING = """
+SELECT workload, coalesce(provider || ' ', '') || offering AS offering, price_kind, instances, hours_to_target,
+       billed_hours, usd_per_offering_hour, spend_to_target_usd, coalesce(CAST(rank AS VARCHAR), 'not compared')
+           AS rank
+FROM training_costs WHERE list_contains($workloads, workload)
+ORDER BY workload, comparable DESC, rank, offering
+"""
+
+
+def training_table(rows: list[dict[str, Any]]) -> Table:
+    return titled_table(
+        "Spend to the target quality (training_costs: instances x billed hours x price, every overhead billed; "
+        "a Capacity Block in whole blocks), USD excluding tax",
+        rows,
+        {
+            "workload": ("workload", None),
+            "offering": ("offering", None),
+            "price_kind": ("price kind", None),
+            "instances": ("instances", 0),
+            "hours_to_target": ("hours to target", 3),
+            "billed_hours": ("billed hours", 3),
+            "usd_per_offering_hour": ("USD/hour", 4),
+            "spend_to_target_usd": ("USD to target", 2),
+            "rank": ("rank", None),
+        },
+    )

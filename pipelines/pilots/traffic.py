@@ -44,7 +44,9 @@ class TrafficProfile(BaseModel):
     active_hours_per_day: Decimal = Field(ge=0, le=24, max_digits=6, decimal_places=3, allow_inf_nan=False)
     peak_units_per_hour: Decimal = Field(ge=0, max_digits=24, decimal_places=3, allow_inf_nan=False)
     days_per_month: Decimal = Field(default=Decimal(30), gt=0, le=31, max_digits=5, decimal_places=2)
-    cold_start_seconds: int = Field(default=0, ge=0, le=3600)
+    # Up to a day: a large model's first Neuron compile on a fresh worker takes hours (1.5 h is 5400 here); a day
+    # and more is a unit slip (minutes or milliseconds given as seconds).
+    cold_start_seconds: int = Field(default=0, ge=0, le=86_400)
     note: str | None = None
 
     @field_validator(

@@ -261,3 +261,27 @@ def test_the_readmes_deployment_costs_are_the_demos_and_a_rerun_lands_no_duplica
             if (w, b) == (workload, billing) and o.startswith(offering)
         ]
         assert found == [monthly], (workload, offering, found)
+
+
+def test_a_pilot_on_a_reserved_price_names_its_terms_and_is_priced_once(demo, tmp_path):
+    """A reserved kind is six prices (three purchase options, two classes): a pilot naming none is refused with the
+    terms on offer, and one naming them is one row of cost_per_work, labelled."""
+    db = copy_file_warehouse(demo[0], tmp_path / "copy")
+    terms = query(
+        db,
+        """SELECT DISTINCT region, purchase_option, offering_class FROM offering_prices
+           WHERE offering = 'trn1.32xlarge' AND price_kind = 'reserved_1y' AND purchase_option IS NOT NULL
+           ORDER BY ALL""",
+    )
+    assert len(terms) >= 2
+    region, option, offering_class = terms[0]
+    add = ["pilot", "add", "--workload", "w", "--offering", "trn1.32xlarge", "--kind", "reserved_1y",
+           "--region", region, "--unit", "tokens", "--units-per-hour", "1000000", "--passed",
+           "--measured-on", "2026-09-22", "--db", str(db)]  # fmt: skip
+    refused = runner.invoke(app, add, terminal_width=400)
+    assert refused.exit_code == 8 and "is sold under terms" in refused.output and option in refused.output
+    landed = runner.invoke(app, [*add, "--purchase-option", option, "--offering-class", offering_class])
+    assert landed.exit_code == 0, landed.output
+    assert query(db, "SELECT count(*), any_value(purchase_option), any_value(offering_class) FROM cost_per_work") == [
+        (1, option, offering_class)
+    ]

@@ -17,7 +17,15 @@ from tests.support.paths import PILOT_SAMPLES
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
 EXAMPLE = PILOT_SAMPLES / "example.csv"
-SOURCES = ["aws_trn1", "aws_inf1", "aws_inf2", "gpu_hyperstack", "gpu_replicate", "gpu_runpod_serverless"]
+SOURCES = [
+    "aws_trn1",
+    "aws_inf1",
+    "aws_inf2",
+    "aws_capacity_blocks",
+    "gpu_hyperstack",
+    "gpu_replicate",
+    "gpu_runpod_serverless",
+]
 SIX = Decimal("0.000001")
 HEADER = ",".join(PILOT_COLUMNS)
 GOOD_ROW = "w,Hyperstack,NVIDIA H100 SXM,,on_demand,tokens,2400000,yes,2026-09-20,"

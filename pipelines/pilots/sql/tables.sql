@@ -7,7 +7,7 @@ CREATE TABLE IF NOT EXISTS pilot_inputs (
     recorded_by     VARCHAR NOT NULL,
     origin          VARCHAR NOT NULL,
     content_sha256  VARCHAR NOT NULL,
-    input_kind      VARCHAR NOT NULL CHECK (input_kind IN ('pilot', 'plan', 'traffic')),
+    input_kind      VARCHAR NOT NULL CHECK (input_kind IN ('pilot', 'plan', 'traffic', 'training')),
     row_count       INTEGER NOT NULL
 );
 
@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS pilot_result_history (
     billed_hours    DECIMAL(18, 6),
     busy_hours      DECIMAL(18, 6),
     accepted_outputs BIGINT,
+    purchase_option VARCHAR,
+    offering_class  VARCHAR,
     PRIMARY KEY (input_id, row_number)
 );
 
@@ -45,6 +47,9 @@ ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS concurrency INTEGER;
 ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS billed_hours DECIMAL(18, 6);
 ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS busy_hours DECIMAL(18, 6);
 ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS accepted_outputs BIGINT;
+-- The terms of a reserved or Savings Plan price (older rows: NULL, as none was priced on such a kind alone).
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS purchase_option VARCHAR;
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS offering_class VARCHAR;
 
 CREATE TABLE IF NOT EXISTS migration_plan_history (
     input_id                BIGINT NOT NULL PRIMARY KEY,
@@ -73,5 +78,35 @@ CREATE TABLE IF NOT EXISTS traffic_profile_history (
     days_per_month        DECIMAL(5, 2) NOT NULL CHECK (days_per_month > 0 AND days_per_month <= 31),
     cold_start_seconds    INTEGER NOT NULL CHECK (cold_start_seconds >= 0),
     note                  VARCHAR,
+    PRIMARY KEY (input_id, row_number)
+);
+
+-- A training run to the target quality (ratecard pilot training): its hours, each overhead apart, and the
+-- conditions that decide what it may be compared with. Append-only like the pilots; the latest run per key is current.
+CREATE TABLE IF NOT EXISTS training_run_history (
+    input_id           BIGINT NOT NULL,
+    row_number         INTEGER NOT NULL,
+    workload           VARCHAR NOT NULL,
+    offering_source    VARCHAR NOT NULL CHECK (offering_source IN ('aws_instance', 'gpu_listing')),
+    provider           VARCHAR,
+    offering           VARCHAR NOT NULL,
+    region             VARCHAR,
+    price_kind         VARCHAR NOT NULL,
+    purchase_option    VARCHAR,
+    offering_class     VARCHAR,
+    instances          INTEGER NOT NULL CHECK (instances >= 1),
+    wall_hours         DECIMAL(12, 3) NOT NULL CHECK (wall_hours > 0),
+    compile_hours      DECIMAL(12, 3) NOT NULL CHECK (compile_hours >= 0),
+    warmup_hours       DECIMAL(12, 3) NOT NULL CHECK (warmup_hours >= 0),
+    interrupted_hours  DECIMAL(12, 3) CHECK (interrupted_hours >= 0),
+    recovery_hours     DECIMAL(12, 3) NOT NULL CHECK (recovery_hours >= 0),
+    quality_reached    BOOLEAN NOT NULL,
+    target_metric      VARCHAR NOT NULL,
+    dataset            VARCHAR NOT NULL,
+    evaluation         VARCHAR NOT NULL,
+    stopping_criterion VARCHAR NOT NULL,
+    framework_path     VARCHAR NOT NULL,
+    measured_on        DATE NOT NULL,
+    note               VARCHAR,
     PRIMARY KEY (input_id, row_number)
 );

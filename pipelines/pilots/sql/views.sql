@@ -15,12 +15,13 @@ CREATE OR REPLACE MACRO pilot_conditions(latency_target_ms, input_units, output_
 -- Every offering a pilot can name, at its current price for the whole thing rented (instance or listing).
 CREATE OR REPLACE VIEW offering_prices AS
 SELECT 'aws_instance' AS offering_source, CAST(NULL AS VARCHAR) AS provider, instance_type AS offering, region,
-       price_kind, usd_per_instance_hour AS usd_per_offering_hour, 'USD per instance-hour' AS price_unit,
+       price_kind, purchase_option, offering_class,
+       usd_per_instance_hour AS usd_per_offering_hour, 'USD per instance-hour' AS price_unit,
        fetched_at AS price_fetched_at, source_url AS price_source_url,
        sha256 AS price_content_sha256, parser_version AS price_parser_version
 FROM aws_instance_prices
 UNION ALL
-SELECT 'gpu_listing', provider, listing, region, price_kind, usd_per_gpu_hour * gpu_count,
+SELECT 'gpu_listing', provider, listing, region, price_kind, NULL, NULL, usd_per_gpu_hour * gpu_count,
        'USD per listing-hour (' || gpu_count || ' GPU)', fetched_at, source_url, sha256, parser_version
 FROM gpu_listings;
 
@@ -30,14 +31,15 @@ SELECT r.*, i.recorded_at, i.recorded_by, i.origin, i.content_sha256
 FROM pilot_result_history AS r
 JOIN pilot_inputs AS i USING (input_id)
 QUALIFY row_number() OVER (
-    PARTITION BY r.workload, r.offering_source, r.provider, r.offering, r.region, r.price_kind
+    PARTITION BY r.workload, r.offering_source, r.provider, r.offering, r.region, r.price_kind, r.purchase_option,
+                 r.offering_class
     ORDER BY r.input_id DESC, r.row_number DESC) = 1;
 
 -- Every current pilot, whether it is priced as a candidate, and why not: a failed quality check, a p95 above its
 -- own latency target, or no current price for its offering.
 CREATE OR REPLACE VIEW pilot_standing AS
-SELECT p.workload, p.offering_source, p.provider, p.offering, p.region, p.price_kind, p.work_unit,
-       p.units_per_hour, p.quality_passed, p.latency_target_ms, p.p95_latency_ms,
+SELECT p.workload, p.offering_source, p.provider, p.offering, p.region, p.price_kind, p.purchase_option,
+       p.offering_class, p.work_unit, p.units_per_hour, p.quality_passed, p.latency_target_ms, p.p95_latency_ms,
        p.p95_latency_ms IS NULL OR p.p95_latency_ms <= p.latency_target_ms AS latency_met,
        pilot_conditions(p.latency_target_ms, p.input_units, p.output_units, p.concurrency) AS conditions,
        o.usd_per_offering_hour IS NOT NULL AND p.quality_passed
@@ -51,11 +53,12 @@ SELECT p.workload, p.offering_source, p.provider, p.offering, p.region, p.price_
 FROM pilot_results AS p
 LEFT JOIN offering_prices AS o
   ON o.offering_source = p.offering_source AND o.offering = p.offering AND o.price_kind = p.price_kind
- AND o.provider IS NOT DISTINCT FROM p.provider AND o.region IS NOT DISTINCT FROM p.region;
+ AND o.provider IS NOT DISTINCT FROM p.provider AND o.region IS NOT DISTINCT FROM p.region
+ AND o.purchase_option IS NOT DISTINCT FROM p.purchase_option AND o.offering_class IS NOT DISTINCT FROM p.offering_class;
 
 CREATE OR REPLACE VIEW cost_per_work AS
-SELECT p.workload, p.offering_source, p.provider, p.offering, p.region, p.price_kind, p.work_unit,
-       p.units_per_hour, o.usd_per_offering_hour, o.price_unit, o.price_fetched_at,
+SELECT p.workload, p.offering_source, p.provider, p.offering, p.region, p.price_kind, p.purchase_option,
+       p.offering_class, p.work_unit, p.units_per_hour, o.usd_per_offering_hour, o.price_unit, o.price_fetched_at,
        exact_quotient(CAST(o.usd_per_offering_hour * 1000000000000 AS HUGEINT),
                       CAST(p.units_per_hour * 1000 AS HUGEINT) * 1000) AS usd_per_million_units,
        p.measured_on, p.note, o.price_source_url, p.input_id, p.origin, p.recorded_by, p.recorded_at,
@@ -76,6 +79,7 @@ FROM pilot_results AS p
 JOIN offering_prices AS o
   ON o.offering_source = p.offering_source AND o.offering = p.offering AND o.price_kind = p.price_kind
  AND o.provider IS NOT DISTINCT FROM p.provider AND o.region IS NOT DISTINCT FROM p.region
+ AND o.purchase_option IS NOT DISTINCT FROM p.purchase_option AND o.offering_class IS NOT DISTINCT FROM p.offering_class
 WHERE p.quality_passed AND (p.p95_latency_ms IS NULL OR p.p95_latency_ms <= p.latency_target_ms);
 
 -- The guide's decision for a real workload: what each priced candidate costs a month for the workload's traffic
@@ -114,7 +118,8 @@ WITH candidates AS (
      AND g.price_kind = c.price_kind AND g.region IS NOT DISTINCT FROM c.region
     LEFT JOIN aws_instance_prices AS a
       ON c.offering_source = 'aws_instance' AND a.instance_type = c.offering AND a.price_kind = c.price_kind
-     AND a.region IS NOT DISTINCT FROM c.region
+     AND a.region IS NOT DISTINCT FROM c.region AND a.purchase_option IS NOT DISTINCT FROM c.purchase_option
+     AND a.offering_class IS NOT DISTINCT FROM c.offering_class
 ),
 spans AS (  -- serverless: one span per worker per active period, in microseconds
     SELECT *,
@@ -146,7 +151,8 @@ priced AS (
                                   ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS workload_conditions
     FROM billed
 )
-SELECT workload, offering_source, provider, offering, region, price_kind, accelerator_model, billing,
+SELECT workload, offering_source, provider, offering, region, price_kind, purchase_option, offering_class,
+       accelerator_model, billing,
        CAST(instances AS INTEGER) AS instances, billed_hours_per_month, busy_hours_per_month,
        CASE WHEN billed_hours_per_month > 0
             THEN exact_quotient(CAST(busy_hours_per_month * 1000000 AS HUGEINT),
@@ -177,7 +183,8 @@ WITH cheapest AS (
     JOIN cost_per_work AS c
       ON c.workload = d.workload AND c.offering_source = d.offering_source AND c.offering = d.offering
      AND c.price_kind = d.price_kind AND c.provider IS NOT DISTINCT FROM d.provider
-     AND c.region IS NOT DISTINCT FROM d.region
+     AND c.region IS NOT DISTINCT FROM d.region AND c.purchase_option IS NOT DISTINCT FROM d.purchase_option
+     AND c.offering_class IS NOT DISTINCT FROM d.offering_class
     WHERE d.comparable
     GROUP BY ALL
 )
@@ -214,13 +221,15 @@ monthly AS (
     LEFT JOIN deployment_costs AS d
       ON d.workload = c.workload AND d.offering_source = c.offering_source AND d.offering = c.offering
      AND d.price_kind = c.price_kind AND d.provider IS NOT DISTINCT FROM c.provider
-     AND d.region IS NOT DISTINCT FROM c.region
+     AND d.region IS NOT DISTINCT FROM c.region AND d.purchase_option IS NOT DISTINCT FROM c.purchase_option
+     AND d.offering_class IS NOT DISTINCT FROM c.offering_class
 ),
 paired AS (
     SELECT m.*, b.offering AS found_baseline, b.work_unit, b.usd_per_million_units AS baseline_usd_per_million,
            b.monthly_cost_usd AS baseline_monthly_usd,
            c.offering_source AS candidate_source, c.provider AS candidate_provider, c.offering AS candidate_offering,
            c.region AS candidate_region, c.price_kind AS candidate_price_kind,
+           c.purchase_option AS candidate_purchase_option, c.offering_class AS candidate_offering_class,
            c.usd_per_million_units AS candidate_usd_per_million, c.monthly_cost_usd AS candidate_monthly_usd,
            b.conditions AS baseline_conditions, c.conditions AS candidate_conditions,
            c.monthly_cost_basis,
@@ -233,11 +242,13 @@ paired AS (
     LEFT JOIN monthly AS c
       ON c.plan_id = m.input_id AND c.work_unit = b.work_unit
      AND NOT (c.offering_source = b.offering_source AND c.offering = b.offering AND c.price_kind = b.price_kind
-              AND c.provider IS NOT DISTINCT FROM b.provider AND c.region IS NOT DISTINCT FROM b.region)
+              AND c.provider IS NOT DISTINCT FROM b.provider AND c.region IS NOT DISTINCT FROM b.region
+              AND c.purchase_option IS NOT DISTINCT FROM b.purchase_option
+              AND c.offering_class IS NOT DISTINCT FROM b.offering_class)
 )
 SELECT workload, baseline_source, baseline_provider, baseline_offering, baseline_region, baseline_price_kind,
        candidate_source, candidate_provider, candidate_offering, candidate_region, candidate_price_kind,
-       work_unit, monthly_volume, baseline_usd_per_million, candidate_usd_per_million,
+       candidate_purchase_option, candidate_offering_class, work_unit, monthly_volume, baseline_usd_per_million, candidate_usd_per_million,
        baseline_monthly_usd, candidate_monthly_usd,
        baseline_monthly_usd - candidate_monthly_usd AS monthly_operating_saving_usd,
        monthly_maintenance_usd,
@@ -263,3 +274,99 @@ SELECT workload, baseline_source, baseline_provider, baseline_offering, baseline
        baseline_conditions IS NOT DISTINCT FROM candidate_conditions AS comparable,
        monthly_cost_basis
 FROM paired;
+
+-- Training to a target quality: what a run to the target costs on each offering, every overhead billed. A run that
+-- missed its target is never priced; runs on different datasets, evaluations or stopping criteria are never ranked
+-- against each other. Every product is DECIMAL x DECIMAL, exact.
+
+-- A Capacity Block is sold for whole durations: 1 to 14 days in 1-day steps, then up to 182 days in 7-day steps (the
+-- EC2 User Guide's "Capacity Blocks for ML", docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-capacity-blocks.html,
+-- curated: no source ratecard fetches states them). The hours a run needs, rounded up to the shortest such block;
+-- NULL beyond 182 days (more than one block: not priced, and said so).
+CREATE OR REPLACE MACRO capacity_block_hours(hours) AS
+    CASE WHEN hours <= 336 THEN CAST(ceil_quotient(CAST(hours * 1000 AS HUGEINT), 24000) * 24 AS DECIMAL(18, 3))
+         WHEN hours <= 4368 THEN CAST(ceil_quotient(CAST(hours * 1000 AS HUGEINT), 168000) * 168 AS DECIMAL(18, 3))
+    END;
+
+-- The current run per workload, offering (terms included) and conditions: the latest input wins.
+CREATE OR REPLACE VIEW training_runs AS
+SELECT r.*, r.dataset || ' / ' || r.evaluation || ' / ' || r.stopping_criterion AS run_conditions,
+       i.recorded_at, i.recorded_by, i.origin, i.content_sha256
+FROM training_run_history AS r
+JOIN pilot_inputs AS i USING (input_id)
+QUALIFY row_number() OVER (
+    PARTITION BY r.workload, r.offering_source, r.provider, r.offering, r.region, r.price_kind, r.purchase_option,
+                 r.offering_class, r.dataset, r.evaluation, r.stopping_criterion
+    ORDER BY r.input_id DESC, r.row_number DESC) = 1;
+
+-- Every current run, whether it is priced, and why not.
+CREATE OR REPLACE VIEW training_standing AS
+SELECT r.workload, r.offering_source, r.provider, r.offering, r.region, r.price_kind, r.purchase_option,
+       r.offering_class, r.quality_reached, r.target_metric, r.run_conditions, r.framework_path,
+       r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours
+           AS hours_to_target,
+       o.usd_per_offering_hour IS NOT NULL AND r.quality_reached
+           AND (r.price_kind <> 'capacity_block' OR capacity_block_hours(
+               r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours)
+               IS NOT NULL) AS priced,
+       CASE WHEN NOT r.quality_reached THEN 'target quality not reached (' || r.target_metric || ')'
+            WHEN o.usd_per_offering_hour IS NULL THEN 'no current price for this offering'
+            WHEN r.price_kind = 'capacity_block' AND capacity_block_hours(
+                r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours)
+                IS NULL THEN 'longer than the longest Capacity Block (182 days)'
+       END AS not_priced_because,
+       r.measured_on, r.input_id, r.origin, r.recorded_at
+FROM training_runs AS r
+LEFT JOIN offering_prices AS o
+  ON o.offering_source = r.offering_source AND o.offering = r.offering AND o.price_kind = r.price_kind
+ AND o.provider IS NOT DISTINCT FROM r.provider AND o.region IS NOT DISTINCT FROM r.region
+ AND o.purchase_option IS NOT DISTINCT FROM r.purchase_option AND o.offering_class IS NOT DISTINCT FROM r.offering_class;
+
+CREATE OR REPLACE VIEW training_costs AS
+WITH priced AS (
+    SELECT r.*, o.usd_per_offering_hour, o.price_unit, o.price_fetched_at, o.price_source_url,
+           o.price_content_sha256, o.price_parser_version,
+           r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours
+               AS hours_to_target
+    FROM training_runs AS r
+    JOIN offering_prices AS o
+      ON o.offering_source = r.offering_source AND o.offering = r.offering AND o.price_kind = r.price_kind
+     AND o.provider IS NOT DISTINCT FROM r.provider AND o.region IS NOT DISTINCT FROM r.region
+     AND o.purchase_option IS NOT DISTINCT FROM r.purchase_option
+     AND o.offering_class IS NOT DISTINCT FROM r.offering_class
+    WHERE r.quality_reached
+),
+billed AS (
+    SELECT *,
+           CASE WHEN price_kind = 'capacity_block' THEN capacity_block_hours(hours_to_target)
+                ELSE hours_to_target END AS billed_hours,
+           CASE WHEN price_kind = 'capacity_block'
+                THEN 'whole Capacity Blocks: 1-14 days in 1-day steps, up to 182 days in 7-day steps (EC2 User Guide, curated)'
+                ELSE 'each hour used' END AS billing_rule,
+           mode(run_conditions) OVER (PARTITION BY workload ORDER BY run_conditions
+                                      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS workload_conditions
+    FROM priced
+    WHERE price_kind <> 'capacity_block' OR capacity_block_hours(hours_to_target) IS NOT NULL
+)
+SELECT workload, offering_source, provider, offering, region, price_kind, purchase_option, offering_class,
+       instances, wall_hours, compile_hours, warmup_hours, interrupted_hours, recovery_hours, hours_to_target,
+       billed_hours, billed_hours - hours_to_target AS unused_block_hours, billing_rule,
+       usd_per_offering_hour, price_unit,
+       instances * wall_hours * usd_per_offering_hour AS training_usd,
+       instances * compile_hours * usd_per_offering_hour AS compile_usd,
+       instances * warmup_hours * usd_per_offering_hour AS warmup_usd,
+       instances * coalesce(interrupted_hours, 0) * usd_per_offering_hour AS interrupted_usd,
+       instances * recovery_hours * usd_per_offering_hour AS recovery_usd,
+       instances * (billed_hours - hours_to_target) * usd_per_offering_hour AS unused_block_usd,
+       instances * billed_hours * usd_per_offering_hour AS spend_to_target_usd,
+       target_metric, dataset, evaluation, stopping_criterion, run_conditions,
+       run_conditions = workload_conditions AS comparable,
+       CASE WHEN run_conditions <> workload_conditions
+            THEN 'not compared: this run used ' || run_conditions || '; most of this workload''s runs used '
+                 || workload_conditions END AS not_comparable_because,
+       CASE WHEN run_conditions = workload_conditions
+            THEN rank() OVER (PARTITION BY workload, run_conditions = workload_conditions
+                              ORDER BY instances * billed_hours * usd_per_offering_hour) END AS rank,
+       framework_path, measured_on, note, input_id, origin, recorded_by, recorded_at, content_sha256,
+       price_fetched_at, price_source_url, price_content_sha256, price_parser_version
+FROM billed;
