@@ -48,6 +48,7 @@ demo: $(STAMP) $(VENDOR_STAMP)
 	$(BIN)/ratecard pilot training $(TRAINING_EXAMPLE) --db $(DB)
 	$(BIN)/ratecard show --db $(DB)
 	$(BIN)/ratecard dashboard --db $(DB)
+	$(BIN)/ratecard decide --db $(DB)
 
 ## test: the whole suite in three pytest-xdist workers (on two cores a third overlaps the others' waits on
 ## subprocesses, PostgreSQL and timeouts; tests that share a landed warehouse stay in one worker through their

@@ -13,9 +13,10 @@ neither: not stated.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, Comment, Tag
 
 from pipelines.errors import ParseError, RenderedTableMissing
 from pipelines.neuron_gate.records import GateBatch, ReleaseDate
@@ -33,6 +34,7 @@ _RELEASE = r"\d+\.\d+\.\d+"
 _RELEASED_ON = re.compile(rf"On\s+({_DATE})\s*,\s*AWS released version\s+({_RELEASE})", re.IGNORECASE)
 _CURRENT = re.compile(rf"Current release version:\s*({_RELEASE})", re.IGNORECASE)
 _BLOCKS = ["li", "p", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd"]
+_NESTED = ("ul", "ol", "table")
 _DIRECTIVE = re.compile(r"^\.\.\s+[\w:-]+::|^\.\.\s+_[\w.-]+:$|^:[\w-]+:(?:\s|$)")
 _UNDERLINE = re.compile(r"^([=\-~^*#+`'\"])\1{2,}$")
 _BULLET = re.compile(r"^(?:\*\s+-|[*+-]|\d+\.)\s+")
@@ -110,21 +112,28 @@ def _rst_units(text: str) -> list[str]:
 
 
 def _html_units(soup: BeautifulSoup) -> list[str]:
-    """The text of every block outside navigation, a bullet's nested bullets being units of their own."""
+    """The text of every block outside navigation, a bullet's nested bullets and tables being units of their own
+    (and a heading's permalink "#" dropped)."""
     units = []
     for tag in soup.find_all(_BLOCKS):
         if tag.find_parent(["nav", "header", "footer"]) is not None:
             continue
-        copy = BeautifulSoup(str(tag), "lxml").find(tag.name)
-        assert isinstance(copy, Tag)
-        for nested in copy.find_all(["ul", "ol", "table"]):
-            nested.decompose()
-        for permalink in copy.find_all("a", string="#"):
-            permalink.decompose()
-        text = normalise(copy.get_text())
+        text = normalise("".join(_own_strings(tag)))
         if text:
             units.append(text)
     return units
+
+
+def _own_strings(tag: Tag) -> Iterator[str]:
+    """The block's strings, without those of a list or table nested in it, or of a permalink."""
+    for string in tag.find_all(string=True):
+        if isinstance(string, Comment) or (string.strip() == "#" and string.parent and string.parent.name == "a"):
+            continue
+        parent = string.parent
+        while parent is not None and parent is not tag and parent.name not in _NESTED:
+            parent = parent.parent
+        if parent is tag:
+            yield str(string)
 
 
 def _release_dates(

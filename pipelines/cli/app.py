@@ -16,6 +16,7 @@ import typer
 from pipelines.cli import backfill as cli_backfill
 from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
+from pipelines.cli import decide as cli_decide
 from pipelines.cli import export as cli_export
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli import samples as cli_samples
@@ -209,7 +210,7 @@ def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).
-for _commands in (cli_export, cli_changes, cli_pilot, cli_backfill, cli_samples):
+for _commands in (cli_export, cli_changes, cli_pilot, cli_decide, cli_backfill, cli_samples):
     _commands.register(app, console)
 
 if __name__ == "__main__":

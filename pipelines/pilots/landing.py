@@ -39,10 +39,10 @@ INSERT_PILOT = """
 INSERT INTO pilot_result_history (input_id, row_number, workload, offering_source, provider, offering, region,
     price_kind, work_unit, units_per_hour, quality_passed, measured_on, note, latency_target_ms, p95_latency_ms,
     input_units, output_units, concurrency, billed_hours, busy_hours, accepted_outputs, purchase_option,
-    offering_class)
+    offering_class, framework_path)
 VALUES ($id, $row, $workload, $source, $provider, $offering, $region, $price_kind, $work_unit, $units_per_hour,
     $quality_passed, $measured_on, $note, $latency_target_ms, $p95_latency_ms, $input_units, $output_units,
-    $concurrency, $billed_hours, $busy_hours, $accepted_outputs, $purchase_option, $offering_class)
+    $concurrency, $billed_hours, $busy_hours, $accepted_outputs, $purchase_option, $offering_class, $framework_path)
 """
 INSERT_PLAN = """
 INSERT INTO migration_plan_history VALUES
@@ -169,6 +169,7 @@ def land_pilots(con: duckdb.DuckDBPyConnection, origin: str, sha: str, records: 
                 "quality_passed": r.quality_passed,
                 "measured_on": r.measured_on,
                 "note": r.note,
+                "framework_path": r.framework_path,
                 **{name: getattr(r, name) for name in CONDITION_COLUMNS},
             }
             execute(con, INSERT_PILOT, params)

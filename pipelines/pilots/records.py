@@ -56,6 +56,7 @@ PILOT_COLUMNS = (
     *CONDITION_COLUMNS,
     "purchase_option",  # the terms of a reserved or Savings Plan price
     "offering_class",
+    "framework_path",  # what ran: a neuron_support package or framework, or CUDA (the software gate reads it)
 )
 REQUIRED_COLUMNS = {
     "workload",
@@ -140,8 +141,9 @@ class PilotResult(Offering):
     billed_hours: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=6)  # over the window
     busy_hours: Decimal | None = Field(default=None, ge=0, max_digits=18, decimal_places=6)
     accepted_outputs: int | None = Field(default=None, ge=0)  # outputs that passed the quality bar
+    framework_path: str | None = None  # a neuron_support package or framework (TorchNeuron Native), or CUDA
 
-    _note_blank = field_validator("note", mode="before")(blank_to_none)
+    _note_blank = field_validator("note", "framework_path", mode="before")(blank_to_none)
 
     @model_validator(mode="after")
     def _conditions_hold_together(self) -> PilotResult:

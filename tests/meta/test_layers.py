@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("assets",),
     ("pipelines.orchestration",),
     ("pipelines.refresh",),
-    ("pipelines.adapters",),
+    ("pipelines.decide", "pipelines.adapters"),
     ("pipelines.kinds",),  # the registry of kinds
     (KIND_OBJECTS,),
     ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.dashboard", "pipelines.kind"),

@@ -301,6 +301,7 @@ def test_every_view_answers_and_the_catalog_is_the_same_on_both_backends(landed,
     # Every view answers; after one refresh of the samples only those fed by pilots or by a second version are empty.
     assert empty == [
         "cost_per_work",
+        "decision_gate",
         "deployment_break_even",
         "deployment_costs",
         "migration_payback",

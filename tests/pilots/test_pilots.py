@@ -195,8 +195,8 @@ INF2 = "w,,inf2.xlarge,,on_demand,tokens,1000000,yes,2026-09-22,"
 
 def conditions(target: str, p95: str, inputs: str, outputs: str, concurrency: str, billed: str = "",
                busy: str = "", accepted: str = "") -> str:  # fmt: skip
-    """The condition cells, then the two (empty) terms cells that end the header."""
-    return ",".join((target, p95, inputs, outputs, concurrency, billed, busy, accepted, "", ""))
+    """The condition cells, then the (empty) terms and framework path cells that end the header."""
+    return ",".join((target, p95, inputs, outputs, concurrency, billed, busy, accepted, "", "", ""))
 
 
 def test_cost_per_accepted_output_pays_for_idle_hours_and_a_missed_latency_target_is_not_priced(db, tmp_path):

@@ -41,14 +41,14 @@ def test_each_run_that_reached_its_target_is_priced_to_the_cent_with_every_overh
            FROM training_costs WHERE comparable ORDER BY rank""",
     )
     assert [(o, k, n, h, b, p) for o, k, n, h, b, p, *_ in found] == [
+        ("NVIDIA H100 SXM", "on_demand", 16, D("40.250"), D("40.250"), D("2.50")),
         ("trn2.48xlarge", "capacity_block", 1, D("46.000"), D("48.000"), D("35.7608")),
-        ("NVIDIA H100 SXM", "on_demand", 32, D("40.250"), D("40.250"), D("2.50")),
         ("trn1.32xlarge", "on_demand", 2, D("76.250"), D("76.250"), D("21.50")),
     ]
     spends = [tuple(D(v).normalize() for v in row[6:13]) for row in found]
     assert spends == [
+        (D("1600"), D(0), D(10), D(0), D(0), D(0), D(1610)),
         (D("1573.4752"), D("53.6412"), D("17.8804"), D(0), D(0), D("71.5216"), D("1716.5184")),
-        (D("3200"), D(0), D(20), D(0), D(0), D(0), D(3220)),
         (D("3010"), D(86), D("21.5"), D(129), D("32.25"), D(0), D("3278.75")),
     ]
     assert [row[13] for row in found] == [1, 2, 3]

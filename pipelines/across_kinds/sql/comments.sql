@@ -134,3 +134,22 @@ COMMENT ON COLUMN accelerator_value.source_url IS 'URL the price row was fetched
 COMMENT ON COLUMN accelerator_value.fetched_at IS 'When the price row''s fetch happened (UTC).';
 COMMENT ON COLUMN accelerator_value.content_sha256 IS 'SHA-256 of the archived body the price row was parsed from (fetch_log.sha256).';
 COMMENT ON COLUMN accelerator_value.parser_version IS 'Adapter and version that parsed the price row (fetch_log.parser_version).';
+
+COMMENT ON MACRO gate_severity IS 'How far a software-gate judgement stops a candidate: ineligible 4, not verified 3, validate first 2, eligible 1 (the most restrictive of several statements stands).';
+COMMENT ON MACRO instance_family IS 'The instance family of an instance type, lower case (trn1n.32xlarge -> trn1n); NULL for a name without one.';
+COMMENT ON VIEW decision_gate IS 'The guide''s first step for every AWS candidate a workload''s pilots or training runs name: does its framework path run on Neuron for its instance family at the current release? Read from neuron_support only; a path no page speaks of is not verified, never passed. Several statements: the most restrictive stands.';
+COMMENT ON COLUMN decision_gate.workload IS 'The workload.';
+COMMENT ON COLUMN decision_gate.work IS 'inference (a pilot) or training (a training run).';
+COMMENT ON COLUMN decision_gate.offering IS 'The AWS instance type.';
+COMMENT ON COLUMN decision_gate.family IS 'Its instance family (instance_family macro).';
+COMMENT ON COLUMN decision_gate.framework_path IS 'The framework path the pilot or run names; NULL: not stated.';
+COMMENT ON COLUMN decision_gate.gate IS 'eligible (recommended or supported), validate first (beta), ineligible (archived, not included at the current release, end of support, or the statement names other instance families) or not verified (no statement, or no path named).';
+COMMENT ON COLUMN decision_gate.reason IS 'The judgement in words.';
+COMMENT ON COLUMN decision_gate.status IS 'The documentation''s status for the path (neuron_support.status); NULL: none stated.';
+COMMENT ON COLUMN decision_gate.release IS 'The release the statement speaks for (neuron_support.release).';
+COMMENT ON COLUMN decision_gate.quoted IS 'The documentation''s words.';
+COMMENT ON COLUMN decision_gate.source_url IS 'The page they were read from.';
+COMMENT ON COLUMN decision_gate.fetched_at IS 'When the page was fetched (UTC).';
+COMMENT ON COLUMN decision_gate.statements IS 'How many documentation statements speak of the path.';
+COMMENT ON COLUMN decision_gate.sha256 IS 'SHA-256 of the page body the statement was read from.';
+COMMENT ON COLUMN decision_gate.parser_version IS 'Adapter and version that read the statement.';

@@ -232,3 +232,70 @@ SELECT seller, offering_kind, offering, accelerator_printed, accelerator_spec, s
            AS usd_per_dense_pflop_hour_bf16,
        spec_source_url, source_id, source_url, fetched_at, content_sha256, parser_version
 FROM priced;
+
+-- The guide's first step for each AWS candidate a workload's pilots or training runs name: does its framework path
+-- run on Neuron for this instance family at the current release? Read from the documentation's statements
+-- (neuron_support) only: a path no page speaks of is "not verified", never passed.
+-- How far a gate judgement stops a candidate: the most restrictive of several stands.
+CREATE OR REPLACE MACRO gate_severity(gate) AS
+    CASE gate WHEN 'ineligible' THEN 4 WHEN 'not verified' THEN 3 WHEN 'validate first' THEN 2 ELSE 1 END;
+
+CREATE OR REPLACE MACRO instance_family(offering) AS
+    lower(nullif(regexp_extract(offering, '^([A-Za-z]+[0-9]+[a-z]*)\.', 1), ''));
+
+CREATE OR REPLACE VIEW decision_gate AS
+WITH candidates AS (
+    SELECT DISTINCT workload, 'inference' AS work, offering, framework_path FROM pilot_results
+    WHERE offering_source = 'aws_instance'
+    UNION
+    SELECT DISTINCT workload, 'training', offering, framework_path FROM training_runs
+    WHERE offering_source = 'aws_instance'
+),
+current_release AS (
+    SELECT arg_max(release, release_order) AS release FROM neuron_releases WHERE release_date IS NOT NULL
+),
+judged AS (
+    SELECT c.workload, c.work, c.offering, instance_family(c.offering) AS family, c.framework_path,
+           s.status, s.instances, s.from_release, s.release, s.release_date, s.quoted, s.source_id, s.source_url,
+           s.fetched_at, s.sha256, s.parser_version,
+           CASE WHEN c.framework_path IS NULL THEN 'not verified'
+                WHEN s.status IS NULL THEN 'not verified'
+                WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
+                    THEN 'ineligible'
+                WHEN s.status IN ('archived', 'end of support') THEN 'ineligible'
+                WHEN s.status = 'not included'
+                     AND (s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
+                          OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release))
+                    THEN 'ineligible'
+                WHEN s.status IN ('beta', 'not included') THEN 'validate first'
+                ELSE 'eligible' END AS gate,
+           CASE WHEN c.framework_path IS NULL THEN 'the pilot names no framework path'
+                WHEN s.status IS NULL THEN 'no Neuron documentation page ratecard reads states a status for '
+                     || c.framework_path
+                WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
+                    THEN 'the documentation names only ' || array_to_string(s.instances, ', ') || ' for '
+                         || c.framework_path
+                WHEN s.status = 'not included'
+                    THEN c.framework_path || ' is not included from Neuron '
+                         || coalesce(s.from_release, 'a release not stated')
+                ELSE c.framework_path || ' is ' || s.status
+                     || CASE WHEN s.instances IS NULL THEN ' (instance families not stated)' ELSE '' END
+           END AS reason
+    FROM candidates AS c
+    LEFT JOIN neuron_support AS s
+      ON lower(s.package) = lower(c.framework_path) OR lower(s.framework) = lower(c.framework_path)
+)
+-- Several pages may speak of one path: the most restrictive judgement stands, with its quote.
+SELECT workload, work, offering, family, framework_path,
+       arg_max(gate, gate_severity(gate)) AS gate,
+       arg_max(reason, gate_severity(gate)) AS reason,
+       arg_max(status, gate_severity(gate)) AS status,
+       arg_max(release, gate_severity(gate)) AS release,
+       arg_max(quoted, gate_severity(gate)) AS quoted,
+       arg_max(source_url, gate_severity(gate)) AS source_url,
+       arg_max(fetched_at, gate_severity(gate)) AS fetched_at,
+       arg_max(sha256, gate_severity(gate)) AS sha256,
+       arg_max(parser_version, gate_severity(gate)) AS parser_version,
+       count(status) AS statements
+FROM judged
+GROUP BY ALL;

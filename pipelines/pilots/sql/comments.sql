@@ -393,3 +393,5 @@ COMMENT ON COLUMN training_costs.price_fetched_at IS 'When the price was fetched
 COMMENT ON COLUMN training_costs.price_source_url IS 'URL the price was read from.';
 COMMENT ON COLUMN training_costs.price_content_sha256 IS 'SHA-256 of the body the price was read from.';
 COMMENT ON COLUMN training_costs.price_parser_version IS 'Adapter and version that parsed the price.';
+COMMENT ON COLUMN pilot_result_history.framework_path IS 'What the pilot ran: a neuron_support package or framework (TorchNeuron Native, vLLM with NxD Inference), or CUDA; the software gate reads it. NULL: not stated (not verified).';
+COMMENT ON COLUMN pilot_results.framework_path IS 'What the pilot ran: a neuron_support package or framework (TorchNeuron Native, vLLM with NxD Inference), or CUDA; the software gate reads it. NULL: not stated (not verified).';

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS pilot_result_history (
     accepted_outputs BIGINT,
     purchase_option VARCHAR,
     offering_class  VARCHAR,
+    framework_path  VARCHAR,
     PRIMARY KEY (input_id, row_number)
 );
 
@@ -50,6 +51,7 @@ ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS accepted_outputs BIGIN
 -- The terms of a reserved or Savings Plan price (older rows: NULL, as none was priced on such a kind alone).
 ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS purchase_option VARCHAR;
 ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS offering_class VARCHAR;
+ALTER TABLE pilot_result_history ADD COLUMN IF NOT EXISTS framework_path VARCHAR;
 
 CREATE TABLE IF NOT EXISTS migration_plan_history (
     input_id                BIGINT NOT NULL PRIMARY KEY,

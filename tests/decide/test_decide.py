@@ -1,0 +1,140 @@
+"""`ratecard decide` on the example workloads: each decided by a different rule of the guide, a candidate stopped at
+the software gate, the JSON equal to the views row for row, and one changed input (a gate status, a latency, a
+lifetime) changing the verdict for the stated reason."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipelines.decide.render import as_data
+from pipelines.decide.steps import gather
+from pipelines.decide.verdict import RULES, decide
+from tests.support.paths import PILOT_SAMPLES
+from tests.support.pilot_runs import SOURCES, plan, ratecard
+from warehouse.publish import publish_snapshot
+
+# The module lands one warehouse; its tests share it (read-only) or copy it.
+pytestmark = pytest.mark.xdist_group("decide")
+GATE_SOURCES = ["neuron_manifest", "neuron_torch_status", "neuron_jax_status", "neuron_vllm_status",
+                "neuron_release_status"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def decided(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("decide") / "prices.duckdb"
+    sources = [arg for sid in [*SOURCES, *GATE_SOURCES] for arg in ("--source", sid)]
+    steps = [
+        ["refresh", "--offline", *sources],
+        ["pilot", "import", PILOT_SAMPLES / "example.csv"],
+        ["pilot", "traffic", "--csv", PILOT_SAMPLES / "traffic_example.csv"],
+        ["pilot", "training", PILOT_SAMPLES / "training_example.csv"],
+    ]
+    for step in steps:
+        done = ratecard(*step, "--db", db)
+        assert done.returncode == 0, done.stdout + done.stderr
+    plan(db, "chat-8b", "40000", "500", "2000000000", "12")
+    plan(db, "summarise-batch", "60000", "1000", "50000000000", "24")
+    return db
+
+
+def verdict_of(db: Path, workload: str):
+    with duckdb.connect(str(db), read_only=True) as con:
+        steps = gather(con, workload)
+    return steps, decide(steps)
+
+
+def test_the_three_examples_are_each_decided_by_another_rule(decided):
+    verdicts = {w: verdict_of(decided, w)[1] for w in ("chat-8b", "summarise-batch", "pretrain-1b")}
+    assert verdicts["chat-8b"].verdict.startswith("go serverless: RunPod")
+    assert verdicts["chat-8b"].rule == RULES["serverless"]
+    assert (verdicts["summarise-batch"].verdict, verdicts["summarise-batch"].rule) == (
+        "migrate to inf2.xlarge",
+        RULES["payback"],
+    )
+    assert (verdicts["pretrain-1b"].verdict, verdicts["pretrain-1b"].rule) == (
+        "keep or rent the NVIDIA GPU deployment",
+        RULES["bill"],
+    )
+    assert "Hyperstack NVIDIA H100 SXM reaches the target for 1610.00 USD" in verdicts["pretrain-1b"].reason
+
+
+def test_the_gate_stops_the_archived_inf1_path_and_quotes_its_source(decided):
+    steps, _ = verdict_of(decided, "chat-8b")
+    gate = {g["offering"]: g for g in steps.gate}
+    assert gate["inf1.xlarge"]["gate"] == "ineligible" and gate["inf1.xlarge"]["status"] == "archived"
+    assert "(Inf1 only)" in gate["inf1.xlarge"]["quoted"] and gate["inf1.xlarge"]["source_url"]
+    assert gate["inf2.xlarge"]["gate"] == "eligible" and gate["inf2.xlarge"]["release"] == "2.32.0"
+    assert gate["trn1.2xlarge"]["reason"] == "TorchNeuron Native is recommended (instance families not stated)"
+
+
+def test_the_json_is_the_views_row_for_row(decided):
+    done = ratecard("decide", "--workload", "summarise-batch", "--format", "json", "--db", decided)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    with duckdb.connect(str(decided), read_only=True) as con:
+        steps = gather(con, "summarise-batch")
+        bill = con.execute("SELECT count(*) FROM deployment_costs WHERE workload = 'summarise-batch'").fetchone()
+    assert data == json.loads(json.dumps(as_data(steps, decide(steps))))
+    assert len(data["steps"]["bill"]["rows"]) == bill[0] > 0
+    assert (
+        data["steps"]["bill"]["view"] == "deployment_costs" and data["verdict"]["verdict"] == "migrate to inf2.xlarge"
+    )
+
+
+def test_the_markdown_for_a_design_review_has_every_step(decided, tmp_path):
+    out = tmp_path / "pretrain.md"
+    done = ratecard("decide", "--workload", "pretrain-1b", "--out", out, "--db", decided)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    for heading in ("# pretrain-1b: keep or rent the NVIDIA GPU deployment", "## 1. Software gate", "## 3. Bill"):
+        assert heading in text
+    assert "| 2 | trn2.48xlarge | capacity_block | 1 | 46 | 48 |  | 35.7608 | 1716.5184 |" in text  # its own column
+
+
+def copy_of(db: Path, tmp_path: Path, sql: str) -> Path:
+    copy = tmp_path / "prices.duckdb"
+    shutil.copyfile(db, copy)
+    with duckdb.connect(str(copy)) as con:
+        con.execute(sql)
+    publish_snapshot(copy)
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("change", "rule", "said"),
+    [
+        (
+            "UPDATE neuron_support_history SET status = 'archived' WHERE package = 'vLLM with NxD Inference'",
+            RULES["gate"],
+            "inf2.xlarge: ineligible (vLLM with NxD Inference is archived",
+        ),
+        (
+            "UPDATE pilot_result_history SET latency_target_ms = 100, p95_latency_ms = 250"
+            " WHERE workload = 'summarise-batch' AND offering = 'inf2.xlarge'",
+            RULES["pilot"],
+            "no AWS pilot that passed the gate is priced",
+        ),
+        (
+            "UPDATE migration_plan_history SET lifetime_months = 3 WHERE workload = 'summarise-batch'",
+            RULES["no_payback"],
+            "inf2.xlarge: keep the GPU deployment",
+        ),
+    ],
+    ids=["gate_status", "latency", "lifetime"],
+)
+def test_one_changed_input_changes_the_verdict_for_the_stated_reason(decided, tmp_path, change, rule, said):
+    changed = copy_of(decided, tmp_path, change)
+    done = ratecard("decide", "--workload", "summarise-batch", "--format", "json", "--db", changed)
+    verdict = json.loads(done.stdout)["verdict"]
+    assert verdict["verdict"] == "keep or rent the NVIDIA GPU deployment"
+    assert verdict["rule"] == rule and said in verdict["reason"], verdict
+
+
+def test_an_unknown_workload_names_the_nearest(decided):
+    done = ratecard("decide", "--workload", "pretrain-1", "--db", decided)
+    assert done.returncode == 1 and "did you mean pretrain-1b" in done.stdout + done.stderr
