@@ -23,7 +23,9 @@ BIN = Path(sys.executable).parent
 # Runs inside the 1.x virtualenv: prints the engine's version and the query's rows as JSON.
 QUERY_SCRIPT = (
     "import duckdb, json, sys\n"
+    # No progress bar: on a loaded machine a query past its wait time would print one into the JSON on stdout.
     "con = duckdb.connect(sys.argv[1], read_only=True)\n"
+    "con.execute('SET enable_progress_bar = false')\n"
     "rows = con.execute(sys.argv[2]).fetchall()\n"
     "print(json.dumps({'version': duckdb.__version__, 'rows': rows}))\n"
 )
