@@ -395,3 +395,4 @@ COMMENT ON COLUMN training_costs.price_content_sha256 IS 'SHA-256 of the body th
 COMMENT ON COLUMN training_costs.price_parser_version IS 'Adapter and version that parsed the price.';
 COMMENT ON COLUMN pilot_result_history.framework_path IS 'What the pilot ran: a neuron_support package or framework (TorchNeuron Native, vLLM with NxD Inference), or CUDA; the software gate reads it. NULL: not stated (not verified).';
 COMMENT ON COLUMN pilot_results.framework_path IS 'What the pilot ran: a neuron_support package or framework (TorchNeuron Native, vLLM with NxD Inference), or CUDA; the software gate reads it. NULL: not stated (not verified).';
+COMMENT ON COLUMN training_runs.hours_to_target IS 'wall_hours plus every overhead (compile, warm-up, interrupted, recovery), per instance.';

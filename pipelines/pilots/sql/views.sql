@@ -291,6 +291,8 @@ CREATE OR REPLACE MACRO capacity_block_hours(hours) AS
 -- The current run per workload, offering (terms included) and conditions: the latest input wins.
 CREATE OR REPLACE VIEW training_runs AS
 SELECT r.*, r.dataset || ' / ' || r.evaluation || ' / ' || r.stopping_criterion AS run_conditions,
+       r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours
+           AS hours_to_target,
        i.recorded_at, i.recorded_by, i.origin, i.content_sha256
 FROM training_run_history AS r
 JOIN pilot_inputs AS i USING (input_id)
@@ -302,18 +304,13 @@ QUALIFY row_number() OVER (
 -- Every current run, whether it is priced, and why not.
 CREATE OR REPLACE VIEW training_standing AS
 SELECT r.workload, r.offering_source, r.provider, r.offering, r.region, r.price_kind, r.purchase_option,
-       r.offering_class, r.quality_reached, r.target_metric, r.run_conditions, r.framework_path,
-       r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours
-           AS hours_to_target,
+       r.offering_class, r.quality_reached, r.target_metric, r.run_conditions, r.framework_path, r.hours_to_target,
        o.usd_per_offering_hour IS NOT NULL AND r.quality_reached
-           AND (r.price_kind <> 'capacity_block' OR capacity_block_hours(
-               r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours)
-               IS NOT NULL) AS priced,
+           AND (r.price_kind <> 'capacity_block' OR capacity_block_hours(r.hours_to_target) IS NOT NULL) AS priced,
        CASE WHEN NOT r.quality_reached THEN 'target quality not reached (' || r.target_metric || ')'
             WHEN o.usd_per_offering_hour IS NULL THEN 'no current price for this offering'
-            WHEN r.price_kind = 'capacity_block' AND capacity_block_hours(
-                r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours)
-                IS NULL THEN 'longer than the longest Capacity Block (182 days)'
+            WHEN r.price_kind = 'capacity_block' AND capacity_block_hours(r.hours_to_target) IS NULL
+                THEN 'longer than the longest Capacity Block (182 days)'
        END AS not_priced_because,
        r.measured_on, r.input_id, r.origin, r.recorded_at
 FROM training_runs AS r
@@ -325,9 +322,7 @@ LEFT JOIN offering_prices AS o
 CREATE OR REPLACE VIEW training_costs AS
 WITH priced AS (
     SELECT r.*, o.usd_per_offering_hour, o.price_unit, o.price_fetched_at, o.price_source_url,
-           o.price_content_sha256, o.price_parser_version,
-           r.wall_hours + r.compile_hours + r.warmup_hours + coalesce(r.interrupted_hours, 0) + r.recovery_hours
-               AS hours_to_target
+           o.price_content_sha256, o.price_parser_version
     FROM training_runs AS r
     JOIN offering_prices AS o
       ON o.offering_source = r.offering_source AND o.offering = r.offering AND o.price_kind = r.price_kind
