@@ -83,7 +83,10 @@ def sample_server(root: Path = SAMPLES_DIR, port: int = 0) -> ThreadingHTTPServe
 def serve_directory(root: Path = SAMPLES_DIR) -> Iterator[str]:
     """Serve a folder on 127.0.0.1 (a free port) for the duration of the block; yields the base URL."""
     server = sample_server(root)
-    thread = threading.Thread(target=server.serve_forever, name="ratecard-samples", daemon=True)
+    # A short poll: shutdown() waits for the loop's next look, which at the default 0.5 s ended every offline run late.
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="ratecard-samples", daemon=True
+    )
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -33,12 +33,15 @@ def copy_file_warehouse(location: Path, into: Path) -> Path:
 
 
 @contextmanager
-def copy_lake(location: str, into: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A new catalog database cloned from the lake's, its data folder copied to `into` and named in the catalog;
-    `RATECARD_LAKE_DATA_PATH` points at the copy while it is used. The database is dropped afterwards."""
+def copy_lake(
+    location: str, into: Path, monkeypatch: pytest.MonkeyPatch, *, prefix: str | None = None
+) -> Iterator[str]:
+    """A new catalog database (named `prefix`_<random>, by default after the lake's) cloned from the lake's, its
+    data folder copied to `into` and named in the catalog; `RATECARD_LAKE_DATA_PATH` points at the copy while it is
+    used. The database is dropped afterwards."""
     source_db, source_data = lake_dbname(location), lake_data_path()
     assert source_data, f"{LAKE_DATA_ENV} must name the lake's data folder to copy it"
-    copy_db = f"{source_db.rsplit('_', 1)[0]}_{uuid.uuid4().hex[:12]}"
+    copy_db = f"{prefix or source_db.rsplit('_', 1)[0]}_{uuid.uuid4().hex[:12]}"
     admin = pg_connect()
     try:
         with admin.cursor() as cur:

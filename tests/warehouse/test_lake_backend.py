@@ -42,6 +42,13 @@ def lake(tmp_path, monkeypatch):
         yield location
 
 
+@pytest.fixture
+def new_lake(tmp_path, monkeypatch):
+    """A catalog that no one has opened: its first writers create the lake's schema."""
+    with warehouse_at("ducklake", tmp_path, monkeypatch, fresh=True) as location:
+        yield location
+
+
 def refresh_command(sources_file: Path, location: Path | str, source_ids: list[str]) -> list[str]:
     selected = [arg for source_id in source_ids for arg in ("--source", source_id)]
     return [str(RATECARD), "refresh", "--sources", str(sources_file), "--warehouse", str(location), *selected]
@@ -94,11 +101,11 @@ def test_writers_attaching_a_new_catalog_at_once_all_get_its_id_sequences(attemp
     assert sorted(ids) == [(1,), (2,), (3,), (4,)], "one sequence, shared by every writer"
 
 
-def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, lake, tmp_path):
+def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, new_lake, tmp_path):
     env = dict(os.environ)
     writers = [
         subprocess.Popen(
-            refresh_command(sources_file, lake, ids),
+            refresh_command(sources_file, new_lake, ids),
             env=env,
             text=True,
             stdout=subprocess.PIPE,
@@ -117,10 +124,10 @@ def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, lake,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
-    expected, landed = rows_by_source(reference), rows_by_source(lake)
+    expected, landed = rows_by_source(reference), rows_by_source(new_lake)
     assert len(expected) >= 20 and sum(expected.values()) >= 60  # every source landed rows to compare
     assert landed == expected
-    with connect(lake, read_only=True) as con:
+    with connect(new_lake, read_only=True) as con:
         fetches = con.execute("SELECT count(*), count(DISTINCT fetch_id) FROM fetch_log").fetchone()
         outcomes = con.execute("SELECT DISTINCT outcome FROM fetch_log").fetchall()
     assert fetches == (8, 8)  # one log row per source, ids unique across the four processes
@@ -247,9 +254,9 @@ def test_an_unusable_catalog_is_exit_9_with_what_to_do(sources_file, tmp_path, m
     assert not (tmp_path / "lake").exists() or not any((tmp_path / "lake").rglob("*.parquet"))  # nothing written
 
 
-def test_a_new_lakes_tables_are_empty_and_each_has_its_statistics_row(lake):
+def test_a_new_lakes_tables_are_empty_and_each_has_its_statistics_row(new_lake):
     # Without a statistics row DuckLake asks the catalog again for every column of every query (warehouse/lake_stats).
-    with connect(lake) as con:
+    with connect(new_lake) as con:
         tables = sorted(name for (name,) in con.execute(LAKE_TABLES).fetchall())
         rows = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables}
         with_stats = con.execute(
