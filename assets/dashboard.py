@@ -19,7 +19,8 @@ DASHBOARD_KEY = dg.AssetKey("dashboard_site")
     pool=WRITER_POOL,
     deps=[SNAPSHOT_KEY],
     description="The static dashboard (dashboard/ beside the warehouse): today's prices, cheapest GPUs, "
-    "history charts, freshness, quarantine and the data dictionary; opens from file:// with no network.",
+    "history charts, each workload's decision, freshness, quarantine and the data dictionary; opens from file:// "
+    "with no network.",
 )
 def dashboard_site(warehouse: WarehouseResource) -> dg.MaterializeResult[None]:
     from pipelines.dashboard.build import build_dashboard

@@ -9,6 +9,7 @@ import dagster as dg
 
 from assets.change_feed import change_notifications, warehouse_exports
 from assets.dashboard import dashboard_site
+from assets.decisions import decide_after_publish, decisions_job, workload_decision
 from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
 from assets.pricelist import build_pricelist_asset
 from assets.publish import published_snapshot
@@ -81,11 +82,12 @@ def build_definitions(
             dashboard_site,
             change_notifications,
             warehouse_exports,
+            workload_decision,
         ],
         asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
-        jobs=[fx_job, refresh_job, publish_job, backfill_job],
+        jobs=[fx_job, refresh_job, publish_job, backfill_job, decisions_job],
         schedules=[fx_schedule, daily_schedule],
-        sensors=[publish_after_refresh],
+        sensors=[publish_after_refresh, decide_after_publish],
         resources={
             "warehouse": WarehouseResource(db_path=db_path),
             "fetcher": fetcher or FetcherResource(),

@@ -31,6 +31,7 @@ PAGES = {
     "regions.html": "AWS prices by region",
     "history.html": "Price history",
     "deployment.html": "Always-on or serverless",
+    "decisions.html": "Decisions",
     "sources.html": "Sources and quarantine",
     "dictionary.html": "Data dictionary",
 }
@@ -134,6 +135,14 @@ def render_site(site: SiteData, out: Path) -> list[Path]:
     for page, title in PAGES.items():
         path = out / page
         path.write_text(env.get_template(page).render(site=site, page=page, title=title), encoding="utf-8")
+        written.append(path)
+    for stale in out.glob("decision-*.html"):  # a workload no longer in the snapshot keeps no page
+        stale.unlink()
+    for decision in site.decisions or []:  # one page per workload, under the Decisions tab
+        path = out / decision.page
+        title = f"Decision: {decision.workload}"
+        html = env.get_template("decision.html").render(site=site, page="decisions.html", title=title, d=decision)
+        path.write_text(html, encoding="utf-8")
         written.append(path)
     return written
 

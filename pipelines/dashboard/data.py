@@ -11,18 +11,11 @@ from typing import Any
 import duckdb
 
 from pipelines.dashboard import queries
+from pipelines.dashboard.decisions import Decision, decisions
+from pipelines.dashboard.tables import Table
 from pipelines.fetch.offline import shown_source
 from warehouse.db import connect
 from warehouse.queries import one_row
-
-
-@dataclass
-class Table:
-    """A table as the templates draw it: column names and text cells."""
-
-    id: str
-    columns: list[str]
-    rows: list[list[str]]
 
 
 @dataclass
@@ -65,6 +58,7 @@ class SiteData:
     deployment: Table | None = None  # deployment_costs, once pilots and a traffic profile have landed
     break_even: Table | None = None
     deployment_charts: list[Chart] = field(default_factory=list)
+    decisions: list[Decision] | None = None  # one page per workload; none from a snapshot before decision_gate
 
     @property
     def featured(self) -> Chart | None:
@@ -129,6 +123,7 @@ def read_site_data(snapshot: Path | str) -> SiteData:
             freshness=table(con, "freshness", queries.FRESHNESS),
             quarantine=table(con, "quarantine", queries.QUARANTINE),
             dictionary=dictionary(con),
+            decisions=decisions(con) if view_exists(con, "decision_gate") else None,
             **deployment(con),
         )
 

@@ -3,7 +3,9 @@ rows are, then the verdict and the rule that decided it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from dataclasses import asdict
 from datetime import date, datetime
 from decimal import Decimal
@@ -38,6 +40,15 @@ PAYBACK: Columns = {"candidate_offering": "candidate", "monthly_saving_usd": "mo
 PLAN: Columns = {"one_time_cost_usd": "one-time USD", "monthly_maintenance_usd": "maintenance USD a month",
                  "monthly_volume": "runs a month", "lifetime_months": "lifetime months", "note": "note"}  # fmt: skip
 CLAIMS: Columns = {"claim_text": "vendor claim (not your pilot; never used)", "page_url": "page"}
+
+
+def decision_file_name(workload: str, suffix: str, prefix: str = "") -> str:
+    """The file a workload's decision is written to: its name where that is safe in a path and a URL, else a safe
+    form of it and a short hash of the name, so two workloads never share a file."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", workload).strip("-.")
+    if safe != workload:
+        safe = f"{safe or 'workload'}-{hashlib.sha256(workload.encode()).hexdigest()[:8]}"
+    return f"{prefix}{safe}.{suffix}"
 
 
 def _shown(row: dict[str, Any], price_column: str) -> dict[str, Any]:

@@ -35,7 +35,9 @@ pytestmark = pytest.mark.xdist_group("dashboard")
 
 runner = CliRunner()
 ARTIFACTS = ROOT / "var" / "artifacts"
-PAGES = ["index", "gpus", "regions", "history", "deployment", "sources", "dictionary"]
+PAGES = ["index", "gpus", "regions", "history", "deployment", "decisions", "sources", "dictionary"]
+# The example pilots name two workloads, each with its decision page (tests/decide/ checks those pages).
+DECISION_PAGES = ["decision-chat-8b", "decision-summarise-batch"]
 PILOTS = PILOT_SAMPLES
 
 
@@ -77,7 +79,7 @@ def site(warehouse) -> Path:
     out = warehouse.parent / "site"
     result = runner.invoke(app, ["dashboard", "--db", str(warehouse), "--out", str(out)], terminal_width=200)
     assert result.exit_code == 0, result.output
-    assert f"wrote {len(PAGES)} pages to {out}" in result.output
+    assert f"wrote {len(PAGES) + len(DECISION_PAGES)} pages to {out}" in result.output
     return out
 
 
@@ -317,9 +319,9 @@ def test_the_dagster_asset_regenerates_the_site_beside_the_warehouse(warehouse):
     result = dg.materialize([dashboard_site], resources={"warehouse": WarehouseResource(db_path=str(warehouse))})
     assert result.success
     written = warehouse.parent / "dashboard"
-    assert sorted(p.name for p in written.glob("*.html")) == sorted(f"{n}.html" for n in PAGES)
+    assert sorted(p.name for p in written.glob("*.html")) == sorted(f"{n}.html" for n in PAGES + DECISION_PAGES)
     materialisation = result.asset_materializations_for_node("dashboard_site")[0]
-    assert materialisation.metadata["pages"].value == len(PAGES)
+    assert materialisation.metadata["pages"].value == len(PAGES) + len(DECISION_PAGES)
     assert time.time() - written.joinpath("index.html").stat().st_mtime < 3600
 
 

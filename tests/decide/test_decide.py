@@ -14,32 +14,11 @@ import pytest
 from pipelines.decide.render import as_data
 from pipelines.decide.steps import gather
 from pipelines.decide.verdict import RULES, decide
-from tests.support.paths import PILOT_SAMPLES
-from tests.support.pilot_runs import SOURCES, plan, ratecard
+from tests.support.pilot_runs import ratecard
 from warehouse.publish import publish_snapshot
 
-# The module lands one warehouse; its tests share it (read-only) or copy it.
+# The room lands one warehouse (conftest.py); its tests share it (read-only) or copy it.
 pytestmark = pytest.mark.xdist_group("decide")
-GATE_SOURCES = ["neuron_manifest", "neuron_torch_status", "neuron_jax_status", "neuron_vllm_status",
-                "neuron_release_status"]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def decided(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("decide") / "prices.duckdb"
-    sources = [arg for sid in [*SOURCES, *GATE_SOURCES] for arg in ("--source", sid)]
-    steps = [
-        ["refresh", "--offline", *sources],
-        ["pilot", "import", PILOT_SAMPLES / "example.csv"],
-        ["pilot", "traffic", "--csv", PILOT_SAMPLES / "traffic_example.csv"],
-        ["pilot", "training", PILOT_SAMPLES / "training_example.csv"],
-    ]
-    for step in steps:
-        done = ratecard(*step, "--db", db)
-        assert done.returncode == 0, done.stdout + done.stderr
-    plan(db, "chat-8b", "40000", "500", "2000000000", "12")
-    plan(db, "summarise-batch", "60000", "1000", "50000000000", "24")
-    return db
 
 
 def verdict_of(db: Path, workload: str):

@@ -23,10 +23,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("assets",),
     ("pipelines.orchestration",),
     ("pipelines.refresh",),
-    ("pipelines.decide", "pipelines.adapters"),
+    ("pipelines.adapters",),
     ("pipelines.kinds",),  # the registry of kinds
     (KIND_OBJECTS,),
-    ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.dashboard", "pipelines.kind"),
+    ("pipelines.dashboard",),
+    ("pipelines.decide",),  # the verdict, which the CLI, the Dagster asset and the dashboard's pages show
+    ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.kind"),
     ("pipelines.reading",),
     ("pipelines.fetch",),
     ("pipelines.sources",),

@@ -56,13 +56,14 @@ VIEW_KEYS = [
     "published_snapshot",
 ]
 AFTER_PUBLISH_KEYS = ["change_notifications", "warehouse_exports"]
+DECISION_KEYS = ["workload_decision"]  # one partition per workload, run by its sensor after each publish
 
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
     ids = SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS
     sources = [f"sources/{s}" for s in [*ids, "fx_ecb"]]
-    assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + sources)
+    assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + DECISION_KEYS + sources)
 
 
 def test_asset_checks():
@@ -122,6 +123,16 @@ def test_a_finished_price_refresh_triggers_one_publish():
     assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
     for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist"):
         assert defs.resolve_job_def(name).tags.get("ratecard/warehouse") == "write"
+
+
+def test_each_workload_is_decided_after_each_publish():
+    graph = defs.resolve_asset_graph()
+    assert graph.get(dg.AssetKey("workload_decision")).parent_keys == {dg.AssetKey("published_snapshot")}
+    job = defs.resolve_job_def("decide_workloads")
+    assert job.asset_layer.selected_asset_keys == {dg.AssetKey("workload_decision")}
+    assert isinstance(job.partitions_def, dg.DynamicPartitionsDefinition) and job.partitions_def.name == "workload"
+    sensor = defs.resolve_sensor_def("decide_after_publish")
+    assert sensor.job_name == "decide_workloads" and sensor.default_status == dg.DefaultSensorStatus.RUNNING
 
 
 def test_sources_hold_no_writer_pool_while_fetching_and_the_views_share_one():
