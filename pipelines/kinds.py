@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from pipelines import across_kinds, aws, fx, gpu, neuron_gate, pilots, pricelist, specs
+from pipelines import across_kinds, aws, benchmarks, fx, gpu, neuron_gate, pilots, pricelist, specs
 from pipelines.kind import Kind
 from warehouse.sql_files import declare
 
@@ -24,6 +24,7 @@ KIND_FOLDERS = (
     pricelist,  # AWS price-list files: regional offers, Savings Plans, spot
     specs,  # accelerator specifications, launch dates, vendor claims, the NVIDIA reference
     neuron_gate,  # the Neuron software gate: the package manifest, the docs' status statements, release dates
+    benchmarks,  # vendor benchmarks: published throughput and latency, claims never used
     pilots,  # user input: pilots, migration plans, traffic profiles
     across_kinds,  # views over the kinds above: the change feed, value per unit
 )

@@ -19,17 +19,28 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from schemas.gx_frames import frame
 from schemas.gx_results import raised
-from schemas.gx_runner import ExpectationOutcome, ValidationReport, expected_bounds, outcome_of, report_of
+from schemas.gx_runner import (
+    ExpectationOutcome,
+    ValidationReport,
+    expected_bounds,
+    import_gx,
+    outcome_of,
+    report_of,
+    run_suite,
+)
 from schemas.gx_runner import validate_frame as run_ge
 
 PARTIAL_UNEXPECTED = 20  # GE's default partial_unexpected_count: how many offending rows a SUMMARY run quotes
 _SCOPE_SEPARATOR = "\x1f"  # ASCII unit separator: appears in no source id, instance type or business key
+
+
+Batch = TypeVar("Batch")
 
 
 @dataclass(frozen=True)
@@ -131,3 +142,28 @@ def validate_stacked(
             outcomes.append(outcome_of(result.expectation_config, success, details, None, source.rows))
         reports[source.source_id] = report_of(suite.name, outcomes, len(source.rows))
     return reports
+
+
+@dataclass(frozen=True)
+class RowSuite(Generic[Batch]):
+    """A kind's suite over one list of rows per batch: its row count and column checks, on one batch alone or on
+    many stacked into one GE run (each source then gets the report it would alone)."""
+
+    stacked: StackedSuite
+    rows_of: Callable[[Batch], list[dict[str, Any]]]
+    row_count: Callable[[Any], Any]  # gxe -> the batch's ExpectTableRowCountToBeBetween
+    column_checks: Callable[[Any], list[Any]]  # gxe -> the column expectations
+
+    def validate(self, batch: Batch) -> list[ValidationReport]:
+        _, gxe = import_gx()
+        rows = self.rows_of(batch)
+        data = frame(rows, self.stacked.columns, numbers=self.stacked.numbers)
+        return [run_suite(self.stacked.name, [self.row_count(gxe), *self.column_checks(gxe)], data, rows)]
+
+    def validate_many(self, batches: Mapping[str, Batch]) -> dict[str, list[ValidationReport]]:
+        _, gxe = import_gx()
+        sources = [SourceRows(sid, self.rows_of(batch), self.row_count(gxe)) for sid, batch in batches.items()]
+        reports = validate_stacked(
+            self.stacked, sources, self.column_checks(gxe), lambda sid: self.validate(batches[sid])[0]
+        )
+        return {sid: [report] for sid, report in reports.items()}

@@ -36,7 +36,14 @@ class Decision:
     steps: list[Step] = field(default_factory=list)
 
 
-STEP_IDS = ("gate", "pilots", "bill", "payback", "claims")  # the order of pipelines.decide.render.sections
+STEP_IDS = (
+    "gate",
+    "pilots",
+    "bill",
+    "payback",
+    "claims",
+    "benchmarks",
+)  # the order of pipelines.decide.render.sections
 
 
 def cell(column: str, value: object) -> str:

@@ -40,6 +40,10 @@ PAYBACK: Columns = {"candidate_offering": "candidate", "monthly_saving_usd": "mo
 PLAN: Columns = {"one_time_cost_usd": "one-time USD", "monthly_maintenance_usd": "maintenance USD a month",
                  "monthly_volume": "runs a month", "lifetime_months": "lifetime months", "note": "note"}  # fmt: skip
 CLAIMS: Columns = {"claim_text": "vendor claim (not your pilot; never used)", "page_url": "page"}
+BENCHMARKS: Columns = {"claim_note": "what it is", "model": "model", "instance_type": "instance",
+                       "neuron_release": "Neuron release", "conditions": "conditions", "throughput": "throughput",
+                       "throughput_unit": "unit", "ttft_p50_ms": "TTFT P50 ms", "tpot_p50_ms": "TPOT P50 ms",
+                       "source_url": "source"}  # fmt: skip
 
 
 def decision_file_name(workload: str, suffix: str, prefix: str = "") -> str:
@@ -75,6 +79,7 @@ def sections(steps: Steps) -> list[tuple[str, str, list[dict[str, Any]], Columns
         ("3. Bill", views["bill"], bill, TRAINING if training else DEPLOYMENT),
         ("4. Payback", views["payback"], steps.plan if training else steps.payback, PLAN if training else PAYBACK),
         ("Vendor claims", views["claims"], steps.claims, CLAIMS),
+        ("Vendor benchmarks", views["benchmarks"], steps.benchmarks, BENCHMARKS),
     ]
 
 
@@ -150,6 +155,7 @@ def as_data(steps: Steps, verdict: Verdict) -> dict[str, Any]:
                 ("bill", steps.bill),
                 ("payback", steps.plan if steps.work == "training" else steps.payback),
                 ("claims", steps.claims),
+                ("benchmarks", steps.benchmarks),
             )
         },
         "verdict": asdict(verdict),

@@ -27,6 +27,12 @@ JOIN decision_gate AS g ON g.workload = $workload AND g.family IS NOT NULL
  AND c.page_url ILIKE '%/' || regexp_replace(g.family, 'n$', '') || '/%'
 ORDER BY c.source_id, c.claim_text
 """
+# The vendor's published benchmarks for the candidates' instance families: shown as claims, never used.
+BENCHMARKS = """
+SELECT b.* FROM vendor_benchmarks AS b
+WHERE b.instance_family IN (SELECT family FROM decision_gate WHERE workload = $workload AND family IS NOT NULL)
+ORDER BY b.instance_type, b.model, release_order(b.neuron_release) DESC, b.conditions
+"""
 WORKLOADS = """
 SELECT workload FROM pilot_results UNION SELECT workload FROM training_runs
 UNION SELECT workload FROM migration_plan_history UNION SELECT workload FROM traffic_profiles
@@ -46,6 +52,7 @@ class Steps:
     payback: list[dict[str, Any]] = field(default_factory=list)
     plan: list[dict[str, Any]] = field(default_factory=list)
     claims: list[dict[str, Any]] = field(default_factory=list)
+    benchmarks: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def views(self) -> dict[str, str]:
@@ -57,6 +64,7 @@ class Steps:
             "bill": "training_costs" if training else "deployment_costs",
             "payback": "migration_plan_history" if training else "migration_payback",
             "claims": "vendor_claims",
+            "benchmarks": "vendor_benchmarks",
         }
 
 
@@ -71,6 +79,7 @@ def gather(con: duckdb.DuckDBPyConnection, workload: str) -> Steps:
     steps.gate = rows_as_dicts(con, GATE, params)
     steps.plan = rows_as_dicts(con, PLAN, params)
     steps.claims = rows_as_dicts(con, CLAIMS, params)
+    steps.benchmarks = rows_as_dicts(con, BENCHMARKS, params)
     if training:
         steps.pilots, steps.bill = training, rows_as_dicts(con, TRAINING, params)
     else:

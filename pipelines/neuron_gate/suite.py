@@ -4,13 +4,10 @@ within a batch, status words from the documentation's vocabulary, releases and i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pipelines.neuron_gate.records import INSTANCE_FAMILY, RELEASE, STATUS_ORDER, GateBatch
-from schemas.gx_frames import frame
-from schemas.gx_runner import ValidationReport, import_gx, run_suite
-from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
+from schemas.gx_stacked import RowSuite, StackedSuite
 
 SUITE = "neuron_gate"
 COLUMNS = ["record", "business_key", "status", "release", "instance", "quoted"]
@@ -53,18 +50,6 @@ def _columns(gxe: Any) -> list[Any]:
     ]
 
 
-def validate_gate(batch: GateBatch) -> list[ValidationReport]:
-    _, gxe = import_gx()
-    rows = gate_rows(batch)
-    return [run_suite(SUITE, [_row_count(gxe), *_columns(gxe)], frame(rows, COLUMNS), rows)]
-
-
-STACKED = StackedSuite(SUITE, COLUMNS, scoped=["business_key"])
-
-
-def validate_gate_many(batches: Mapping[str, GateBatch]) -> dict[str, list[ValidationReport]]:
-    """validate_gate on every source's batch in one GE run; each source gets the reports it would alone."""
-    _, gxe = import_gx()
-    sources = [SourceRows(sid, gate_rows(batch), _row_count(gxe)) for sid, batch in batches.items()]
-    reports = validate_stacked(STACKED, sources, _columns(gxe), lambda sid: validate_gate(batches[sid])[0])
-    return {sid: [report] for sid, report in reports.items()}
+SUITE_ROWS = RowSuite(StackedSuite(SUITE, COLUMNS, scoped=["business_key"]), gate_rows, _row_count, _columns)
+validate_gate = SUITE_ROWS.validate
+validate_gate_many = SUITE_ROWS.validate_many

@@ -51,6 +51,8 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "nvidia_reference": AdapterInfo("pipelines.adapters.nvidia_reference", "spec", JSON),
     "neuron_status": AdapterInfo("pipelines.adapters.neuron_status", "neuron_gate", HTML + RST_SOURCE, reads_html=True),
     "neuron_manifest": AdapterInfo("pipelines.adapters.neuron_manifest", "neuron_gate", (*JSON, "text/plain")),
+    # GitHub's raw host serves a CSV as text/plain.
+    "neuron_benchmarks": AdapterInfo("pipelines.adapters.neuron_benchmarks", "vendor_benchmark", (*CSV, "text/plain")),
     "aws_pricelist_region": AdapterInfo("pipelines.adapters.aws_pricelist_region", "pricelist", CSV, reads_files=True),
     "aws_spot_feed": AdapterInfo("pipelines.adapters.aws_spot_feed", "pricelist", JSON + JAVASCRIPT),
     "aws_savings_plan_region": AdapterInfo(

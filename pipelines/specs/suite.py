@@ -8,14 +8,11 @@ band (a GiB read as TiB, a TFLOPS read as PFLOPS falls out), units and formats f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from pipelines.specs.records import NUMBER_FORMATS, SpecBatch
-from schemas.gx_frames import frame
-from schemas.gx_runner import ValidationReport, import_gx, run_suite
-from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
+from schemas.gx_stacked import RowSuite, StackedSuite
 
 SUITE = "accelerator_specs"
 COLUMNS = ["record", "business_key", "figure", "figure_unit", "number_format"]
@@ -80,19 +77,8 @@ def _columns(gxe: Any) -> list[Any]:
     ]
 
 
-def validate_specs(batch: SpecBatch) -> list[ValidationReport]:
-    _, gxe = import_gx()
-    rows = spec_rows(batch)
-    data = frame(rows, COLUMNS, numbers=["figure"])
-    return [run_suite(SUITE, [_row_count(gxe), *_columns(gxe)], data, rows)]
-
-
+# Alone or many sources stacked into one GE run (each source gets the report it would alone).
 STACKED = StackedSuite(SUITE, COLUMNS, numbers=["figure"], scoped=["business_key"])
-
-
-def validate_specs_many(batches: Mapping[str, SpecBatch]) -> dict[str, list[ValidationReport]]:
-    """validate_specs on every source's batch in one GE run; each source gets the reports it would alone."""
-    _, gxe = import_gx()
-    sources = [SourceRows(sid, spec_rows(batch), _row_count(gxe)) for sid, batch in batches.items()]
-    reports = validate_stacked(STACKED, sources, _columns(gxe), lambda sid: validate_specs(batches[sid])[0])
-    return {sid: [report] for sid, report in reports.items()}
+SUITE_ROWS = RowSuite(STACKED, spec_rows, _row_count, _columns)
+validate_specs = SUITE_ROWS.validate
+validate_specs_many = SUITE_ROWS.validate_many

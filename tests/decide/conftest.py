@@ -1,5 +1,6 @@
 """The warehouse the decision tests share: the samples the example workloads need, the Neuron gate's sources, and
-the example pilots, traffic profiles, training runs and migration plans, landed once per test process."""
+the vendor's benchmarks, and the example pilots, traffic profiles, training runs and migration plans, landed once per
+test process."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from tests.support.pilot_runs import SOURCES, plan, ratecard
 
 GATE_SOURCES = ["neuron_manifest", "neuron_torch_status", "neuron_jax_status", "neuron_vllm_status",
                 "neuron_release_status"]  # fmt: skip
+BENCHMARK_SOURCES = ["neuron_inf2_benchmarks", "neuron_trn1_benchmarks"]
 
 
 @pytest.fixture(scope="session")
 def decided(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("decide") / "prices.duckdb"
-    sources = [arg for sid in [*SOURCES, *GATE_SOURCES] for arg in ("--source", sid)]
+    sources = [arg for sid in [*SOURCES, *GATE_SOURCES, *BENCHMARK_SOURCES] for arg in ("--source", sid)]
     steps = [
         ["refresh", "--offline", *sources],
         ["pilot", "import", PILOT_SAMPLES / "example.csv"],

@@ -117,3 +117,14 @@ def test_one_changed_input_changes_the_verdict_for_the_stated_reason(decided, tm
 def test_an_unknown_workload_names_the_nearest(decided):
     done = ratecard("decide", "--workload", "pretrain-1", "--db", decided)
     assert done.returncode == 1 and "did you mean pretrain-1b" in done.stdout + done.stderr
+
+
+def test_vendor_benchmarks_are_shown_as_claims_and_decide_nothing(decided, tmp_path):
+    steps, verdict = verdict_of(decided, "summarise-batch")
+    families = {g["family"] for g in steps.gate}
+    assert steps.benchmarks and {b["instance_family"] for b in steps.benchmarks} <= families
+    assert {b["instance_type"] for b in steps.benchmarks} >= {"inf2.xlarge", "inf2.48xlarge"}
+    assert all(b["is_claim"] and b["claim_note"] == "vendor benchmark, not your pilot" for b in steps.benchmarks)
+    emptied = copy_of(decided, tmp_path, "DELETE FROM vendor_benchmark_history")
+    without, unchanged = verdict_of(emptied, "summarise-batch")
+    assert without.benchmarks == [] and unchanged == verdict

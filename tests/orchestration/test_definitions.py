@@ -47,6 +47,7 @@ GATE_SOURCE_IDS = [
     "neuron_torch_status",
     "neuron_vllm_status",
 ]
+BENCHMARK_SOURCE_IDS = ["neuron_inf2_benchmarks", "neuron_trn1_benchmarks"]  # vendor claims, never used
 REFERENCE_IDS = ["launch_dates", "nvidia_gpus"]  # in-repo files, landed like any source
 VIEW_KEYS = [
     "accelerator_hour_prices",
@@ -61,7 +62,8 @@ DECISION_KEYS = ["workload_decision"]  # one partition per workload, run by its 
 
 def test_asset_keys():
     keys = sorted(k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys())
-    ids = SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS
+    ids = SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS + PRICELIST_IDS
+    ids += REFERENCE_IDS
     sources = [f"sources/{s}" for s in [*ids, "fx_ecb"]]
     assert keys == sorted(VIEW_KEYS + AFTER_PUBLISH_KEYS + DECISION_KEYS + sources)
 
@@ -80,6 +82,7 @@ def test_asset_checks():
     expected += [f"sources/{s}:ge_gpu_listings" for s in GPU_SOURCE_IDS]
     expected += [f"sources/{s}:ge_accelerator_specs" for s in SPEC_SOURCE_IDS]
     expected += [f"sources/{s}:ge_neuron_gate" for s in GATE_SOURCE_IDS]
+    expected += [f"sources/{s}:ge_vendor_benchmarks" for s in BENCHMARK_SOURCE_IDS]
     expected += [f"sources/{s}:ge_pricelist_prices" for s in PRICELIST_IDS]
     assert checks == sorted(expected)
 
@@ -109,10 +112,11 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + 5 of the Neuron gate + the price list, the
-    # Savings Plans and the spot feed + 2 references
-    expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + PRICELIST_IDS + REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 29 + len(GPU_SOURCE_IDS)
+    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + 5 of the Neuron gate + 2 benchmark tables + the
+    # price list, the Savings Plans and the spot feed + 2 references
+    expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
+    expected += len(PRICELIST_IDS + REFERENCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 31 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
@@ -158,7 +162,7 @@ def test_sources_refresh_in_one_subsettable_step_per_group():
     fx = defs.resolve_assets_def(dg.AssetKey(["sources", "fx_ecb"]))
     prices = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_trn1"]))
     assert (fx.op.name, prices.op.name) == ("fx_sources", "price_sources")
-    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS)
+    in_step = set(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
     assert {k.path[-1] for k in prices.keys} == in_step
     assert fx.can_subset and prices.can_subset
     assert not any(out.is_required for out in [*fx.op.outs.values(), *prices.op.outs.values()])

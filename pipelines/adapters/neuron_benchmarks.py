@@ -1,0 +1,157 @@
+"""AWS Neuron's published inference benchmarks (`about-neuron/benchmarks/<family>/*_data_*.csv` in
+aws-neuron/aws-neuron-sdk): one row per model, instance, SDK release and run conditions, with throughput and
+time-to-first-token / time-per-output-token latencies.
+
+Columns are found by their header words, wherever they sit (`Model`, `Inst. Type`, `... Throughput (unit)`, `TTFT
+Latency P50 (ms)`, `Neuron Version`, ...); the throughput's unit is the header's parenthesis. A table without a
+model, instance, throughput or release column is refused whole, naming what is missing; a row whose figure is not
+a number, or that repeats another's model, instance, release and conditions, is refused alone, named. An empty cell
+stays unknown. These are the vendor's claims: they land as such and decide nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipelines.benchmarks.records import BenchmarkBatch, VendorBenchmark
+from pipelines.errors import MissingColumnError, ParseError
+from pipelines.reading.tables import shape_fingerprint
+from pipelines.reading.values import clean, is_empty, parse_decimal, parse_int
+from pipelines.sources.file import SourceSpec
+
+PARSER_VERSION = "neuron_benchmarks/1.0"
+Match = Callable[[str], bool]
+
+
+def _words(*words: str) -> Match:
+    return lambda header: all(w in header for w in words)
+
+
+# field -> how its header reads (lower case, spaces collapsed); the first header that matches is taken.
+COLUMNS: dict[str, Match] = {
+    "model": lambda h: h == "model",
+    "instance_printed": lambda h: "inst" in h and "type" in h,
+    "throughput": _words("throughput"),
+    "neuron_release": lambda h: re.fullmatch(r"neuron (sdk )?(version|release)", h) is not None,
+    "ttft_p50_ms": _words("ttft", "p50"),
+    "ttft_p99_ms": _words("ttft", "p99"),
+    "tpot_p50_ms": _words("tpot", "p50"),
+    "tpot_p99_ms": _words("tpot", "p99"),
+    "framework": lambda h: h == "framework",
+    "task": lambda h: h == "task",
+    "application_type": _words("application type"),
+    "batch_size": _words("batch size"),
+    "tp_degree": _words("tp degree"),
+    "input_length": _words("input length"),
+    "output_length": _words("output length"),
+    "model_data_type": _words("model data type"),
+}
+REQUIRED = ("model", "instance_printed", "throughput", "neuron_release")
+MILLISECONDS = ("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms")
+WHOLE = ("batch_size", "tp_degree", "input_length", "output_length")
+TEXT = ("framework", "task", "application_type", "model_data_type")
+
+
+def parse(body: bytes, source: SourceSpec) -> BenchmarkBatch:
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError(source.id, f"not UTF-8 text: {exc}") from exc
+    table = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    if not table:
+        raise ParseError(source.id, "no rows: the benchmark table is empty")
+    headers = [re.sub(r"\s+", " ", h).strip() for h in table[0]]
+    at = _find_columns(headers)
+    missing = [name for name in REQUIRED if name not in at]
+    if missing:
+        raise MissingColumnError(source.id, missing, headers)
+    unit = _unit(headers[at["throughput"]])
+    if unit is None:
+        raise ParseError(source.id, f"the throughput header {headers[at['throughput']]!r} names no unit")
+    rows: list[VendorBenchmark] = []
+    refused: list[str] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for number, cells in enumerate(table[1:], start=1):
+        row = _row(cells, at, unit, number, refused)
+        if row is None:
+            continue
+        key = (row.model, row.instance_type, row.neuron_release, row.conditions)
+        if key in seen:
+            refused.append(
+                f"row {number}: repeats {row.model} on {row.instance_type} at {row.neuron_release}, {row.conditions}"
+            )
+            continue
+        seen.add(key)
+        rows.append(row)
+    return BenchmarkBatch(
+        source_id=source.id,
+        parser_version=PARSER_VERSION,
+        rows=rows,
+        refused=refused,
+        shape=shape_fingerprint(headers),
+    )
+
+
+def _find_columns(headers: list[str]) -> dict[str, int]:
+    at: dict[str, int] = {}
+    for index, header in enumerate(headers):
+        folded = header.casefold()
+        for name, matches in COLUMNS.items():
+            if name not in at and matches(folded):
+                at[name] = index
+                break
+    return at
+
+
+def _unit(header: str) -> str | None:
+    found = re.search(r"\(([^)]*/[^)]*)\)", header)
+    return found.group(1).strip() if found else None
+
+
+def _row(cells: list[str], at: dict[str, int], unit: str, number: int, refused: list[str]) -> VendorBenchmark | None:
+    def cell(name: str) -> str | None:
+        index = at.get(name)
+        value = cells[index] if index is not None and index < len(cells) else None
+        return None if is_empty(value) else clean(value)
+
+    try:
+        if cell("throughput") is None:  # the one figure a row is for: empty or "n/a" is a row that says nothing
+            raw = cells[at["throughput"]] if at["throughput"] < len(cells) else ""
+            raise ValueError(f"no throughput (the cell is {raw!r})")
+        fields: dict[str, Any] = {
+            "model": cell("model"),
+            "instance_printed": cell("instance_printed"),
+            "instance_type": (cell("instance_printed") or "").lower(),
+            "neuron_release": cell("neuron_release"),
+            "throughput": _number(cell("throughput")),
+            "throughput_unit": unit,
+        }
+        fields |= {name: _number(cell(name)) for name in MILLISECONDS}
+        fields |= {name: parse_int(cell(name)) for name in WHOLE}
+        fields |= {name: cell(name) for name in TEXT}
+        return VendorBenchmark(**fields)
+    except ValueError as exc:  # a cell that is not a number, or a record its model refuses
+        refused.append(f"row {number}: {_why(exc)}")
+        return None
+
+
+def _number(text: str | None) -> Decimal | None:
+    """A figure cell: a plain number, or nothing (`n/a`, a word) refused, never read as its first digits."""
+    if text is None:
+        return None
+    if not re.fullmatch(r"[\d,]*\.?\d+", text):
+        raise ValueError(f"{text!r} is not a number")
+    return parse_decimal(text)
+
+
+def _why(exc: ValueError) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']} (input {e.get('input')!r})" for e in exc.errors())
+    return str(exc)

@@ -1,0 +1,58 @@
+"""A vendor benchmark row as the vendor's table prints it: the model, the instance, the SDK release and the run's
+conditions, and the figures (throughput in the header's unit, time to first token and time per output token at
+P50 and P99 in milliseconds). A figure the table leaves empty stays unknown, never 0."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from pydantic import BaseModel, Field
+
+from schemas.record import Record
+
+RELEASE = r"^\d+\.\d+\.\d+$"
+MILLISECONDS = Field(default=None, ge=0, max_digits=28, decimal_places=10)
+
+
+class VendorBenchmark(Record):
+    model: str = Field(min_length=1)
+    instance_type: str = Field(pattern=r"^[a-z][a-z0-9]*\.[a-z0-9]+$")  # lower-cased; the table prints "Inf2.48xlarge"
+    instance_printed: str
+    neuron_release: str = Field(pattern=RELEASE)
+    framework: str | None = None
+    task: str | None = None
+    application_type: str | None = None  # "Real Time" or "Batch", as printed
+    batch_size: int | None = Field(default=None, ge=1)
+    tp_degree: int | None = Field(default=None, ge=1)
+    input_length: int | None = Field(default=None, ge=0)
+    output_length: int | None = Field(default=None, ge=0)
+    model_data_type: str | None = None
+    throughput: Decimal = Field(gt=0, max_digits=28, decimal_places=10)
+    throughput_unit: str = Field(min_length=1)  # from the header: "tokens/sec"
+    ttft_p50_ms: Decimal | None = MILLISECONDS
+    ttft_p99_ms: Decimal | None = MILLISECONDS
+    tpot_p50_ms: Decimal | None = MILLISECONDS
+    tpot_p99_ms: Decimal | None = MILLISECONDS
+
+    @property
+    def conditions(self) -> str:
+        """The run's conditions as one key: two rows of one model, instance and release differ in these."""
+        parts = [
+            ("framework", self.framework), ("mode", self.application_type), ("batch", self.batch_size),
+            ("tp", self.tp_degree), ("in", self.input_length), ("out", self.output_length),
+            ("dtype", self.model_data_type),
+        ]  # fmt: skip
+        return " · ".join(f"{name} {value}" for name, value in parts if value is not None)
+
+
+class BenchmarkBatch(BaseModel):
+    source_id: str
+    parser_version: str
+    rows: list[VendorBenchmark] = []
+    warnings: list[str] = []
+    refused: list[str] = []  # rows refused one by one, with why
+    shape: str | None = None
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)

@@ -1,0 +1,33 @@
+-- Vendor benchmarks: the throughput and latency figures the vendor publishes, versioned per source like the
+-- specifications (valid_from / valid_to). Claims, never inputs to a computed figure.
+
+CREATE TABLE IF NOT EXISTS vendor_benchmark_history (
+    source_id          VARCHAR NOT NULL,
+    model              VARCHAR NOT NULL,
+    instance_type      VARCHAR NOT NULL,
+    neuron_release     VARCHAR NOT NULL,
+    conditions         VARCHAR NOT NULL,
+    instance_printed   VARCHAR NOT NULL,
+    framework          VARCHAR,
+    task               VARCHAR,
+    application_type   VARCHAR,
+    batch_size         BIGINT,
+    tp_degree          BIGINT,
+    input_length       BIGINT,
+    output_length      BIGINT,
+    model_data_type    VARCHAR,
+    throughput         DECIMAL(28, 10) NOT NULL CHECK (throughput > 0),
+    throughput_unit    VARCHAR NOT NULL,
+    ttft_p50_ms        DECIMAL(28, 10),
+    ttft_p99_ms        DECIMAL(28, 10),
+    tpot_p50_ms        DECIMAL(28, 10),
+    tpot_p99_ms        DECIMAL(28, 10),
+    attributes_hash    VARCHAR NOT NULL,
+    valid_from         TIMESTAMPTZ NOT NULL,
+    valid_to           TIMESTAMPTZ,
+    fetch_id           BIGINT NOT NULL,
+    source_url         VARCHAR NOT NULL,
+    fetched_at         TIMESTAMPTZ NOT NULL,
+    sha256             VARCHAR NOT NULL,
+    parser_version     VARCHAR NOT NULL
+);

@@ -1,0 +1,89 @@
+"""AWS Neuron's real benchmark tables (tests/recorded/neuron_benchmarks/, provenance in SOURCES.md) through the real
+refresh: each served on 127.0.0.1 at its raw-GitHub path as text/plain, landed as vendor claims, figures exact."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pipelines.fetch.archive import Archive
+from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.one_source import SourceOutcome, refresh_source
+from pipelines.sources.file import SourceSpec, load_sources
+from tests.support.localserver import LocalServer, Reply
+from tests.support.paths import RECORDED
+
+SOURCES = {s.id: s for s in load_sources()}
+LANDINGS = {
+    "neuron_inf2_benchmarks": "inf2-latency_data_decoder.csv",
+    "neuron_trn1_benchmarks": "trn1-throughput_data_decoder.csv",
+}
+
+
+@pytest.fixture(scope="module")
+def landed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, SourceOutcome]]:
+    root = tmp_path_factory.mktemp("benchmarks")
+    db = root / "prices.duckdb"
+    outcomes = {}
+    with LocalServer() as server, Fetcher(FetchSettings(max_attempts=1)) as fetcher:
+        for source_id, recording in LANDINGS.items():
+            path = "/" + str(SOURCES[source_id].url).split("://", 1)[1].split("/", 1)[1]
+            body = (RECORDED / "neuron_benchmarks" / recording).read_bytes()
+            server.set(path, Reply(body=body, content_type="text/plain; charset=utf-8"))
+            source = SourceSpec.model_validate(SOURCES[source_id].model_dump() | {"url": server.url(path)})
+            outcomes[source_id] = refresh_source(source, fetcher=fetcher, db_path=db, archive=Archive(root / "a"))
+    return db, outcomes
+
+
+def rows(db: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_every_row_of_both_tables_lands_as_a_claim(landed):
+    db, outcomes = landed
+    assert {sid: o.status for sid, o in outcomes.items()} == dict.fromkeys(LANDINGS, "landed")
+    assert all(not o.warnings for o in outcomes.values()), {sid: o.warnings for sid, o in outcomes.items()}
+    counts = rows(
+        db,
+        "SELECT source_id, count(*), bool_and(is_claim), min(claim_note) FROM vendor_benchmarks GROUP BY 1 ORDER BY 1",
+    )
+    assert counts == [
+        ("neuron_inf2_benchmarks", 27, True, "vendor benchmark, not your pilot"),
+        ("neuron_trn1_benchmarks", 18, True, "vendor benchmark, not your pilot"),
+    ]
+    assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY 1") == [
+        ("inf2", "tokens/sec"),
+        ("trn1", "tokens/sec"),
+    ]
+
+
+def test_figures_are_exact_as_printed(landed):
+    db, _ = landed
+    first = rows(
+        db,
+        "SELECT instance_printed, throughput, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, batch_size,"
+        " tp_degree FROM vendor_benchmarks WHERE model = 'Llama-3-8B' AND instance_type = 'inf2.48xlarge'"
+        " AND neuron_release = '2.18.1' AND input_length = 128 AND output_length = 8064",
+    )
+    assert first == [
+        (
+            "Inf2.48xlarge",
+            Decimal("144.98"),
+            Decimal("29.47"),
+            Decimal("42.05"),
+            Decimal("7.41"),
+            Decimal("7.68"),
+            1,
+            24,
+        )
+    ]
+    eight_places = rows(
+        db,
+        "SELECT throughput, ttft_p50_ms FROM vendor_benchmarks WHERE model = 'Llama-2-7b'"
+        " AND instance_type = 'trn1.32xlarge' AND output_length = 8064",
+    )
+    assert eight_places == [(Decimal("917.2452652"), Decimal("66.4024353"))]
