@@ -34,6 +34,7 @@ STATEMENTS = VersionedTable(
         pa.field("status", pa.string()),
         pa.field("printed_statuses", NAMES),
         pa.field("instances", NAMES),
+        pa.field("instances_only", pa.bool_()),
         pa.field("from_release", pa.string()),
         pa.field("doc_release", pa.string()),
         pa.field("quoted", pa.string()),

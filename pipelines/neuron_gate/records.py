@@ -53,6 +53,9 @@ class SupportStatement(Record):
     status: GateStatus
     printed_statuses: list[str]  # every status word the page gives it, in page order
     instances: list[str] | None = None  # families the statement names; None: not stated
+    # The statement limits itself to those families ("Beta — Trn2/Trn3 only", "(Inf1 only)"); else it names them
+    # without saying the others are out.
+    instances_only: bool = False
     from_release: str | None = Field(default=None, pattern=RELEASE)  # "not included in Neuron 2.32.0 and later"
     doc_release: str | None = None  # the documentation release the page belongs to (its URL), when it says
     quoted: str = Field(min_length=1)

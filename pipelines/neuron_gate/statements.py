@@ -34,6 +34,8 @@ _NOT_INCLUDED = re.compile(
     re.IGNORECASE,
 )
 _INSTANCE = re.compile(r"\b(trn|inf)(\d+)(n?)\b", re.IGNORECASE)
+# Families named as the only ones: "Trn2/Trn3 only", "Inf1 only", "Trn1 and Trn2 only".
+_ONLY = re.compile(r"\b(?:trn|inf)\d+n?(?:\s*(?:/|,|&|and|or)\s*(?:trn|inf)\d+n?)*\s+only\b", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:(?:the|a|an|option \d+|and|or)\s+)+", re.IGNORECASE)
 # A status word the docs use that is one of ours under another name.
 _SYNONYMS: dict[str, GateStatus] = {"deprecated": "archived"}
@@ -60,6 +62,7 @@ class _Found:
     package: str
     statuses: list[str] = field(default_factory=list)
     instances: set[str] = field(default_factory=set)
+    only: bool = False  # some statement of it limits it to the families it names
     from_release: str | None = None
     quotes: list[str] = field(default_factory=list)
 
@@ -85,6 +88,7 @@ def statements_in(units: Iterable[str], doc_release: str | None) -> tuple[list[S
             entry = found.setdefault(package.lower(), _Found(framework, package))
             entry.statuses.append(status)
             entry.instances |= instances_named(scope)
+            entry.only |= _ONLY.search(scope) is not None
             if excluded:
                 entry.statuses.append("not included")
                 entry.from_release = excluded["release"]
@@ -121,6 +125,7 @@ def _statement(entry: _Found, doc_release: str | None) -> SupportStatement:
         status=status,  # type: ignore[arg-type]
         printed_statuses=list(dict.fromkeys(entry.statuses)),
         instances=sorted(entry.instances) or None,
+        instances_only=entry.only and bool(entry.instances),
         from_release=entry.from_release,
         doc_release=doc_release,
         quoted=" … ".join(entry.quotes),

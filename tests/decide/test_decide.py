@@ -128,3 +128,21 @@ def test_vendor_benchmarks_are_shown_as_claims_and_decide_nothing(decided, tmp_p
     emptied = copy_of(decided, tmp_path, "DELETE FROM vendor_benchmark_history")
     without, unchanged = verdict_of(emptied, "summarise-batch")
     assert without.benchmarks == [] and unchanged == verdict
+
+
+@pytest.mark.parametrize(("only", "gate"), [(True, "ineligible"), (False, "not verified")])
+def test_families_a_statement_names_stop_another_family_only_when_it_says_only_those(decided, tmp_path, only, gate):
+    changed = copy_of(
+        decided,
+        tmp_path,
+        f"UPDATE neuron_support_history SET instances = ['trn2'], instances_only = {only}"
+        " WHERE package = 'vLLM with NxD Inference'",
+    )
+    steps, verdict = verdict_of(changed, "summarise-batch")
+    inf2 = next(g for g in steps.gate if g["offering"] == "inf2.xlarge")
+    assert (inf2["gate"], inf2["family"]) == (gate, "inf2")
+    said = (
+        "names only trn2" if only else "names trn2 for vLLM with NxD Inference (recommended) and says nothing of inf2"
+    )
+    assert said in inf2["reason"], inf2["reason"]
+    assert verdict.rule == RULES["gate"]  # no AWS candidate passes: not verified is never passed

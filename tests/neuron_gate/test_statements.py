@@ -64,3 +64,20 @@ def test_prose_without_status_words_states_nothing():
 
 def test_a_name_the_curated_list_does_not_know_is_kept_as_printed_with_no_manifest_package():
     assert by_package(["Neuron Magic (beta)"]) == {"Neuron Magic": ("beta", ["beta"], None, None, None)}
+
+
+def test_families_said_to_be_the_only_ones_are_told_from_families_merely_named():
+    units = [
+        "Option 2: vLLM Neuron (Beta — Trn2/Trn3 only)",
+        "PyTorch Neuron (torch-neuron) (archived): for Inf1 only.",
+        "PyTorch NeuronX (torch-neuronx) (supported): The XLA-based integration (Trn1, Trn2, Inf2, Trn1n).",
+        "JAX NeuronX is currently in beta.",
+    ]
+    statements, _ = statements_in(units, None)
+    only = {s.package: (s.instances, s.instances_only) for s in statements}
+    assert only == {
+        "vLLM Neuron": (["trn2", "trn3"], True),
+        "torch-neuron": (["inf1"], True),
+        "torch-neuronx": (["inf2", "trn1", "trn1n", "trn2"], False),  # named, not limited to them
+        "JAX NeuronX": (None, False),
+    }

@@ -260,24 +260,37 @@ judged AS (
            s.fetched_at, s.sha256, s.parser_version,
            CASE WHEN c.framework_path IS NULL THEN 'not verified'
                 WHEN s.status IS NULL THEN 'not verified'
-                WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
-                    THEN 'ineligible'
+                WHEN s.instances IS NOT NULL AND s.instances_only
+                     AND NOT list_contains(s.instances, instance_family(c.offering)) THEN 'ineligible'
                 WHEN s.status IN ('archived', 'end of support') THEN 'ineligible'
                 WHEN s.status = 'not included'
                      AND (s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
                           OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release))
                     THEN 'ineligible'
+                -- Families named without "only": another family is neither in nor out.
+                WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
+                    THEN 'not verified'
                 WHEN s.status IN ('beta', 'not included') THEN 'validate first'
                 ELSE 'eligible' END AS gate,
            CASE WHEN c.framework_path IS NULL THEN 'the pilot names no framework path'
                 WHEN s.status IS NULL THEN 'no Neuron documentation page ratecard reads states a status for '
                      || c.framework_path
-                WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
+                WHEN s.instances IS NOT NULL AND s.instances_only
+                     AND NOT list_contains(s.instances, instance_family(c.offering))
                     THEN 'the documentation names only ' || array_to_string(s.instances, ', ') || ' for '
                          || c.framework_path
+                WHEN s.status IN ('archived', 'end of support') THEN c.framework_path || ' is ' || s.status
                 WHEN s.status = 'not included'
+                     AND (s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
+                          OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release))
                     THEN c.framework_path || ' is not included from Neuron '
                          || coalesce(s.from_release, 'a release not stated')
+                WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
+                    THEN 'the documentation names ' || array_to_string(s.instances, ', ') || ' for '
+                         || c.framework_path || ' (' || s.status || ') and says nothing of '
+                         || instance_family(c.offering)
+                WHEN s.status = 'not included'
+                    THEN c.framework_path || ' is not included from Neuron ' || s.from_release
                 ELSE c.framework_path || ' is ' || s.status
                      || CASE WHEN s.instances IS NULL THEN ' (instance families not stated)' ELSE '' END
            END AS reason

@@ -25,6 +25,7 @@ COMMENT ON COLUMN neuron_support_history.manifest_package IS 'The manifest''s na
 COMMENT ON COLUMN neuron_support_history.status IS 'recommended, supported, beta, archived, not included or end of support: the most restrictive status the page gives it for its release (deprecated is read as archived).';
 COMMENT ON COLUMN neuron_support_history.printed_statuses IS 'Every status word the page gives it, in page order, as printed (lower case).';
 COMMENT ON COLUMN neuron_support_history.instances IS 'Instance families the statement itself names (Trn2/Trn3 only -> trn2, trn3); NULL: the statement names none (not stated, never all).';
+COMMENT ON COLUMN neuron_support_history.instances_only IS 'True when the statement limits itself to those families ("Trn2/Trn3 only", "(Inf1 only)"); false when it names them without saying the others are out; NULL on rows landed before this was read.';
 COMMENT ON COLUMN neuron_support_history.from_release IS 'The release from which a dated exclusion holds ("not included in Neuron 2.32.0 and later" -> 2.32.0); NULL when the page dates none.';
 COMMENT ON COLUMN neuron_support_history.doc_release IS 'The documentation release the page belongs to: its URL''s /en/<version>/, else its own "AWS released version <v>"; NULL for /en/latest/ pages that say neither.';
 COMMENT ON COLUMN neuron_support_history.quoted IS 'The sentences, bullets or table cells that state it, as printed (markup reduced to text), joined by " … ".';
@@ -85,6 +86,7 @@ COMMENT ON COLUMN neuron_support.manifest_package IS 'The manifest''s package na
 COMMENT ON COLUMN neuron_support.status IS 'recommended, supported, beta, archived, not included or end of support (the most restrictive the page gives).';
 COMMENT ON COLUMN neuron_support.printed_statuses IS 'Every status word the page gives it, as printed.';
 COMMENT ON COLUMN neuron_support.instances IS 'Instance families the statement names; NULL: not stated.';
+COMMENT ON COLUMN neuron_support.instances_only IS 'True when the statement says only those families ("Trn2/Trn3 only"): another family is then out; false or NULL: another family is not stated, neither in nor out.';
 COMMENT ON COLUMN neuron_support.from_release IS 'Release from which a dated exclusion holds; NULL: none dated.';
 COMMENT ON COLUMN neuron_support.doc_release IS 'The documentation release of the page (URL or text); NULL: the page names none.';
 COMMENT ON COLUMN neuron_support.release IS 'The release the statement speaks for: doc_release, else the newest release dated on or before the fetch (release_basis says which); NULL: no release known.';

@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS neuron_support_history (
                                                           'not included', 'end of support')),
     printed_statuses   VARCHAR[] NOT NULL,
     instances          VARCHAR[],
+    instances_only     BOOLEAN,
     from_release       VARCHAR,
     doc_release        VARCHAR,
     quoted             VARCHAR NOT NULL,
@@ -55,3 +56,7 @@ CREATE TABLE IF NOT EXISTS neuron_release_date_history (
     sha256             VARCHAR NOT NULL,
     parser_version     VARCHAR NOT NULL
 );
+
+-- Whether a statement limits itself to the families it names, read since that was told apart: NULL on a row landed
+-- before (not stated, never "only").
+ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS instances_only BOOLEAN;

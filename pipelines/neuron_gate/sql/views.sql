@@ -39,6 +39,7 @@ SELECT s.package,
        s.status,
        s.printed_statuses,
        s.instances,
+       s.instances_only,
        s.from_release,
        s.doc_release,
        coalesce(s.doc_release, (
