@@ -4,10 +4,11 @@ import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
 from assets.views import VIEWS_KEY, preview_markdown, read_rows, warn_unless_empty
+from pipelines.across_kinds.headline import GPU_CHEAPEST
 from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
-from warehouse.queries import GPU_CHEAPEST, rows_as_dicts
+from warehouse.queries import rows_as_dicts
 
 GPU_CHEAPEST_KEY = dg.AssetKey("gpu_cheapest")
 COMPARISON_KEY = dg.AssetKey("accelerator_hour_prices")

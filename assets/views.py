@@ -10,10 +10,11 @@ from typing import Any
 import dagster as dg
 
 from assets.sources import WRITER_POOL, source_asset_key
+from pipelines.across_kinds.headline import HEADLINE_PRICES, VIEW_ROW_COUNT
 from pipelines.orchestration.resources import WarehouseResource
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
-from warehouse.queries import HEADLINE_PRICES, VIEW_ROW_COUNT, one_row, rows_as_dicts
+from warehouse.queries import one_row, rows_as_dicts
 
 VIEWS_KEY = dg.AssetKey("aws_instance_prices")
 VIEWS_GROUP = "views"

@@ -11,20 +11,19 @@ import duckdb
 from rich.console import Console
 from rich.table import Table
 
-from pipelines.pilots.show import pilot_rows, print_pilots
-from warehouse.db import connect
-from warehouse.publish import readable
-from warehouse.queries import (
+from pipelines.across_kinds.headline import (
     CROSSCHECK_WARNINGS,
     GENERATIONS,
     GPU_CHEAPEST,
     HEADLINE_PRICES,
     PRICELIST_KIND_COUNTS,
     PRICELIST_REGIONS,
-    SOURCE_FRESHNESS,
     TRAINIUM_VS_NVIDIA,
-    rows_as_dicts,
 )
+from pipelines.pilots.show import pilot_rows, print_pilots
+from warehouse.db import connect
+from warehouse.publish import readable
+from warehouse.queries import SOURCE_FRESHNESS, rows_as_dicts
 
 PRICE_HEADERS = {
     "instance_type": "instance",
