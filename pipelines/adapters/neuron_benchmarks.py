@@ -64,7 +64,10 @@ def parse(body: bytes, source: SourceSpec) -> BenchmarkBatch:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ParseError(source.id, f"not UTF-8 text: {exc}") from exc
-    table = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    try:  # newline="": csv reads the line ends itself, a lone \r included
+        table = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+    except csv.Error as exc:
+        raise ParseError(source.id, f"not a readable CSV table: {exc}") from exc
     if not table:
         raise ParseError(source.id, "no rows: the benchmark table is empty")
     headers = [re.sub(r"\s+", " ", h).strip() for h in table[0]]

@@ -18,8 +18,10 @@ from tests.support.paths import RECORDED
 
 SOURCES = {s.id: s for s in load_sources()}
 LANDINGS = {
-    "neuron_inf2_benchmarks": "inf2-latency_data_decoder.csv",
-    "neuron_trn1_benchmarks": "trn1-throughput_data_decoder.csv",
+    "neuron_inf2_latency_benchmarks": "inf2-latency_data_decoder.csv",
+    "neuron_inf2_throughput_benchmarks": "inf2-throughput_data_decoder.csv",
+    "neuron_trn1_latency_benchmarks": "trn1-latency_data_decoder.csv",
+    "neuron_trn1_throughput_benchmarks": "trn1-throughput_data_decoder.csv",
 }
 
 
@@ -51,9 +53,12 @@ def test_every_row_of_both_tables_lands_as_a_claim(landed):
         db,
         "SELECT source_id, count(*), bool_and(is_claim), min(claim_note) FROM vendor_benchmarks GROUP BY 1 ORDER BY 1",
     )
+    claim = (True, "vendor benchmark, not your pilot")
     assert counts == [
-        ("neuron_inf2_benchmarks", 27, True, "vendor benchmark, not your pilot"),
-        ("neuron_trn1_benchmarks", 18, True, "vendor benchmark, not your pilot"),
+        ("neuron_inf2_latency_benchmarks", 27, *claim),
+        ("neuron_inf2_throughput_benchmarks", 27, *claim),
+        ("neuron_trn1_latency_benchmarks", 18, *claim),
+        ("neuron_trn1_throughput_benchmarks", 18, *claim),
     ]
     assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY 1") == [
         ("inf2", "tokens/sec"),
@@ -67,7 +72,7 @@ def test_figures_are_exact_as_printed(landed):
         db,
         "SELECT instance_printed, throughput, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, batch_size,"
         " tp_degree FROM vendor_benchmarks WHERE model = 'Llama-3-8B' AND instance_type = 'inf2.48xlarge'"
-        " AND neuron_release = '2.18.1' AND input_length = 128 AND output_length = 8064",
+        " AND neuron_release = '2.18.1' AND input_length = 128 AND output_length = 8064 AND batch_size = 1",
     )
     assert first == [
         (
@@ -84,6 +89,14 @@ def test_figures_are_exact_as_printed(landed):
     eight_places = rows(
         db,
         "SELECT throughput, ttft_p50_ms FROM vendor_benchmarks WHERE model = 'Llama-2-7b'"
-        " AND instance_type = 'trn1.32xlarge' AND output_length = 8064",
+        " AND instance_type = 'trn1.32xlarge' AND output_length = 8064 AND application_type = 'Batch'",
     )
     assert eight_places == [(Decimal("917.2452652"), Decimal("66.4024353"))]
+    # One model, instance, release and lengths, measured both ways: the latency table at batch 1, throughput at 8.
+    both = rows(
+        db,
+        "SELECT application_type, batch_size, throughput FROM vendor_benchmarks WHERE model = 'Llama-3-8B'"
+        " AND instance_type = 'inf2.48xlarge' AND neuron_release = '2.18.1' AND input_length = 128"
+        " AND output_length = 8064 ORDER BY batch_size",
+    )
+    assert both == [("Real Time", 1, Decimal("144.98")), ("Batch", 8, Decimal("649.17"))]

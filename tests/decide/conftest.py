@@ -13,7 +13,8 @@ from tests.support.pilot_runs import SOURCES, plan, ratecard
 
 GATE_SOURCES = ["neuron_manifest", "neuron_torch_status", "neuron_jax_status", "neuron_vllm_status",
                 "neuron_release_status"]  # fmt: skip
-BENCHMARK_SOURCES = ["neuron_inf2_benchmarks", "neuron_trn1_benchmarks"]
+BENCHMARK_SOURCES = ["neuron_inf2_latency_benchmarks", "neuron_inf2_throughput_benchmarks",
+                     "neuron_trn1_latency_benchmarks", "neuron_trn1_throughput_benchmarks"]  # fmt: skip
 
 
 @pytest.fixture(scope="session")

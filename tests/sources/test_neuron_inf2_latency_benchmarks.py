@@ -13,11 +13,11 @@ from pipelines.errors import MissingColumnError
 from pipelines.sources.file import sample_path
 from tests.support.source_kit import SourceChecks, declared, parse
 
-SOURCE = "neuron_inf2_benchmarks"
+SOURCE = "neuron_inf2_latency_benchmarks"
 
 
-class TestNeuronInf2Benchmarks(SourceChecks):
-    source_id = "neuron_inf2_benchmarks"
+class TestNeuronInf2LatencyBenchmarks(SourceChecks):
+    source_id = "neuron_inf2_latency_benchmarks"
 
 
 def sample_table() -> list[list[str]]:
@@ -62,5 +62,12 @@ def test_a_bad_figure_or_a_repeated_row_is_refused_alone():
 
 def test_a_table_without_its_throughput_is_refused_naming_what_is_missing():
     table = [[cell for i, cell in enumerate(row) if i != 5] for row in sample_table()]
-    with pytest.raises(MissingColumnError, match=r"\[neuron_inf2_benchmarks\].*throughput"):
+    with pytest.raises(MissingColumnError, match=r"\[neuron_inf2_latency_benchmarks\].*throughput"):
         parse(declared()[SOURCE], written(table))
+
+
+def test_a_stray_carriage_return_is_a_line_end_or_a_named_refusal_never_a_crash():
+    body = sample_path(declared()[SOURCE]).read_bytes()
+    assert parse(declared()[SOURCE], body.replace(b"\n", b"\r")).rows == parse(declared()[SOURCE]).rows
+    with pytest.raises(MissingColumnError, match=r"\[neuron_inf2_latency_benchmarks\]"):
+        parse(declared()[SOURCE], b"\r" + body[1:])  # the fuzzer's find: "Model" lost its M to a line end
