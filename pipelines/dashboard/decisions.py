@@ -36,16 +36,6 @@ class Decision:
     steps: list[Step] = field(default_factory=list)
 
 
-STEP_IDS = (
-    "gate",
-    "pilots",
-    "bill",
-    "payback",
-    "claims",
-    "benchmarks",
-)  # the order of pipelines.decide.render.sections
-
-
 def cell(column: str, value: object) -> str:
     shown = text(value)
     return shown_source(shown) if column in ("source_url", "page_url") else shown
@@ -58,9 +48,9 @@ def decision(con: duckdb.DuckDBPyConnection, workload: str) -> Decision:
         workload, steps.work, decision_file_name(workload, "html", prefix="decision-"), verdict.verdict,
         verdict.rule, verdict.reason, verdict.missing, verdict.flags,
     )  # fmt: skip
-    for step_id, (title, view, rows, columns) in zip(STEP_IDS, sections(steps), strict=True):
-        table = Table(step_id, list(columns.values()), [[cell(c, row.get(c)) for c in columns] for row in rows])
-        page.steps.append(Step(title, view, table))
+    for section in sections(steps):
+        rows = [[cell(c, row.get(c)) for c in section.columns] for row in section.rows]
+        page.steps.append(Step(section.title, section.view, Table(section.step, list(section.columns.values()), rows)))
     return page
 
 

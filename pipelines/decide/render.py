@@ -9,7 +9,7 @@ import re
 from dataclasses import asdict
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import Console
 from rich.table import Table
@@ -67,19 +67,36 @@ def _shown(row: dict[str, Any], price_column: str) -> dict[str, Any]:
     return shown
 
 
-def sections(steps: Steps) -> list[tuple[str, str, list[dict[str, Any]], Columns]]:
-    """(title, view, rows, columns) for each step, in the guide's order."""
+class Section(NamedTuple):
+    step: str  # the Steps name (gate, pilots, bill, payback, claims, benchmarks)
+    title: str
+    view: str
+    rows: list[dict[str, Any]]  # as shown: offerings named by provider, a Capacity Block rate in its own column
+    columns: Columns
+
+
+def sections(steps: Steps) -> list[Section]:
+    """Each step as it is shown, in the guide's order."""
     training = steps.work == "training"
-    views = steps.views
     price = "usd_per_offering_hour" if training else "usd_per_billed_hour"
-    bill = [_shown(r, price) for r in steps.bill]
+    shown = {"pilots": "", "bill": price}  # the steps whose rows name offerings
+    titled = [
+        ("gate", "1. Software gate", GATE),
+        ("pilots", "2. Pilot", TRAINING_PILOTS if training else PILOTS),
+        ("bill", "3. Bill", TRAINING if training else DEPLOYMENT),
+        ("payback", "4. Payback", PLAN if training else PAYBACK),
+        ("claims", "Vendor claims", CLAIMS),
+        ("benchmarks", "Vendor benchmarks", BENCHMARKS),
+    ]
     return [
-        ("1. Software gate", views["gate"], steps.gate, GATE),
-        ("2. Pilot", views["pilots"], [_shown(r, "") for r in steps.pilots], TRAINING_PILOTS if training else PILOTS),
-        ("3. Bill", views["bill"], bill, TRAINING if training else DEPLOYMENT),
-        ("4. Payback", views["payback"], steps.plan if training else steps.payback, PLAN if training else PAYBACK),
-        ("Vendor claims", views["claims"], steps.claims, CLAIMS),
-        ("Vendor benchmarks", views["benchmarks"], steps.benchmarks, BENCHMARKS),
+        Section(
+            step,
+            title,
+            steps.views[step],
+            [_shown(r, shown[step]) if step in shown else r for r in steps.rows(step)],
+            columns,
+        )
+        for step, title, columns in titled
     ]
 
 
@@ -95,7 +112,7 @@ def text(value: Any) -> str:
 
 def print_decision(console: Console, steps: Steps, verdict: Verdict) -> None:
     console.print(f"[bold]{steps.workload}[/bold] ({steps.work}): [bold]{verdict.verdict}[/bold]")
-    for title, view, rows, columns in sections(steps):
+    for _, title, view, rows, columns in sections(steps):
         table = Table(title=f"{title} ({view})", title_justify="left")
         for header in columns.values():
             table.add_column(header)
@@ -117,7 +134,7 @@ def _print_verdict(console: Console, verdict: Verdict) -> None:
 
 def markdown(steps: Steps, verdict: Verdict) -> str:
     lines = [f"# {steps.workload}: {verdict.verdict}", "", f"ratecard's walk of the guide's steps ({steps.work}).", ""]
-    for title, view, rows, columns in sections(steps):
+    for _, title, view, rows, columns in sections(steps):
         lines += [f"## {title}", "", f"From the view `{view}`.", ""]
         if not rows:
             lines += ["No rows.", ""]
@@ -148,15 +165,8 @@ def as_data(steps: Steps, verdict: Verdict) -> dict[str, Any]:
         "workload": steps.workload,
         "work": steps.work,
         "steps": {
-            name: {"view": steps.views[name], "rows": [{k: _json_safe(v) for k, v in r.items()} for r in rows]}
-            for name, rows in (
-                ("gate", steps.gate),
-                ("pilots", steps.pilots),
-                ("bill", steps.bill),
-                ("payback", steps.plan if steps.work == "training" else steps.payback),
-                ("claims", steps.claims),
-                ("benchmarks", steps.benchmarks),
-            )
+            name: {"view": view, "rows": [{k: _json_safe(v) for k, v in r.items()} for r in steps.rows(name)]}
+            for name, view in steps.views.items()
         },
         "verdict": asdict(verdict),
     }

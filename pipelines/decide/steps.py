@@ -67,6 +67,13 @@ class Steps:
             "benchmarks": "vendor_benchmarks",
         }
 
+    def rows(self, step: str) -> list[dict[str, Any]]:
+        """A step's rows, as its view (`views`) gives them; a training payback is its migration plan."""
+        if step == "payback" and self.work == "training":
+            return self.plan
+        rows: list[dict[str, Any]] = getattr(self, step)
+        return rows
+
 
 def workloads(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [row["workload"] for row in rows_as_dicts(con, WORKLOADS)]

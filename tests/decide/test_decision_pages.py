@@ -46,7 +46,7 @@ def test_every_workload_has_a_page_with_its_verdict_and_each_step(decided, site)
             assert page.locator("#verdict-text").text_content() == verdict.verdict
             assert page.locator("#verdict-rule").count() == (1 if verdict.rule else 0)
             ids = page.eval_on_selector_all("section.step", "sections => sections.map(s => s.id)")
-            for (title, view, rows, columns), section in zip(sections(steps), ids, strict=True):
+            for (_, title, view, rows, columns), section in zip(sections(steps), ids, strict=True):
                 heading = page.locator(f"#{section} h2").text_content()
                 assert heading is not None and title in heading and view in heading
                 shown = rows_of(page, f"#{section} table") if rows else []
