@@ -30,10 +30,12 @@ from bench.report import Result, Timing, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import parser_for
 from pipelines.aws import suite as aws_suite
 from pipelines.gpu import suite as gpu_suite
+from pipelines.gpu.kind import landed_fx
 from pipelines.gpu.normalise import FxTable
 from pipelines.gpu.records import GpuListing
-from pipelines.kind import Kind
+from pipelines.kind import Kind, LandedRead, T
 from pipelines.kinds import kind_named
+from pipelines.pricelist.landing import latest_type_attributes
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import gx_results
@@ -82,11 +84,12 @@ class SampleState:
             t.instance_type: (t.price_list_gpu, t.price_list_gpu_memory) for b in pricelist_batches for t in b.types
         }
 
-    def fx(self) -> FxTable:
-        return self.rates
-
-    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]:
-        return self.types
+    def read(self, query: LandedRead[T]) -> T:
+        """The sample's answer to the two reads prepare makes; any other read is a bench bug, named."""
+        answers: dict[Any, Any] = {landed_fx: self.rates, latest_type_attributes: self.types}
+        if query not in answers:
+            raise KeyError(f"the gate bench's samples cannot answer {query!r}")
+        return answers[query]  # type: ignore[no-any-return]
 
 
 def small_gpu_batches(samples: list[SampleBatch]) -> dict[str, list[GpuListing]]:

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from pipelines.gpu.normalise import FxTable
+    import duckdb
+
     from pipelines.sources.file import SourceSpec
     from schemas.gx_runner import ValidationReport
     from warehouse.landing import Snapshot
@@ -26,19 +27,18 @@ Key = tuple[str, str, str | None]
 REFUSED = "refused"
 REFUSED_MARK = "refused, not landed:"
 
+T = TypeVar("T")
+
+
+# A kind's own read of what is landed: (connection, the fetch time a reparse replays, else None for "now") -> value.
+LandedRead = Callable[["duckdb.DuckDBPyConnection", "datetime | None"], T]
+
 
 class LandedSoFar(Protocol):
-    """What preparing a batch reads of what is landed (WarehouseState; the gate bench's samples stand in for it)."""
+    """What a kind's prepare and gates read of what is landed: WarehouseState runs the kind's own read on its
+    connection, so the generic refresh names no kind's tables (the gate bench's samples stand in for it)."""
 
-    def fx(self) -> FxTable: ...
-
-    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]: ...
-
-
-class LandedDates(Protocol):
-    """What a kind's gates read of what is landed (WarehouseState)."""
-
-    def publication_date(self, source_id: str, region_code: str | None) -> datetime | None: ...
+    def read(self, query: LandedRead[T]) -> T: ...
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class Kind:
     # compare a region with that region only. Empty: the whole source.
     scope: Callable[[Any], dict[str, Any]] = lambda _batch: {}
     # Gates against what is already landed (price list: the publication date); raise ValidationFailed.
-    gates: Callable[[Any, LandedDates], None] | None = None
+    gates: Callable[[Any, LandedSoFar], None] | None = None
     # The batch around what the adapter read, from the source and the adapter's module (GPU: the adapter reads
     # rows, and the batch names the provider and the parser version).
     batch_of: Callable[[Any, SourceSpec, ModuleType], Any] = as_read

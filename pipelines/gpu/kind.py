@@ -6,19 +6,31 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from pipelines.errors import ValidationFailed
+from pipelines.fx.landing import load_fx_rates
 from pipelines.gpu.landing import CHANGES, CURRENT_PRICES, CURRENT_ROWS, GPU_LISTINGS, gpu_snapshots
-from pipelines.gpu.normalise import MissingFxRate, NormalisedBatch, StaleRate, normalise
+from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
 from pipelines.gpu.records import GpuBatch, GpuRows, gpu_batch
 from pipelines.gpu.suite import LISTINGS_SUITE, validate_listings_many
 from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedSoFar, PreparedBatch
 from pipelines.sources.file import SourceSpec
 
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    import duckdb
+
 
 def _batch_of(rows: GpuRows, source: SourceSpec, adapter: ModuleType) -> GpuBatch:
     provider = source.options.get("provider") or adapter.PROVIDER  # a declarative table names its provider
     return gpu_batch(rows, source.id, adapter.PARSER_VERSION, provider)
+
+
+def landed_fx(con: duckdb.DuckDBPyConnection, as_of: datetime | None) -> FxTable:
+    """The ECB rates landed (known at `as_of`), which convert a batch's prices."""
+    return FxTable.of(load_fx_rates(con, as_of))
 
 
 def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
@@ -31,7 +43,7 @@ def _stale_rate_warning(source: SourceSpec, on: date, stale: StaleRate) -> str:
 
 def _prepare(batch: GpuBatch, source: SourceSpec, on: date, state: LandedSoFar) -> PreparedBatch:
     try:
-        normalised = normalise(batch, state.fx(), on, source.fx.max_rate_age_days)
+        normalised = normalise(batch, state.read(landed_fx), on, source.fx.max_rate_age_days)
     except MissingFxRate as exc:  # refused, never guessed
         raise ValidationFailed(source.id, [f"fx: {exc}"]) from exc
     warnings = [

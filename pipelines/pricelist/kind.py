@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from functools import partial
 
-from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedDates, LandedSoFar, PreparedBatch
+from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedSoFar, PreparedBatch
 from pipelines.pricelist.checks import check_one_on_demand, check_priced, check_publication_date
 from pipelines.pricelist.landing import (
     CHANGES,
@@ -15,7 +16,9 @@ from pipelines.pricelist.landing import (
     PRICELIST_OFFERS,
     PRICELIST_PRICES,
     PRICELIST_TYPES,
+    latest_type_attributes,
     pricelist_snapshots,
+    publication_landed,
 )
 from pipelines.pricelist.records import PriceListBatch, PriceListKind, PriceListPrice
 from pipelines.pricelist.spot import priced_quotes
@@ -25,7 +28,7 @@ from pipelines.sources.file import SourceSpec
 
 def _prepare(batch: PriceListBatch, source: SourceSpec, _on: date, state: LandedSoFar) -> PreparedBatch:
     if batch.pending:  # spot quotes, Savings Plans rates: priced with the price list's attributes of the same type
-        batch = priced_quotes(batch, state.type_attributes())
+        batch = priced_quotes(batch, state.read(latest_type_attributes))
     check_priced(batch)  # UnpricedTypes: an accelerator type without a count fails its source, named
     check_one_on_demand(batch)  # DuplicateOnDemand: the region is refused with the duplicates named
     kinds = [p.price_kind for p in batch.prices]
@@ -51,8 +54,8 @@ def _prices(batch: PriceListBatch) -> dict[Key, Decimal]:
     }
 
 
-def _gates(batch: PriceListBatch, landed: LandedDates) -> None:
-    check_publication_date(batch, landed.publication_date(batch.source_id, batch.region_code))
+def _gates(batch: PriceListBatch, landed: LandedSoFar) -> None:
+    check_publication_date(batch, landed.read(partial(publication_landed, batch.source_id, batch.region_code)))
 
 
 KIND = Kind(

@@ -189,6 +189,15 @@ def landed_publication(
     return (found[0][0], found[0][1]) if found else None
 
 
+def publication_landed(
+    source_id: str, region_code: str | None, con: duckdb.DuckDBPyConnection, _as_of: datetime | None = None
+) -> datetime | None:
+    """Publication date of the offer file landed last for this source and region (None: none landed), as the
+    publication-date gate reads it (a kind's read of what is landed)."""
+    landed = landed_publication(con, source_id, region_code)
+    return landed[0] if landed else None
+
+
 def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:
     """A file made before the Savings Plans kinds gets a table whose CHECK admits them; rows landed before
     accelerator_share existed get hashes in the current definition (share NULL)."""

@@ -1,4 +1,5 @@
-"""What a new batch is checked against: the FX rates and the source's current version in the warehouse.
+"""What a new batch is checked against: the source's current version in the warehouse, and what its kind reads of
+what is landed (GPU prices: the FX rates; spot quotes: the price list's types), through the kind's own query.
 
 Read through a short-lived connection of its own (refresh) or through the caller's open transaction
 (reparse, which must see the history it is rebuilding).
@@ -14,10 +15,7 @@ from typing import Any
 
 import duckdb
 
-from pipelines.fx.landing import load_fx_rates
-from pipelines.gpu.normalise import FxTable
-from pipelines.kind import Kind
-from pipelines.pricelist.landing import landed_publication, latest_type_attributes
+from pipelines.kind import Kind, LandedRead, T
 from pipelines.refresh.drift import Baseline
 from warehouse.binding import execute
 from warehouse.db import connect
@@ -49,9 +47,10 @@ class WarehouseState:
         with connect(self._db_path) as con:
             yield con
 
-    def fx(self) -> FxTable:
+    def read(self, query: LandedRead[T]) -> T:
+        """A kind's read of what is landed, as known before the replayed fetch (reparse) or now."""
         with self._connection() as con:
-            return FxTable.of(load_fx_rates(con, self._before[1] if self._before else None))
+            return query(con, self._before[1] if self._before else None)
 
     def baseline(self, kind: Kind, source_id: str, scope: Mapping[str, Any] | None = None) -> Baseline:
         """Open prices and rows where the kind keeps versions (not FX: rates are facts by date); the last shape
@@ -71,14 +70,3 @@ class WarehouseState:
             prices = execute(con, current_prices, params).fetchall() if current_prices else []
             ((rows,),) = execute(con, kind.history.current_rows, params).fetchall()
         return Baseline(prices={(a, b, c): price for a, b, c, price in prices}, shape=shape, rows=rows)
-
-    def publication_date(self, source_id: str, region_code: str | None) -> datetime | None:
-        """Publication date of the offer file landed last for this source and region (None: none landed)."""
-        with self._connection() as con:
-            landed = landed_publication(con, source_id, region_code)
-        return landed[0] if landed else None
-
-    def type_attributes(self) -> dict[str, tuple[str | None, str | None]]:
-        """Instance type -> (GPU, GPU Memory) as the newest landed offer file prints them: spot quotes' figures."""
-        with self._connection() as con:
-            return latest_type_attributes(con, self._before[1] if self._before else None)

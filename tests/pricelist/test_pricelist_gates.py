@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
+from functools import partial
 
 import pytest
 
@@ -16,6 +17,7 @@ from pipelines.pricelist.checks import (
     check_publication_date,
 )
 from pipelines.pricelist.kind import pricelist_kind_label
+from pipelines.pricelist.landing import publication_landed
 from pipelines.pricelist.records import PriceListBatch, PriceListPrice
 from pipelines.pricelist.suite import (
     PRICELIST_COLUMNS,
@@ -102,8 +104,8 @@ def test_a_publication_date_going_back_is_refused(tmp_path):
     with connect(db) as con:
         land(con, batch(us_east_1()), 0)
     state = WarehouseState(db)
-    assert state.publication_date(SOURCE, "us-east-1") == PUBLISHED
-    assert state.publication_date(SOURCE, "us-west-2") is None
+    assert state.read(partial(publication_landed, SOURCE, "us-east-1")) == PUBLISHED
+    assert state.read(partial(publication_landed, SOURCE, "us-west-2")) is None
     KIND.gates(batch(us_east_1()), state)  # the same file again is fine
     KIND.gates(batch([], "us-west-2", published=PUBLISHED - timedelta(days=60)), state)  # another region
     older = batch(us_east_1(), published=PUBLISHED - timedelta(days=1))
