@@ -10,13 +10,12 @@ import dagster as dg
 from assets.change_feed import change_notifications, warehouse_exports
 from assets.dashboard import dashboard_site
 from assets.decisions import decide_after_publish, decisions_job, workload_decision
-from assets.gpu_views import GPU_VIEW_CHECKS, build_gpu_view_assets
 from assets.pricelist import build_pricelist_asset
-from assets.publish import published_snapshot
+from assets.publish import build_published_snapshot
 from assets.references import REFERENCE_ASSETS
 from assets.source_steps import build_source_step
 from assets.sources import FETCH_RETRY_POLICY, source_asset_key
-from assets.views import VIEW_CHECKS, build_views_asset
+from assets.views import build_view_assets
 from pipelines.kinds import kind_named, read_by_others
 from pipelines.orchestration.backfill_job import backfill_job
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
@@ -73,18 +72,18 @@ def build_definitions(
         for s in plan.region_indexes
     ]
     source_assets += REFERENCE_ASSETS  # the in-repo reference files, landed like any source
+    view_assets, view_checks = build_view_assets(plan.units)
     return dg.Definitions(
         assets=[
             *source_assets,
-            build_views_asset([s for s in plan.units if s.kind == "aws"]),
-            *build_gpu_view_assets([s for s in plan.units if s.kind == "gpu"]),
-            published_snapshot,
+            *view_assets,
+            build_published_snapshot([key for view in view_assets for key in view.keys]),
             dashboard_site,
             change_notifications,
             warehouse_exports,
             workload_decision,
         ],
-        asset_checks=VIEW_CHECKS + GPU_VIEW_CHECKS,
+        asset_checks=view_checks,
         jobs=[fx_job, refresh_job, publish_job, backfill_job, decisions_job],
         schedules=[fx_schedule, daily_schedule],
         sensors=[publish_after_refresh, decide_after_publish],

@@ -72,6 +72,34 @@ class History:
 
 
 @dataclass(frozen=True)
+class ViewCheck:
+    """A Dagster asset check on a published view: `query` finds the rows that fail it, none means passed."""
+
+    name: str
+    description: str
+    query: str
+    label: str  # the metadata entry that lists the rows found
+    warn_only: bool = True  # WARN: the view still publishes; else ERROR
+    # One row of figures about the rows found (how many listings, the oldest date), each its own metadata entry.
+    summary: str | None = None
+
+
+@dataclass(frozen=True)
+class ViewAsset:
+    """A published view as a Dagster asset after its kind's sources land: it counts the view's rows and records a
+    preview for the Dagster UI (the view itself is SQL, current the moment a source lands)."""
+
+    key: str
+    description: str
+    count: str  # one row, one number: the view's rows
+    preview: str
+    preview_label: str = "preview"
+    # The view assets it reads, by key: it follows them instead of the kind's sources (a view across kinds).
+    after: tuple[str, ...] = ()
+    checks: tuple[ViewCheck, ...] = ()
+
+
+@dataclass(frozen=True)
 class Kind:
     name: str
     prepare: Callable[[Any, SourceSpec, date, LandedSoFar], PreparedBatch]
@@ -97,3 +125,5 @@ class Kind:
     # Dagster: the asset group of its sources, and the asset check each of its suites reports as (suite -> check).
     asset_group: str = ""
     checks: tuple[tuple[str, str], ...] = ()
+    # Its published views as Dagster assets, each with its checks (the snapshot publishes after all of them).
+    views: tuple[ViewAsset, ...] = ()

@@ -8,13 +8,14 @@ from decimal import Decimal
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from pipelines.across_kinds.headline import GPU_CHEAPEST
 from pipelines.errors import ValidationFailed
 from pipelines.fx.landing import load_fx_rates
 from pipelines.gpu.landing import CHANGES, CURRENT_PRICES, CURRENT_ROWS, GPU_LISTINGS, gpu_snapshots
 from pipelines.gpu.normalise import FxTable, MissingFxRate, NormalisedBatch, StaleRate, normalise
 from pipelines.gpu.records import GpuBatch, GpuRows, gpu_batch
 from pipelines.gpu.suite import LISTINGS_SUITE, validate_listings_many
-from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedSoFar, PreparedBatch
+from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedSoFar, PreparedBatch, ViewAsset, ViewCheck
 from pipelines.sources.file import SourceSpec
 
 if TYPE_CHECKING:
@@ -69,6 +70,62 @@ def _prices(batch: NormalisedBatch) -> dict[Key, Decimal]:
     return {(item.listing, item.price_kind.value, item.region): item.usd_per_gpu_hour for item in batch.listings}
 
 
+CHEAPEST_KEY = "gpu_cheapest"
+COMPARISON_KEY = "accelerator_hour_prices"
+CHECK_GPU_NAMES_RECOGNISED = "gpu_names_recognised"
+CHECK_FX_RATES_FRESH = "gpu_fx_rates_fresh"
+
+UNKNOWN_GPU_NAMES = """
+SELECT provider, gpu_name, count(*) AS listings FROM gpu_listings
+WHERE gpu_model IS NULL GROUP BY provider, gpu_name ORDER BY provider, gpu_name
+"""
+STALE_FX_RATES = """
+SELECT provider, original_currency AS currency, fx_rate_date, count(*) AS listings FROM gpu_listings
+WHERE fx_rate_stale GROUP BY provider, original_currency, fx_rate_date ORDER BY fx_rate_date, provider, currency
+"""
+STALE_FX_SUMMARY = f"""
+SELECT coalesce(sum(listings), 0)::BIGINT AS stale_listings,
+       coalesce(strftime(min(fx_rate_date), '%Y-%m-%d'), '') AS oldest_rate_date
+FROM ({STALE_FX_RATES})
+"""
+COMPARISON_SUMMARY = """
+SELECT source_family, count(*) AS rows, count(DISTINCT accelerator_model) AS models
+FROM accelerator_hour_prices GROUP BY source_family ORDER BY source_family
+"""
+
+CHEAPEST = ViewAsset(
+    CHEAPEST_KEY,
+    "Cheapest in-stock on-demand USD per GPU-hour per GPU model (views gpu_listings, gpu_cheapest).",
+    "SELECT count(*) FROM gpu_cheapest",
+    GPU_CHEAPEST,
+    checks=(
+        ViewCheck(
+            CHECK_GPU_NAMES_RECOGNISED,
+            "Every current GPU listing maps to a canonical model; unknown names are kept and listed here, never "
+            "dropped.",
+            UNKNOWN_GPU_NAMES,
+            "unknown_names",
+        ),
+        ViewCheck(
+            CHECK_FX_RATES_FRESH,
+            "No current GPU listing converts with an ECB rate older than the sources file's [fx] max_rate_age_days "
+            "at its fetch date; such listings land flagged fx_rate_stale.",
+            STALE_FX_RATES,
+            "stale_rates",
+            summary=STALE_FX_SUMMARY,
+        ),
+    ),
+)
+# Across kinds, but made from the GPU listings' views: it follows both kinds' view assets.
+COMPARISON = ViewAsset(
+    COMPARISON_KEY,
+    "AWS per-accelerator-hour and GPU per-GPU-hour prices in one comparable view.",
+    "SELECT count(*) FROM accelerator_hour_prices",
+    COMPARISON_SUMMARY,
+    preview_label="by_family",
+    after=("aws_instance_prices", CHEAPEST_KEY),
+)
+
 KIND = Kind(
     "gpu",
     _prepare,
@@ -81,4 +138,5 @@ KIND = Kind(
     reads_landed=("fx",),  # non-USD prices convert with the day's ECB rates
     asset_group="gpu_sources",
     checks=((LISTINGS_SUITE, "ge_gpu_listings"),),
+    views=(CHEAPEST, COMPARISON),
 )

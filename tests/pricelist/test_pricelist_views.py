@@ -8,7 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from assets.views import page_price_matches_a_region
+from assets.views import view_check
+from pipelines.aws.kind import CHECK_PAGE_PRICE_MATCHES_A_REGION, INSTANCE_PRICES
 from pipelines.aws.landing import aws_snapshots
 from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from pipelines.orchestration.resources import WarehouseResource
@@ -92,7 +93,8 @@ def test_a_page_price_matching_no_region_shows_once_and_warns(con, db):
         ("inf1.xlarge", "not in price list", None, 0, None, None),
         ("trn1.2xlarge", "no matching region", None, 2, Decimal("1.36"), Decimal("1.40")),
     ]
-    result = page_price_matches_a_region(warehouse=WarehouseResource(db_path=str(db)))
+    (check,) = [c for c in INSTANCE_PRICES.checks if c.name == CHECK_PAGE_PRICE_MATCHES_A_REGION]
+    result = view_check(INSTANCE_PRICES.key, check)(warehouse=WarehouseResource(db_path=str(db)))
     assert result.passed is False and result.severity.value == "WARN"
     assert result.metadata["unmatched"].value == 1  # trn1.2xlarge; a type the price list lacks is no warning
 
