@@ -12,7 +12,7 @@ CPU (per core) and RAM (per GB) are billed on top of the GPU, per second, and ar
 offers. `File Storage` (`Included`) is skipped too. A GPU row with no price, or "contact us", is reported as
 unpriced; any other cell this parser cannot read is a CellError naming the row.
 
-Billing terms are read from the page's sentences (pipelines.reading.billing_terms): billed per second; on_start,
+Billing terms are read from the page's sentences (pipelines.gpu.readers.billing_terms): billed per second; on_start,
 run time and keep-warm billed; waiting for a machine and the image pull not billed; the default keep-warm for
 endpoints (180 s) is the idle timeout, as ratecard models serving endpoints. All prices are USD, no region.
 """
@@ -25,6 +25,7 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
+from pipelines.gpu.readers.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.gpu.records import (
     BillingPeriod,
     GpuOffer,
@@ -34,7 +35,6 @@ from pipelines.gpu.records import (
     ServerlessBilling,
     StockStatus,
 )
-from pipelines.reading.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money
 from pipelines.sources.file import SourceSpec

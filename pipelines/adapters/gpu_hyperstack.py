@@ -15,8 +15,8 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
+from pipelines.gpu.readers.price_rows import read_price_rows
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
-from pipelines.reading.price_rows import read_price_rows
 from pipelines.reading.tables import Column, HeaderTable, Row, read_cell
 from pipelines.reading.values import clean, parse_decimal, parse_period
 from pipelines.sources.file import SourceSpec

@@ -5,7 +5,7 @@ server card carries a title `8 pcs NVIDIA H100`, a spec list (GPU memory `80 GB`
 the WHOLE server per minute / day / week / month (`€ 0.29 / minute`, `€ 2,650.00 / week`) and either a "Rent"
 button or an "Out of stock" label.
 
-Cards and fields are found by what they say, never by class names or nesting (pipelines/reading/cards.py):
+Cards and fields are found by what they say, never by class names or nesting (pipelines/gpu/readers/cards.py):
 the title reads `N pcs <GPU>`, `Nx <GPU>`, `xN <GPU>` or `<GPU> xN`, a price reads as a money amount and a
 period in either order, GPU memory is the text labelled "GPU memory". Each (card, period) is its own listing,
 `"8 pcs NVIDIA H100 / day"`, in the currency the page prints. A card with no price ("Price on request") is
@@ -26,8 +26,8 @@ from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError
 from pipelines.gpu.gpu_names import canonical
+from pipelines.gpu.readers.cards import Card, labelled_value, printed_currencies, read_cards, stock_of
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
-from pipelines.reading.cards import Card, labelled_value, printed_currencies, read_cards, stock_of
 from pipelines.reading.json_body import load_json
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import parse_memory, parse_money

@@ -10,7 +10,7 @@ the instance, so multi-GPU SKUs (`gpu-h100-8x`, `gpu-2x-l40s`) are priced per in
 block gives a spanning note ("Contact us for access") in place of the GPU/CPU/RAM cells: the count then comes
 from the SKU or the display name. The `cpu` row has no GPU and is skipped (not unpriced).
 
-Billing terms are read from the page's sentences (pipelines.reading.billing_terms): "billed by the second";
+Billing terms are read from the page's sentences (pipelines.gpu.readers.billing_terms): "billed by the second";
 for public models setup and idle time are not billed; no idle timeout is stated. All prices are USD, no region.
 """
 
@@ -22,6 +22,7 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
+from pipelines.gpu.readers.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.gpu.records import (
     BillingPeriod,
     GpuOffer,
@@ -31,7 +32,6 @@ from pipelines.gpu.records import (
     ServerlessBilling,
     StockStatus,
 )
-from pipelines.reading.billing_terms import hourly_disagreement, page_prose, serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec

@@ -12,7 +12,7 @@ RTX 4000): A4000" so the listing says it is a pool price. The GPU name is kept a
 "RTX " prefixed only where the catalog knows the prefixed name and not the printed one ("3090" -> "RTX 3090").
 
 The billing terms (rounded up to the nearest second; start, execution and idle time billed; idle timeout 5 s by
-default) are read from the page's own sentences by pipelines.reading.billing_terms; a page that no longer
+default) are read from the page's own sentences by pipelines.gpu.readers.billing_terms; a page that no longer
 states its billed increment is refused.
 """
 
@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from pipelines.errors import CellError
 from pipelines.gpu.gpu_names import canonical
+from pipelines.gpu.readers.billing_terms import serverless_billing
 from pipelines.gpu.records import (
     BillingPeriod,
     GpuOffer,
@@ -34,7 +35,6 @@ from pipelines.gpu.records import (
     ServerlessBilling,
     StockStatus,
 )
-from pipelines.reading.billing_terms import serverless_billing
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, refuse_duplicates, soup_of
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec

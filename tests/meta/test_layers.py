@@ -17,6 +17,8 @@ PACKAGES = ("pipelines", "assets", "schemas", "warehouse")
 # A kind's folder (pipelines/<kind>/) spans two rows: its records, suite, landing and readers sit where the code
 # below them needs them, and its Kind object (`kind.py`), which reads the sources it prepares, sits in this room.
 KIND_OBJECTS = "pipelines.*.kind"
+# A kind's readers of its sources' pages (`pipelines/<kind>/readers/`) stand on the generic reading room, above it.
+KIND_READERS = "pipelines.*.readers"
 # Top to bottom. A room may import rooms below it; rooms that share a line are independent of each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.cli", "pipelines.definitions"),
@@ -29,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.dashboard",),
     ("pipelines.decide",),  # the verdict, which the CLI, the Dagster asset and the dashboard's pages show
     ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.kind"),
+    (KIND_READERS,),
     ("pipelines.reading",),
     ("pipelines.fetch",),
     ("pipelines.sources",),
@@ -51,11 +54,13 @@ def graph() -> grimp.ImportGraph:
 
 
 def room_of(module: str) -> str:
-    """A module's room: a kind's Kind object, else a subpackage (or top-level module) of pipelines/, else its
+    """A module's room: a kind's Kind object or readers, else a subpackage (or top-level module) of pipelines/, else its
     top-level package."""
     parts = module.split(".")
     if parts[0] == "pipelines" and len(parts) == 3 and parts[2] == "kind":
         return KIND_OBJECTS
+    if parts[0] == "pipelines" and len(parts) >= 3 and parts[2] == "readers":
+        return KIND_READERS
     return ".".join(parts[:2]) if parts[0] == "pipelines" and len(parts) > 1 else parts[0]
 
 

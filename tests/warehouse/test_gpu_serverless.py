@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from pipelines import gpu
 from pipelines.errors import ParseError
 from pipelines.gpu.normalise import FxTable, listing
+from pipelines.gpu.readers.billing_terms import serverless_billing, terms_on_page
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, PricePer, ServerlessBilling
-from pipelines.reading.billing_terms import serverless_billing, terms_on_page
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
 from warehouse.sql_files import sql

@@ -1,4 +1,4 @@
-"""Where a card names its item, and which siblings make one card (for pipelines/reading/cards.py).
+"""Where a card names its item, and which siblings make one card (for pipelines/gpu/readers/cards.py).
 
 A card may name its GPU more than once, in different wordings: a heading `4x NVIDIA A10` and a spec row
 `GPU: 4 pcs NVIDIA A10`. Each such text is a mention; the caller's key says which mentions name the same

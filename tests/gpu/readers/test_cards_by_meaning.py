@@ -1,4 +1,4 @@
-"""Card pages read by meaning (pipelines/reading/cards.py through the LeaderGPU adapter).
+"""Card pages read by meaning (pipelines/gpu/readers/cards.py through the LeaderGPU adapter).
 
 The same four server cards as the bundled sample, written in other markup: class names changed, nesting
 changed (a flat layout), the list turned into a table, price and period in swapped order. Each rendering must
@@ -24,8 +24,8 @@ from pipelines.adapters import gpu_leadergpu, parser_for
 from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.gpu.readers.cards import read_cards, read_price
 from pipelines.gpu.records import BillingPeriod, GpuBatch
-from pipelines.reading.cards import read_cards, read_price
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from tests.support.gpu_offers import offer_rows

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 
 from pipelines.errors import CellError, ParseError
+from pipelines.gpu.readers.price_rows import read_price_rows
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, PricePer, StockStatus
-from pipelines.reading.price_rows import read_price_rows
 from pipelines.reading.tables import Column, HeaderTable, Row
 from pipelines.sources.file import SourceSpec
 

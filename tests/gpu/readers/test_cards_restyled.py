@@ -1,6 +1,6 @@
 """Card pages restyled harder: one card naming its GPU more than once, in other words, is still one listing.
 
-Every card-based provider (an adapter reading pages with pipelines/reading/cards.py) gets the sample's servers
+Every card-based provider (an adapter reading pages with pipelines/gpu/readers/cards.py) gets the sample's servers
 in several restylings: the GPU named twice (`4x`, `4 x`, `4 pcs`, `×4`, with and without `NVIDIA`, with and
 without `24GB`), spec rows reordered, extra wrappers with other tag names and no classes, footnote markers,
 prices in other elements. Each must give exactly the sample's offers. A card naming two different GPUs, two
@@ -29,11 +29,11 @@ from pipelines.adapters import gpu_leadergpu, parser_for
 from pipelines.errors import CellError, ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.gpu.readers.cards import read_cards
 from pipelines.gpu.records import GpuBatch
-from pipelines.reading.cards import read_cards
 from pipelines.refresh.one_source import refresh_source
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from tests.reading.test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
+from tests.gpu.readers.test_cards_by_meaning import ACTIONS, BANNER, SERVERS, Server, list_to_table
 from tests.support.gpu_offers import offer_rows
 from tests.support.localserver import LocalServer, Reply
 
@@ -75,7 +75,7 @@ def reference(provider: CardProvider) -> GpuBatch:
 
 def test_every_card_based_adapter_is_covered_here() -> None:
     folder = Path(adapters.__file__).parent
-    readers = {path.stem for path in folder.glob("*.py") if "pipelines.reading.cards" in path.read_text()}
+    readers = {path.stem for path in folder.glob("*.py") if "pipelines.gpu.readers.cards" in path.read_text()}
     assert readers == set(PROVIDERS)
 
 
@@ -282,7 +282,7 @@ def test_a_conflicting_spec_row_in_one_restyled_card_refuses_the_whole_page(prov
         parse_page(PROVIDERS[provider], html)
 
 
-# -- the card boundaries themselves (pipelines/reading/cards.py) -------------------------------------------------
+# -- the card boundaries themselves (pipelines/gpu/readers/cards.py) -------------------------------------------------
 
 
 def cards_of(html: str) -> list[tuple[str, list[str]]]:

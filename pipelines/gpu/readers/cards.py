@@ -5,7 +5,7 @@ meaning: the largest element around a title text (`8 pcs NVIDIA H100`) that name
 name its item again in other words (`GPU: 4 pcs NVIDIA A10` under `4x NVIDIA A10`): the caller's key says which
 names are the same, and a card keeps every name it holds (`Card.mentions`) so the caller can refuse one naming
 two things. A title that stands alone in a flat layout (heading, then its specs and prices as siblings) takes
-the siblings up to the next card's title (pipelines/reading/card_titles.py). Inside a card:
+the siblings up to the next card's title (pipelines/gpu/readers/card_titles.py). Inside a card:
 - a price is the smallest text reading as a money amount and a billing period, in either order
   (`€ 0.29 / minute`, `€ 7.50 per day`, `per day € 7.50`, `Daily: €7.50`, `monthly €210`), even when amount and
   period sit in sibling elements or in a table cell and its column header;
@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 
 from bs4 import BeautifulSoup, Tag
 
-from pipelines.gpu.records import BillingPeriod, StockStatus
-from pipelines.reading.card_titles import (
+from pipelines.gpu.readers.card_titles import (
     CardUnits,
     Mention,
     Node,
@@ -35,6 +34,7 @@ from pipelines.reading.card_titles import (
     text_of,
     title_first,
 )
+from pipelines.gpu.records import BillingPeriod, StockStatus
 from pipelines.reading.values import CURRENCY_MARKS, clean
 
 # Struck-through old prices, scripts and templates carry text that is not a card's current offer.

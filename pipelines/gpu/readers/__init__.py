@@ -1,0 +1,1 @@
+"""A kind's readers of its providers' pages (GPU cards, price tables, serverless billing terms)."""
