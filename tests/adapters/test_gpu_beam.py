@@ -16,7 +16,7 @@ from pipelines.gpu.normalise import FxTable, listing
 from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
-from tests.support.gpu_offers import render
+from tests.support.gpu_offers import recorded_offer_rows, render
 from tests.support.source_kit import declared
 
 SOURCE = declared()["gpu_beam"]  # as pipelines/sources.toml declares it
@@ -31,15 +31,7 @@ def expected(name_printed: str, gpu_name: str, amount: str, memory: int | None =
     return (name_printed, gpu_name, 1, "serverless", D(amount), "USD", "gpu", "second", "unknown", None, 1, vram)
 
 
-# (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, memory printed)
-EXPECTED = [
-    expected("T4 GPU", "T4 GPU", "0.000150"),
-    expected("RTX 4090 GPU", "RTX 4090 GPU", "0.000192"),
-    expected("A10G GPU", "A10G GPU", "0.000292"),
-    expected("A100-40 GPU", "A100 40GB GPU", "0.000764", 40),  # memory in the name, spelled out for the catalog
-    expected("A100-80 GPU", "A100 80GB GPU", "0.000955", 80),
-    expected("H100 GPU", "H100 GPU", "0.001222"),
-]
+EXPECTED = recorded_offer_rows("gpu_beam")  # tests/sources/expected/gpu_beam.jsonl
 HOURLY = {"T4 GPU": "0.54", "RTX 4090 GPU": "0.69", "A10G GPU": "1.05", "A100-40 GPU": "2.75"}
 HOURLY |= {"A100-80 GPU": "3.44", "H100 GPU": "4.40"}
 

@@ -16,59 +16,15 @@ from pipelines.errors import CellError, MissingColumnError, ParseError, TableNot
 from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
-from tests.support.gpu_offers import render
+from tests.support.gpu_offers import recorded_offer_rows, render
 from tests.support.source_kit import declared
 
 SOURCE = declared()["gpu_coreweave"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 
-# (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, VRAM printed)
-EXPECTED = [
-    (
-        "NVIDIA HGX B200",
-        "NVIDIA HGX B200",
-        8,
-        "on_demand",
-        D("68.80"),
-        "USD",
-        "instance",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(180),
-    ),
-    (
-        "NVIDIA HGX H100",
-        "NVIDIA HGX H100",
-        8,
-        "on_demand",
-        D("49.24"),
-        "USD",
-        "instance",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(80),
-    ),
-    (
-        "NVIDIA HGX H200",
-        "NVIDIA HGX H200",
-        8,
-        "on_demand",
-        D("50.44"),
-        "USD",
-        "instance",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(141),
-    ),
-    ("NVIDIA L40S", "NVIDIA L40S", 8, "on_demand", D("18.00"), "USD", "instance", "hour", "in_stock", None, 1, D(48)),
-]
+
+EXPECTED = recorded_offer_rows("gpu_coreweave")  # tests/sources/expected/gpu_coreweave.jsonl
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:

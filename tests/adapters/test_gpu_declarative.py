@@ -17,7 +17,7 @@ from pipelines.adapters import declarative_table, parser_for
 from pipelines.errors import CellError, MissingColumnError, ParseError
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from tests.support.gpu_offers import offer_rows
+from tests.support.gpu_offers import offer_rows, recorded_offer_rows
 
 D = Decimal
 
@@ -91,57 +91,13 @@ DECLARED: dict[str, dict] = {
 SPECS = {sid: SourceSpec(**fields) for sid, fields in DECLARED.items()}
 IDS = list(SPECS)
 
-IN, OUT = "in_stock", "sold_out"
 
-
-def expected_offer(listing, amount, stock, memory=None):
-    """Expected offer: on demand, 1 GPU, USD per GPU-hour, no region."""
-    return (
-        listing,
-        listing,
-        1,
-        "on_demand",
-        D(amount),
-        "USD",
-        "gpu",
-        "hour",
-        stock,
-        None,
-        1,
-        None if memory is None else D(memory),
-    )
-
-
+# (provider, offers as offer_rows gives them, unpriced listings): the offers are the recorded figures
+# (tests/sources/expected/<source id>.jsonl).
 EXPECTED = {
-    "gpu_quantacloud": (
-        "QuantaCloud",
-        [
-            expected_offer("H200 SXM 141GB", "3.43", IN, "141"),
-            expected_offer("H100 SXM 80GB", "2.79", IN, "80"),
-            expected_offer("B200 180GB", "5.49", OUT, "180"),
-            expected_offer("L40S 48GB", "0.99", IN, "48"),
-        ],
-        [],
-    ),
-    "gpu_nebius": (
-        "Nebius",
-        [
-            expected_offer("NVIDIA H200 NVLink with Intel Sapphire Rapids", "3.50", IN),
-            expected_offer("NVIDIA H100 NVLink with Intel Sapphire Rapids", "2.95", IN),
-            expected_offer("NVIDIA B200 NVLink with Intel Emerald Rapids", "7.25", IN),
-            expected_offer("NVIDIA L40S PCIe with Intel Ice Lake", "1.35", IN),
-        ],
-        ["NVIDIA GB200 NVL72"],
-    ),
-    "gpu_crusoe": (
-        "Crusoe",
-        [
-            expected_offer("NVIDIA H100 80GB SXM", "3.90", IN, "80"),
-            expected_offer("NVIDIA A100 80GB SXM", "1.95", IN, "80"),
-            expected_offer("AMD MI300X 192GB", "3.45", IN, "192"),
-        ],
-        ["NVIDIA H200 141GB SXM"],
-    ),
+    "gpu_quantacloud": ("QuantaCloud", recorded_offer_rows("gpu_quantacloud"), []),
+    "gpu_nebius": ("Nebius", recorded_offer_rows("gpu_nebius"), ["NVIDIA GB200 NVL72"]),
+    "gpu_crusoe": ("Crusoe", recorded_offer_rows("gpu_crusoe"), ["NVIDIA H200 141GB SXM"]),
 }
 
 

@@ -17,74 +17,15 @@ from pipelines.errors import CellError, MissingColumnError, ParseError, TableNot
 from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
-from tests.support.gpu_offers import render
+from tests.support.gpu_offers import recorded_offer_rows, render
 from tests.support.source_kit import declared
 
 SOURCE = declared()["gpu_hyperstack"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 
-# (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, VRAM printed)
-EXPECTED = [
-    ("NVIDIA H100 SXM", "NVIDIA H100 SXM", 1, "on_demand", D("2.50"), "USD", "gpu", "hour", "in_stock", None, 1, D(80)),
-    (
-        "NVIDIA H100 PCIe",
-        "NVIDIA H100 PCIe",
-        1,
-        "on_demand",
-        D("2.59"),
-        "USD",
-        "gpu",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(80),
-    ),
-    (
-        "NVIDIA H200 SXM",
-        "NVIDIA H200 SXM",
-        1,
-        "on_demand",
-        D("3.50"),
-        "USD",
-        "gpu",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(141),
-    ),
-    (
-        "NVIDIA A100 PCIe 80GB",
-        "NVIDIA A100 PCIe 80GB",
-        1,
-        "on_demand",
-        D("1.35"),
-        "USD",
-        "gpu",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(80),
-    ),
-    ("NVIDIA L40", "NVIDIA L40", 1, "on_demand", D("1.00"), "USD", "gpu", "hour", "in_stock", None, 1, D(48)),
-    (
-        "NVIDIA RTX A6000",
-        "NVIDIA RTX A6000",
-        1,
-        "on_demand",
-        D("0.50"),
-        "USD",
-        "gpu",
-        "hour",
-        "sold_out",
-        None,
-        1,
-        D(48),
-    ),
-]
+
+EXPECTED = recorded_offer_rows("gpu_hyperstack")  # tests/sources/expected/gpu_hyperstack.jsonl
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:

@@ -4,7 +4,6 @@ ways the page can drift. Altered pages are built from the sample; the sample is 
 from __future__ import annotations
 
 import html
-from decimal import Decimal
 
 import pytest
 from bs4 import BeautifulSoup, Tag
@@ -16,37 +15,15 @@ from pipelines.errors import CellError, MissingColumnError, ParseError, TableNot
 from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
-from tests.support.gpu_offers import render
+from tests.support.gpu_offers import recorded_offer_rows, render
 from tests.support.source_kit import declared
 
 SOURCE = declared()["gpu_lambda"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
-D = Decimal
 OD, RES = "on_demand", "reserved"
 
-# (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, VRAM printed)
-EXPECTED = [
-    ("8x NVIDIA B200 SXM6", "NVIDIA B200 SXM6", 8, OD, D("5.99"), "USD", "gpu", "hour", "sold_out", None, 1, D(180)),
-    ("8x NVIDIA H100 SXM", "NVIDIA H100 SXM", 8, OD, D("2.99"), "USD", "gpu", "hour", "in_stock", None, 1, D(80)),
-    (
-        "8x NVIDIA A100 SXM 80GB",
-        "NVIDIA A100 SXM 80GB",
-        8,
-        OD,
-        D("1.79"),
-        "USD",
-        "gpu",
-        "hour",
-        "in_stock",
-        None,
-        1,
-        D(80),
-    ),
-    ("1x NVIDIA H100 PCIe", "NVIDIA H100 PCIe", 1, OD, D("2.89"), "USD", "gpu", "hour", "in_stock", None, 1, D(80)),
-    ("1x NVIDIA A10", "NVIDIA A10", 1, OD, D("0.75"), "USD", "gpu", "hour", "in_stock", None, 1, D(24)),
-    ("1x NVIDIA GH200", "NVIDIA GH200", 1, OD, D("1.49"), "USD", "gpu", "hour", "in_stock", None, 1, D(96)),
-    ("8x NVIDIA H100 SXM", "NVIDIA H100 SXM", 8, RES, D("2.19"), "USD", "gpu", "hour", "unknown", None, 1, D(80)),
-]
+
+EXPECTED = recorded_offer_rows("gpu_lambda")  # tests/sources/expected/gpu_lambda.jsonl
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:

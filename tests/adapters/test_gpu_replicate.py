@@ -16,7 +16,7 @@ from pipelines.gpu.normalise import FxTable, listing
 from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
-from tests.support.gpu_offers import render
+from tests.support.gpu_offers import recorded_offer_rows, render
 from tests.support.source_kit import declared
 
 SOURCE = declared()["gpu_replicate"]  # as pipelines/sources.toml declares it
@@ -31,18 +31,7 @@ def expected(sku: str, name: str, count: int, amount: str, vram: int | None) -> 
     return (sku, name, count, "serverless", D(amount), "USD", per, "second", "unknown", None, 1, vram_per_gpu)
 
 
-# (listing, gpu_name, gpu_count, kind, amount, currency, per, period, stock, region, offer_count, VRAM per GPU)
-EXPECTED = [
-    expected("gpu-t4", "Nvidia T4 GPU", 1, "0.000225", 16),
-    expected("gpu-a40-small", "Nvidia A40 GPU", 1, "0.000575", 48),
-    expected("gpu-a40-large", "Nvidia A40 (Large) GPU", 1, "0.000725", 48),
-    expected("gpu-l40s", "Nvidia L40S GPU", 1, "0.000975", 48),
-    expected("gpu-2x-l40s", "Nvidia L40S GPU", 2, "0.001950", 48),  # 96GB printed for both GPUs together
-    expected("gpu-a100-large", "Nvidia A100 (80GB) GPU", 1, "0.001400", 80),
-    # The "Additional hardware" rows print a spanning note instead of GPU / CPU / GPU RAM / RAM.
-    expected("gpu-h100", "Nvidia H100 GPU", 1, "0.001525", None),
-    expected("gpu-h100-8x", "Nvidia H100 GPU", 8, "0.012200", None),
-]
+EXPECTED = recorded_offer_rows("gpu_replicate")  # tests/sources/expected/gpu_replicate.jsonl
 
 
 def parse(body: bytes = SAMPLE) -> GpuBatch:

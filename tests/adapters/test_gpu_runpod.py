@@ -16,6 +16,8 @@ from pipelines.adapters import gpu_runpod_graphql as runpod
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources.file import load_sources, sample_path
+from tests.support.gpu_offers import offer_rows as rows
+from tests.support.gpu_offers import recorded_offer_rows
 
 D = Decimal
 SOURCE_ID = "gpu_runpod"
@@ -24,24 +26,8 @@ BODY = sample_path(SPEC).read_bytes()
 
 OD, COM, SPOT = "on_demand", "community", "spot"
 IN, OUT, UNK = "in_stock", "sold_out", "unknown"
-# (listing, gpu_name, kind, amount as text, stock, memory GB); all USD per GPU-hour, 1 GPU, region None, 1 offer.
-EXPECTED = [
-    ("H100 SXM (secure)", "NVIDIA H100 80GB HBM3", OD, "2.6900", IN, "80"),
-    ("H100 SXM (community)", "NVIDIA H100 80GB HBM3", COM, "2.3900", IN, "80"),
-    ("H100 SXM (secure)", "NVIDIA H100 80GB HBM3", SPOT, "1.9900", IN, "80"),
-    ("H200 SXM (secure)", "NVIDIA H200", OD, "3.5900", IN, "141"),
-    ("H200 SXM (secure)", "NVIDIA H200", SPOT, "2.4900", IN, "141"),
-    ("B200 (secure)", "NVIDIA B200", OD, "6.7900", IN, "180"),
-    ("L4 (secure)", "NVIDIA L4", OD, "0.4900", IN, "24"),
-    ("L4 (community)", "NVIDIA L4", COM, "0.3900", IN, "24"),
-    ("L4 (secure)", "NVIDIA L4", SPOT, "0.2400", IN, "24"),
-    ("RTX 4090 (secure)", "NVIDIA GeForce RTX 4090", OD, "0.6900", IN, "24"),
-    ("RTX 4090 (community)", "NVIDIA GeForce RTX 4090", COM, "0.3400", IN, "24"),
-    ("A100 PCIe (secure)", "NVIDIA A100 80GB PCIe", OD, "1.6400", UNK, "80"),
-    ("A100 PCIe (community)", "NVIDIA A100 80GB PCIe", COM, "1.1900", UNK, "80"),
-    ("A100 PCIe (secure)", "NVIDIA A100 80GB PCIe", SPOT, "0.8200", UNK, "80"),
-    ("RTX PRO 6000 (community)", "NVIDIA RTX PRO 6000 Blackwell Server Edition", COM, "1.7900", OUT, "96"),
-]
+
+EXPECTED = recorded_offer_rows("gpu_runpod")  # tests/sources/expected/gpu_runpod.jsonl
 
 
 def dumps(value) -> str:
@@ -61,13 +47,6 @@ def document() -> dict:
 
 def parse(doc) -> object:
     return parser_for("gpu_runpod_graphql")(dumps(doc).encode(), SPEC)
-
-
-def rows(batch) -> list[tuple]:
-    return [
-        (o.listing, o.gpu_name, o.price_kind.value, str(o.amount), o.stock_status.value, str(o.gpu_memory_gb_printed))
-        for o in batch.offers
-    ]
 
 
 def with_type(index: int, **fields) -> dict:

@@ -20,7 +20,7 @@ from pipelines.gpu.normalise import FxTable, listing
 from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import SourceSpec, sample_path
 from tests.support.gpu_offers import offer_rows as rows
-from tests.support.gpu_offers import render
+from tests.support.gpu_offers import recorded_offer_rows, render
 
 URL = "https://docs.runpod.io/serverless/pricing"
 
@@ -40,59 +40,14 @@ SOURCE = source()
 SAMPLE = sample_path(SOURCE).read_bytes()
 D = Decimal
 
-# (listing, gpu_name, kind, USD per GPU-second as printed, memory GB as printed): every row, flex then active.
-P16 = "serverless pool 16 GB (A4000, A4500, RTX 4000)"
-P24 = "serverless pool 24 GB (L4, A5000, 3090)"
 P4090 = "serverless pool 24 GB (4090 PRO)"
 P48 = "serverless pool 48 GB (A6000, A40)"
-P48PRO = "serverless pool 48 GB (L40, L40S, 6000 Ada PRO)"
-PA100 = "serverless pool 80 GB (A100)"
 PH100 = "serverless pool 80 GB (H100 PRO)"
 PH200 = "serverless pool 141 GB (H200 PRO)"
-PB200 = "serverless pool 180 GB (B200)"
 FLEX, ACTIVE = "serverless", "serverless_active"
-OFFERS = [
-    (f"{P16}: A4000", "A4000", FLEX, D("0.00016"), D(16)),
-    (f"{P16}: A4500", "A4500", FLEX, D("0.00016"), D(16)),
-    (f"{P16}: RTX 4000", "RTX 4000", FLEX, D("0.00016"), D(16)),
-    (f"{P16}: A4000", "A4000", ACTIVE, D("0.00011"), D(16)),
-    (f"{P16}: A4500", "A4500", ACTIVE, D("0.00011"), D(16)),
-    (f"{P16}: RTX 4000", "RTX 4000", ACTIVE, D("0.00011"), D(16)),
-    (f"{P24}: L4", "L4", FLEX, D("0.00019"), D(24)),
-    (f"{P24}: A5000", "A5000", FLEX, D("0.00019"), D(24)),
-    (f"{P24}: RTX 3090", "RTX 3090", FLEX, D("0.00019"), D(24)),
-    (f"{P24}: L4", "L4", ACTIVE, D("0.00013"), D(24)),
-    (f"{P24}: A5000", "A5000", ACTIVE, D("0.00013"), D(24)),
-    (f"{P24}: RTX 3090", "RTX 3090", ACTIVE, D("0.00013"), D(24)),
-    (f"{P4090}: RTX 4090 PRO", "RTX 4090 PRO", FLEX, D("0.00031"), D(24)),
-    (f"{P4090}: RTX 4090 PRO", "RTX 4090 PRO", ACTIVE, D("0.00021"), D(24)),
-    (f"{P48}: RTX A6000", "RTX A6000", FLEX, D("0.00034"), D(48)),
-    (f"{P48}: A40", "A40", FLEX, D("0.00034"), D(48)),
-    (f"{P48}: RTX A6000", "RTX A6000", ACTIVE, D("0.00024"), D(48)),
-    (f"{P48}: A40", "A40", ACTIVE, D("0.00024"), D(48)),
-    (f"{P48PRO}: L40", "L40", FLEX, D("0.00053"), D(48)),
-    (f"{P48PRO}: L40S", "L40S", FLEX, D("0.00053"), D(48)),
-    (f"{P48PRO}: RTX 6000 Ada PRO", "RTX 6000 Ada PRO", FLEX, D("0.00053"), D(48)),
-    (f"{P48PRO}: L40", "L40", ACTIVE, D("0.00037"), D(48)),
-    (f"{P48PRO}: L40S", "L40S", ACTIVE, D("0.00037"), D(48)),
-    (f"{P48PRO}: RTX 6000 Ada PRO", "RTX 6000 Ada PRO", ACTIVE, D("0.00037"), D(48)),
-    (f"{PA100}: A100", "A100", FLEX, D("0.00076"), D(80)),
-    (f"{PA100}: A100", "A100", ACTIVE, D("0.00060"), D(80)),
-    (f"{PH100}: H100 PRO", "H100 PRO", FLEX, D("0.00116"), D(80)),
-    (f"{PH100}: H100 PRO", "H100 PRO", ACTIVE, D("0.00093"), D(80)),
-    (f"{PH200}: H200 PRO", "H200 PRO", FLEX, D("0.00155"), D(141)),
-    (f"{PH200}: H200 PRO", "H200 PRO", ACTIVE, D("0.00124"), D(141)),
-    (f"{PB200}: B200", "B200", FLEX, D("0.00240"), D(180)),
-    (f"{PB200}: B200", "B200", ACTIVE, D("0.00190"), D(180)),
-]
 
 
-def full(offers: list[tuple[str, str, str, Decimal, Decimal]]) -> list[tuple[object, ...]]:
-    """In offer_rows order: listing, GPU, count, kind, amount, currency, per, period, stock, region, offers, VRAM."""
-    return [(n, g, 1, k, a, "USD", "gpu", "second", "unknown", None, 1, m) for n, g, k, a, m in offers]
-
-
-EXPECTED = full(OFFERS)
+EXPECTED = recorded_offer_rows("gpu_runpod_serverless")  # tests/sources/expected/gpu_runpod_serverless.jsonl
 
 
 def parse(body: bytes = SAMPLE, spec: SourceSpec = SOURCE) -> GpuBatch:
@@ -197,8 +152,8 @@ def test_an_empty_active_cell_gives_no_active_offer_and_an_empty_flex_cell_is_un
     cells(row_of(page, "A6000, A40"))[active].string = ""
     batch = parse(render(page))
     assert batch.unpriced == [f"{P48}: RTX A6000", f"{P48}: A40"]
-    assert rows(batch) == full(
-        [o for o in OFFERS if not (o[0].startswith(P48 + ":") or (o[0] == f"{PH200}: H200 PRO" and o[2] == ACTIVE))]
+    assert rows(batch) == (
+        [e for e in EXPECTED if not (e[0].startswith(P48 + ":") or (e[0] == f"{PH200}: H200 PRO" and e[3] == ACTIVE))]
     )
 
 

@@ -15,6 +15,8 @@ from pipelines.adapters import gpu_vastai as vast
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
 from pipelines.sources.file import SourceSpec, sample_path
+from tests.support.gpu_offers import offer_rows as rows
+from tests.support.gpu_offers import recorded_offer_rows
 
 D = Decimal
 SPEC = SourceSpec(
@@ -26,17 +28,7 @@ SPEC = SourceSpec(
 )
 BODY = sample_path(SPEC).read_bytes()
 
-# (listing = gpu_name, gpu_count, amount, stock, offer_count, memory GB); all on_demand, USD per instance-hour,
-# region None.
-EXPECTED = [
-    ("A40", 1, D("0.40"), "sold_out", 2, D("44.98828125")),
-    ("H100 SXM", 8, D("21.12"), "in_stock", 2, D("79.6474609375")),
-    ("H200", 1, D("3.47"), "in_stock", 2, D("140.4013671875")),
-    ("L4", 1, D("0.55"), "in_stock", 2, D("22.494140625")),
-    ("RTX 3090", 1, D("0.3227"), "in_stock", 1, D("24")),
-    ("RTX 4090", 4, D("1.32"), "in_stock", 3, D("23.98828125")),
-    ("RTX PRO 6000 S", 1, D("1.10"), "in_stock", 1, D("95.5927734375")),
-]
+EXPECTED = recorded_offer_rows("gpu_vastai")  # tests/sources/expected/gpu_vastai.jsonl
 
 
 def dumps(value) -> str:
@@ -56,13 +48,6 @@ def offers() -> list[dict]:
 
 def parse(offer_list: list[dict]):
     return parser_for("gpu_vastai")(dumps({"offers": offer_list}).encode(), SPEC)
-
-
-def rows(batch) -> list[tuple]:
-    return [
-        (o.listing, o.gpu_count, o.amount, o.stock_status.value, o.offer_count, o.gpu_memory_gb_printed)
-        for o in batch.offers
-    ]
 
 
 def offer(offer_id: int, name: str, n: int, dph: str, rentable: bool = True) -> dict:
@@ -107,7 +92,8 @@ def test_reordered_offers_and_keys_parse_the_same() -> None:
 
 def test_ties_go_to_the_lowest_id() -> None:
     batch = parse([offer(30, "L4", 2, "1.00"), offer(20, "L4", 1, "0.50"), offer(40, "L4", 4, "2.00")])
-    assert rows(batch)[0][:3] == ("L4", 1, D("0.50"))
+    first = batch.offers[0]
+    assert (first.listing, first.gpu_count, first.amount) == ("L4", 1, D("0.50"))
     assert batch.offers[0].offer_count == 3
 
 
