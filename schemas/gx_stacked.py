@@ -157,7 +157,7 @@ class RowSuite(Generic[Batch]):
     def validate(self, batch: Batch) -> list[ValidationReport]:
         _, gxe = import_gx()
         rows = self.rows_of(batch)
-        data = frame(rows, self.stacked.columns, numbers=self.stacked.numbers)
+        data = frame(rows, self.stacked.columns, numbers=self.stacked.numbers, money=self.stacked.money)
         return [run_suite(self.stacked.name, [self.row_count(gxe), *self.column_checks(gxe)], data, rows)]
 
     def validate_many(self, batches: Mapping[str, Batch]) -> dict[str, list[ValidationReport]]:

@@ -12,9 +12,9 @@ from enum import Enum
 from typing import Any
 
 from pipelines.gpu.records import GpuListing, GpuPriceKind, StockStatus
-from schemas.gx_frames import frame, micro_units, record_row
-from schemas.gx_runner import ValidationReport, import_gx, run_suite
-from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
+from schemas.gx_frames import micro_units, record_row
+from schemas.gx_runner import ValidationReport
+from schemas.gx_stacked import RowSuite, StackedSuite
 
 LISTINGS_SUITE = "gpu_listings"
 
@@ -88,22 +88,30 @@ def _listing_columns(gxe: Any, min_usd: Decimal, max_usd: Decimal) -> list[Any]:
     ]
 
 
+STACKED_LISTINGS = StackedSuite(
+    LISTINGS_SUITE, LISTING_COLUMNS, LISTING_NUMBERS, LISTING_MONEY, scoped=["business_key"]
+)
+
+
+def listings_suite(
+    min_usd_per_gpu_hour: Decimal = Decimal("0.01"), max_usd_per_gpu_hour: Decimal = Decimal("100")
+) -> RowSuite[list[GpuListing]]:
+    """The listings suite with its price bounds, alone or many providers stacked into one GE run."""
+    return RowSuite(
+        STACKED_LISTINGS,
+        listing_rows,
+        _listing_row_count,
+        lambda gxe: _listing_columns(gxe, min_usd_per_gpu_hour, max_usd_per_gpu_hour),
+    )
+
+
 def validate_listings(
     listings: list[GpuListing],
     *,
     min_usd_per_gpu_hour: Decimal = Decimal("0.01"),
     max_usd_per_gpu_hour: Decimal = Decimal("100"),
 ) -> list[ValidationReport]:
-    _, gxe = import_gx()
-    rows = listing_rows(listings)
-    data = frame(rows, LISTING_COLUMNS, numbers=LISTING_NUMBERS, money=LISTING_MONEY)
-    suite = [_listing_row_count(gxe), *_listing_columns(gxe, min_usd_per_gpu_hour, max_usd_per_gpu_hour)]
-    return [run_suite(LISTINGS_SUITE, suite, data, rows)]
-
-
-STACKED_LISTINGS = StackedSuite(
-    LISTINGS_SUITE, LISTING_COLUMNS, LISTING_NUMBERS, LISTING_MONEY, scoped=["business_key"]
-)
+    return listings_suite(min_usd_per_gpu_hour, max_usd_per_gpu_hour).validate(listings)
 
 
 def validate_listings_many(
@@ -114,19 +122,4 @@ def validate_listings_many(
 ) -> dict[str, list[ValidationReport]]:
     """validate_listings on every source's listings (keyed by source id) in one GE run; each source's reports are
     exactly what validate_listings gives it alone."""
-    _, gxe = import_gx()
-    sources = [
-        SourceRows(sid, listing_rows(items), _listing_row_count(gxe)) for sid, items in listings_by_source.items()
-    ]
-
-    def alone(source_id: str) -> ValidationReport:
-        (report,) = validate_listings(
-            list(listings_by_source[source_id]),
-            min_usd_per_gpu_hour=min_usd_per_gpu_hour,
-            max_usd_per_gpu_hour=max_usd_per_gpu_hour,
-        )
-        return report
-
-    columns = _listing_columns(gxe, min_usd_per_gpu_hour, max_usd_per_gpu_hour)
-    reports = validate_stacked(STACKED_LISTINGS, sources, columns, alone)
-    return {source_id: [report] for source_id, report in reports.items()}
+    return listings_suite(min_usd_per_gpu_hour, max_usd_per_gpu_hour).validate_many(listings_by_source)

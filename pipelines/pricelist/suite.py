@@ -26,9 +26,9 @@ from pipelines.pricelist.records import (
     PriceListPrice,
     PurchaseOption,
 )
-from schemas.gx_frames import frame, micro_units, record_row
-from schemas.gx_runner import ValidationReport, import_gx, run_suite
-from schemas.gx_stacked import SourceRows, StackedSuite, validate_stacked
+from schemas.gx_frames import micro_units, record_row
+from schemas.gx_runner import ValidationReport
+from schemas.gx_stacked import RowSuite, StackedSuite
 
 PRICELIST_SUITE = "aws_pricelist_prices"
 # The record's pattern without capture groups (pandas warns about groups in str.contains).
@@ -137,17 +137,6 @@ def _columns(gxe: Any, bounds: PriceListBounds) -> list[Any]:
     ]
 
 
-def _frame(rows: list[dict[str, Any]]) -> Any:
-    return frame(rows, PRICELIST_COLUMNS, numbers=PRICELIST_NUMBERS, money=PRICELIST_MONEY)
-
-
-def validate_pricelist(batch: PriceListBatch, *, bounds: PriceListBounds = PriceListBounds()) -> list[ValidationReport]:
-    """The price-list suite on one batch; the batch may be landed only if every report succeeds."""
-    _, gxe = import_gx()
-    rows = pricelist_rows(batch)
-    return [run_suite(PRICELIST_SUITE, [_row_count(gxe), *_columns(gxe, bounds)], _frame(rows), rows)]
-
-
 # The keys are unique within one source's batch only: scoped, so two regions' batches never collide.
 STACKED_PRICELIST = StackedSuite(
     PRICELIST_SUITE,
@@ -158,17 +147,19 @@ STACKED_PRICELIST = StackedSuite(
 )
 
 
+def pricelist_suite(bounds: PriceListBounds = PriceListBounds()) -> RowSuite[PriceListBatch]:
+    """The price-list suite with its bounds, on one batch alone or many regions stacked into one GE run."""
+    return RowSuite(STACKED_PRICELIST, pricelist_rows, _row_count, lambda gxe: _columns(gxe, bounds))
+
+
+def validate_pricelist(batch: PriceListBatch, *, bounds: PriceListBounds = PriceListBounds()) -> list[ValidationReport]:
+    """The price-list suite on one batch; the batch may be landed only if every report succeeds."""
+    return pricelist_suite(bounds).validate(batch)
+
+
 def validate_pricelist_many(
     batches: Mapping[str, PriceListBatch], *, bounds: PriceListBounds = PriceListBounds()
 ) -> dict[str, list[ValidationReport]]:
     """validate_pricelist on every batch (keyed by source id) in one GE run; each source's reports are exactly
     what validate_pricelist gives it alone."""
-    _, gxe = import_gx()
-    sources = [SourceRows(sid, pricelist_rows(batch), _row_count(gxe)) for sid, batch in batches.items()]
-
-    def alone(source_id: str) -> ValidationReport:
-        (report,) = validate_pricelist(batches[source_id], bounds=bounds)
-        return report
-
-    reports = validate_stacked(STACKED_PRICELIST, sources, _columns(gxe, bounds), alone)
-    return {source_id: [report] for source_id, report in reports.items()}
+    return pricelist_suite(bounds).validate_many(batches)

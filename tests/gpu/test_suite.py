@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from bench.gate import sample_batches
-from pipelines.gpu import suite as gpu_suite
 from pipelines.gpu.records import BillingPeriod, GpuListing, GpuPriceKind, PricePer, StockStatus
 from pipelines.gpu.suite import LISTINGS_SUITE, validate_listings, validate_listings_many
+from schemas import gx_stacked
 from schemas.gx_frames import float_columns
 from tests.support.ge_frames import BETWEEN, NOT_NULL, failures, spy_on_frames
 
@@ -46,7 +46,7 @@ def listings(*usd: str) -> list[GpuListing]:
 
 @pytest.fixture
 def frames_to_ge(monkeypatch: pytest.MonkeyPatch) -> dict[str, pd.DataFrame]:
-    return spy_on_frames(monkeypatch, gpu_suite)
+    return spy_on_frames(monkeypatch, gx_stacked)  # the listings suite is a RowSuite: its frames pass there
 
 
 def test_ge_gets_listing_money_as_decimal_micro_units(frames_to_ge: dict[str, pd.DataFrame]) -> None:
