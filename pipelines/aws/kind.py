@@ -79,7 +79,7 @@ INSTANCE_PRICES = ViewAsset(
             "(view aws_price_reconciliation); warns otherwise.",
             UNMATCHED_PAGE_PRICES,
             "page prices matching no region",
-            summary=f"SELECT count(*) AS unmatched FROM ({UNMATCHED_PAGE_PRICES})",
+            summary="SELECT count(*) AS unmatched FROM aws_price_reconciliation WHERE status = 'no matching region'",
         ),
     ),
 )

@@ -83,10 +83,9 @@ STALE_FX_RATES = """
 SELECT provider, original_currency AS currency, fx_rate_date, count(*) AS listings FROM gpu_listings
 WHERE fx_rate_stale GROUP BY provider, original_currency, fx_rate_date ORDER BY fx_rate_date, provider, currency
 """
-STALE_FX_SUMMARY = f"""
-SELECT coalesce(sum(listings), 0)::BIGINT AS stale_listings,
-       coalesce(strftime(min(fx_rate_date), '%Y-%m-%d'), '') AS oldest_rate_date
-FROM ({STALE_FX_RATES})
+STALE_FX_SUMMARY = """
+SELECT count(*) AS stale_listings, coalesce(strftime(min(fx_rate_date), '%Y-%m-%d'), '') AS oldest_rate_date
+FROM gpu_listings WHERE fx_rate_stale
 """
 COMPARISON_SUMMARY = """
 SELECT source_family, count(*) AS rows, count(DISTINCT accelerator_model) AS models
