@@ -27,7 +27,7 @@ from pipelines.specs import rst_tables
 from pipelines.specs.figures import normalise
 from pipelines.specs.sphinx import is_source_text, source_text_paths, table_rows, url_version
 
-PARSER_VERSION = "neuron_status/1.0"
+PARSER_VERSION = "neuron_status/1.1"
 
 _DATE = r"\d{1,2}/\d{1,2}/\d{2,4}"
 _RELEASE = r"\d+\.\d+\.\d+"
@@ -35,6 +35,9 @@ _RELEASED_ON = re.compile(rf"On\s+({_DATE})\s*,\s*AWS released version\s+({_RELE
 _CURRENT = re.compile(rf"Current release version:\s*({_RELEASE})", re.IGNORECASE)
 _BLOCKS = ["li", "p", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dt", "dd"]
 _NESTED = ("ul", "ol", "table")
+_POSTED = re.compile(r"^\.\.\s+post::\s*(?P<date>[A-Z][a-z]+ \d{1,2}, \d{4})", re.MULTILINE)
+# An RST comment: ".." followed by anything but a directive, a label or a substitution (a sample's own note).
+_COMMENT = re.compile(r"^\.\.(?:\s+(?![\w:-]+::|_[\w.-]+:|\|)|$)")
 _DIRECTIVE = re.compile(r"^\.\.\s+[\w:-]+::|^\.\.\s+_[\w.-]+:$|^:[\w-]+:(?:\s|$)")
 _UNDERLINE = re.compile(r"^([=\-~^*#+`'\"])\1{2,}$")
 _BULLET = re.compile(r"^(?:\*\s+-|[*+-]|\d+\.)\s+")
@@ -47,6 +50,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gat
         units, tables = _rst_units(text), [t.rows for t in _rst_tables(text, source)]
         meta = text
     else:
+        text = ""
         soup = soup_of(body, charset)
         units, tables = _html_units(soup), [[[c.text for c in row] for row in table_rows(t)] for t in soup("table")]
         meta = " ; ".join(str(m.get("content", "")) for m in soup("meta") if isinstance(m, Tag))
@@ -56,7 +60,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gat
     if version in (None, "latest", "stable"):
         current = _CURRENT.search(joined)
         version = released[2] if released else current[1] if current else None
-    statements, warnings = statements_in(units, version)
+    statements, warnings = statements_in(units, version, _posted(text, source) if is_source_text(body) else None)
     releases = _release_dates(tables, released, source)
     if not statements and not releases:
         message = "no status statement (recommended, supported, beta, archived, not included) and no release date"
@@ -72,6 +76,17 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gat
         warnings=warnings,
         shape=shape_fingerprint(shape),
     )
+
+
+def _posted(text: str, source: SourceSpec) -> date | None:
+    """The date an announcement was posted (`.. post:: May 20, 2026`); None where the page gives none."""
+    posted = _POSTED.search(text)
+    if posted is None:
+        return None
+    try:
+        return datetime.strptime(posted["date"], "%B %d, %Y").replace(tzinfo=UTC).date()
+    except ValueError as exc:
+        raise ParseError(source.id, f"announcement date {posted['date']!r} is not a 'Month day, year' date") from exc
 
 
 def _decoded(body: bytes, source: SourceSpec, charset: str | None) -> str:
@@ -98,9 +113,13 @@ def _rst_units(text: str) -> list[str]:
             units.append(rst_tables.inline_text(" ".join(current)))
             current.clear()
 
+    in_comment = False
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped or _DIRECTIVE.match(stripped) or _UNDERLINE.match(stripped):
+        if in_comment and stripped and line[:1].isspace():
+            continue  # a comment's indented lines
+        in_comment = _COMMENT.match(line) is not None
+        if not stripped or in_comment or _DIRECTIVE.match(stripped) or _UNDERLINE.match(stripped):
             flush()
             continue
         if _BULLET.match(stripped):

@@ -26,7 +26,7 @@ PACKAGES = VersionedTable(
 
 STATEMENTS = VersionedTable(
     name="neuron_support_history",
-    key_columns=("package",),  # within one source, which reads one page
+    key_columns=("package", "work"),  # within one source, which reads one page: a package, for one work or any
     attribute_fields=(
         pa.field("package", pa.string()),
         pa.field("framework", pa.string()),
@@ -37,6 +37,9 @@ STATEMENTS = VersionedTable(
         pa.field("instances_only", pa.bool_()),
         pa.field("from_release", pa.string()),
         pa.field("doc_release", pa.string()),
+        pa.field("work", pa.string()),
+        pa.field("in_maintenance", pa.bool_()),
+        pa.field("announced_on", pa.date32()),
         pa.field("quoted", pa.string()),
     ),
 )

@@ -26,6 +26,8 @@ STATUS_ORDER: tuple[GateStatus, ...] = (
     "end of support",
 )
 
+Work = Literal["training", "inference"]
+
 RELEASE = r"^\d+\.\d+\.\d+$"
 INSTANCE_FAMILY = r"^(?:inf|trn)\d+n?$"
 
@@ -51,13 +53,21 @@ class SupportStatement(Record):
     framework: str = Field(min_length=1)  # the name as printed ("PyTorch NeuronX")
     manifest_package: str | None = None  # the manifest's name for it, where the page or the curated names give one
     status: GateStatus
-    printed_statuses: list[str]  # every status word the page gives it, in page order
+    # Every status word the page gives it, in page order (an announcement: "no longer supports", "maintenance mode").
+    printed_statuses: list[str]
     instances: list[str] | None = None  # families the statement names; None: not stated
     # The statement limits itself to those families ("Beta — Trn2/Trn3 only", "(Inf1 only)"); else it names them
     # without saying the others are out.
     instances_only: bool = False
-    from_release: str | None = Field(default=None, pattern=RELEASE)  # "not included in Neuron 2.32.0 and later"
+    # The release it takes effect from: "not included in Neuron 2.32.0 and later", "starting with Neuron 2.30"
+    from_release: str | None = Field(default=None, pattern=RELEASE)
     doc_release: str | None = None  # the documentation release the page belongs to (its URL), when it says
+    # The work it speaks of ("no longer supported for training"); None: not stated, so any.
+    work: Work | None = None
+    # Put in maintenance mode (the SDK policy's Maintenance phase: critical fixes only); its status stays what the
+    # phase is, supported, until an end of support is stated.
+    in_maintenance: bool = False
+    announced_on: date | None = None  # an announcement's post date (`.. post::`); None: the page states none
     quoted: str = Field(min_length=1)
 
 

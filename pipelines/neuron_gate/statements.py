@@ -6,8 +6,13 @@ Three ways the Neuron docs state a status, each a pattern:
 - a scoped tag: "vLLM Neuron (Beta — Trn2/Trn3 only)";
 - a sentence: "JAX NeuronX is currently in beta.";
 and an exclusion that dates itself: "(This library is not included in Neuron 2.32.0 and later versions.)", which
-applies to the name tagged in the same unit. What a page says of one package in several places is one statement:
-its most restrictive status (STATUS_ORDER), every word printed, the instance families named, each sentence quoted.
+applies to the name tagged in the same unit. A dated announcement (about-neuron/announcements/) says what changes
+from which release, for which work and families:
+- "Neuron no longer supports TensorFlow for Inferentia2 (Inf2) starting with Neuron 2.29" (end of support);
+- "Torch/XLA support for Inference on Inf2 and Trn1 instances is now in maintenance mode starting with Neuron 2.31"
+  (the SDK policy's Maintenance phase: still supported, critical fixes only).
+What a page says of one package (for one work) in several places is one statement: its most restrictive status
+(STATUS_ORDER), every word printed, the instance families named, each sentence quoted.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from functools import cache
 from pathlib import Path
 
@@ -33,6 +39,23 @@ _NOT_INCLUDED = re.compile(
     r"(?: release)? and later",
     re.IGNORECASE,
 )
+# An announced name: up to four words, never one of the words around it; "X and Y are ..." names two.
+_WORD = r"(?!(?:and|for|on|is|are|support|now|in)\b)[A-Za-z][\w.+/\-]*"
+_ANNOUNCED = rf"{_WORD}(?: {_WORD}){{0,3}}(?: and {_WORD}(?: {_WORD}){{0,3}})*"
+_NO_LONGER = re.compile(rf"no longer supports (?P<names>{_ANNOUNCED})(?P<scope>[^.;]*)", re.IGNORECASE)
+_NO_LONGER_PASSIVE = re.compile(
+    rf"(?P<names>{_ANNOUNCED}) (?:is|are) no longer supported(?P<scope>[^.;]*)", re.IGNORECASE
+)
+_MAINTENANCE = re.compile(
+    rf"(?P<names>{_ANNOUNCED})(?: support)?(?P<scope>(?: (?:for|on) [^.;]*?)?) (?:is|are) (?:now )?in maintenance mode",
+    re.IGNORECASE,
+)
+_STARTING = re.compile(
+    r"starting (?:with|in|from) (?:the )?(?:AWS )?(?:Neuron )?(?:SDK )?(?:release )?(?P<release>\d+\.\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+_PRINTED = re.compile(r"no longer support(?:s|ed)|maintenance mode", re.IGNORECASE)
+_WORK = re.compile(r"\b(training|inference)\b", re.IGNORECASE)
 _INSTANCE = re.compile(r"\b(trn|inf)(\d+)(n?)\b", re.IGNORECASE)
 # Families named as the only ones: "Trn2/Trn3 only", "Inf1 only", "Trn1 and Trn2 only".
 _ONLY = re.compile(r"\b(?:trn|inf)\d+n?(?:\s*(?:/|,|&|and|or)\s*(?:trn|inf)\d+n?)*\s+only\b", re.IGNORECASE)
@@ -56,11 +79,28 @@ def framework_named(printed: str) -> str:
     return max(known, key=len) if known else printed
 
 
+@dataclass(frozen=True)
+class _Said:
+    """One status one unit gives one name: the words scoping it, and what an announcement adds."""
+
+    framework: str
+    package: str
+    status: str
+    scope: str
+    work: str | None = None
+    from_release: str | None = None
+    maintenance: bool = False
+    printed: str = ""  # the words as printed, where they are not the status itself ("no longer supports")
+
+
 @dataclass
 class _Found:
     framework: str
     package: str
+    work: str | None = None
+    maintenance: bool = False
     statuses: list[str] = field(default_factory=list)
+    printed: list[str] = field(default_factory=list)
     instances: set[str] = field(default_factory=set)
     only: bool = False  # some statement of it limits it to the families it names
     from_release: str | None = None
@@ -75,31 +115,39 @@ def _name(printed: str) -> str:
     return _LEADING.sub("", printed).strip()
 
 
-def statements_in(units: Iterable[str], doc_release: str | None) -> tuple[list[SupportStatement], list[str]]:
-    """The statements the units make, one per package, and warnings for what could not be tied to a package."""
-    found: dict[str, _Found] = {}
+def statements_in(
+    units: Iterable[str], doc_release: str | None, announced_on: date | None = None
+) -> tuple[list[SupportStatement], list[str]]:
+    """The statements the units make, one per package and work, and warnings for what could not be tied to a
+    package."""
+    found: dict[tuple[str, str | None], _Found] = {}
     warnings: list[str] = []
     for unit in units:
-        named = _statuses_in(unit)
+        named = _statuses_in(unit) + _announced_in(unit)
         excluded = _NOT_INCLUDED.search(unit)
         if excluded and not named:
             warnings.append(f"{excluded[0]!r} names no package in its sentence: not read ({unit[:120]!r})")
-        for framework, package, status, scope in named:
-            entry = found.setdefault(package.lower(), _Found(framework, package))
-            entry.statuses.append(status)
-            entry.instances |= instances_named(scope)
-            entry.only |= _ONLY.search(scope) is not None
+        for said in named:
+            entry = found.setdefault((said.package.lower(), said.work), _Found(said.framework, said.package, said.work))
+            entry.statuses.append(said.status)
+            entry.printed.append(said.printed or said.status)
+            entry.instances |= instances_named(said.scope)
+            entry.only |= _ONLY.search(said.scope) is not None
+            entry.maintenance |= said.maintenance
+            if said.from_release:
+                entry.from_release = said.from_release
             if excluded:
                 entry.statuses.append("not included")
+                entry.printed.append("not included")
                 entry.from_release = excluded["release"]
             if unit not in entry.quotes:
                 entry.quotes.append(unit)
-    return [_statement(entry, doc_release) for entry in found.values()], warnings
+    return [_statement(entry, doc_release, announced_on) for entry in found.values()], warnings
 
 
-def _statuses_in(unit: str) -> list[tuple[str, str, str, str]]:
-    """(framework as printed, package, status word, the words scoping it) for each status the unit gives."""
-    out: list[tuple[str, str, str, str]] = []
+def _statuses_in(unit: str) -> list[_Said]:
+    """Each status the unit gives a name, with the words scoping it."""
+    out: list[_Said] = []
     taken: list[tuple[int, int]] = []
     for pattern in (_SCOPED, _TAGGED, _SENTENCE):
         for m in pattern.finditer(unit):
@@ -108,12 +156,38 @@ def _statuses_in(unit: str) -> list[tuple[str, str, str, str]]:
             taken.append(m.span())
             framework = framework_named(_name(m["name"]))
             package = (m.groupdict().get("package") or framework).strip()
-            scope = m.groupdict().get("scope") or unit
-            out.append((framework, package, m["status"].lower(), scope))
+            out.append(_Said(framework, package, m["status"].lower(), m.groupdict().get("scope") or unit))
     return out
 
 
-def _statement(entry: _Found, doc_release: str | None) -> SupportStatement:
+def _announced_in(unit: str) -> list[_Said]:
+    """What an announcement's sentence changes: an end of support or a maintenance mode, for each name it gives,
+    from the release it starts with, for the work and families it scopes."""
+    starting = _STARTING.search(unit)
+    release = _release(starting["release"]) if starting else None
+    out: list[_Said] = []
+    for pattern, status, maintenance in (
+        (_NO_LONGER, "end of support", False),
+        (_NO_LONGER_PASSIVE, "end of support", False),
+        (_MAINTENANCE, "supported", True),
+    ):
+        for m in pattern.finditer(unit):
+            works = {w.lower() for w in _WORK.findall(m["scope"])}
+            work = works.pop() if len(works) == 1 else None
+            printed = _PRINTED.search(m[0])
+            for name in m["names"].split(" and "):
+                framework = framework_named(_name(name))
+                said = _Said(framework, framework, status, m["scope"], work, release, maintenance)
+                out.append(replace(said, printed=printed[0].lower() if printed else status))
+    return out
+
+
+def _release(printed: str) -> str:
+    """A release as the manifest numbers it: "Neuron 2.30" is release 2.30.0."""
+    return printed if printed.count(".") == 2 else f"{printed}.0"
+
+
+def _statement(entry: _Found, doc_release: str | None, announced_on: date | None) -> SupportStatement:
     words = list(dict.fromkeys(_SYNONYMS.get(s, s) for s in entry.statuses))
     status = max(words, key=STATUS_ORDER.index)
     names = known_names()
@@ -123,10 +197,13 @@ def _statement(entry: _Found, doc_release: str | None) -> SupportStatement:
         framework=entry.framework,
         manifest_package=manifest,
         status=status,  # type: ignore[arg-type]
-        printed_statuses=list(dict.fromkeys(entry.statuses)),
+        printed_statuses=list(dict.fromkeys(entry.printed)),
         instances=sorted(entry.instances) or None,
         instances_only=entry.only and bool(entry.instances),
         from_release=entry.from_release,
         doc_release=doc_release,
+        work=entry.work,  # type: ignore[arg-type]
+        in_maintenance=entry.maintenance,
+        announced_on=announced_on,
         quoted=" … ".join(entry.quotes),
     )

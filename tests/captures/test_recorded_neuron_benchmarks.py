@@ -9,14 +9,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipelines.fetch.archive import Archive
-from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.refresh.one_source import SourceOutcome, refresh_source
-from pipelines.sources.file import SourceSpec, load_sources
-from tests.support.localserver import LocalServer, Reply
+from pipelines.refresh.one_source import SourceOutcome
 from tests.support.paths import RECORDED
+from tests.support.raw_github import land_raw_files
 
-SOURCES = {s.id: s for s in load_sources()}
 LANDINGS = {
     "neuron_inf2_latency_benchmarks": "inf2-latency_data_decoder.csv",
     "neuron_inf2_throughput_benchmarks": "inf2-throughput_data_decoder.csv",
@@ -27,17 +23,7 @@ LANDINGS = {
 
 @pytest.fixture(scope="module")
 def landed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, SourceOutcome]]:
-    root = tmp_path_factory.mktemp("benchmarks")
-    db = root / "prices.duckdb"
-    outcomes = {}
-    with LocalServer() as server, Fetcher(FetchSettings(max_attempts=1)) as fetcher:
-        for source_id, recording in LANDINGS.items():
-            path = "/" + str(SOURCES[source_id].url).split("://", 1)[1].split("/", 1)[1]
-            body = (RECORDED / "neuron_benchmarks" / recording).read_bytes()
-            server.set(path, Reply(body=body, content_type="text/plain; charset=utf-8"))
-            source = SourceSpec.model_validate(SOURCES[source_id].model_dump() | {"url": server.url(path)})
-            outcomes[source_id] = refresh_source(source, fetcher=fetcher, db_path=db, archive=Archive(root / "a"))
-    return db, outcomes
+    return land_raw_files(tmp_path_factory.mktemp("benchmarks"), RECORDED / "neuron_benchmarks", LANDINGS)
 
 
 def rows(db: Path, sql: str) -> list[tuple]:

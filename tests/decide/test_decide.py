@@ -146,3 +146,29 @@ def test_families_a_statement_names_stop_another_family_only_when_it_says_only_t
     )
     assert said in inf2["reason"], inf2["reason"]
     assert verdict.rule == RULES["gate"]  # no AWS candidate passes: not verified is never passed
+
+
+ANNOUNCED = "UPDATE pilot_result_history SET framework_path = '{path}' WHERE offering = 'inf2.xlarge';"
+
+
+@pytest.mark.parametrize(
+    ("path", "later", "gate", "reason"),
+    [
+        ("NxD Inference", "", "validate first",
+         "NxD Inference is in maintenance mode from Neuron 2.30.0 (announced 2026-05-20): critical fixes only"),
+        ("Torch/XLA", "", "validate first",
+         "Torch/XLA is in maintenance mode from Neuron 2.31.0 for inference (announced 2026-06-28): "
+         "critical fixes only"),
+        ("TensorFlow", "", "ineligible", "TensorFlow is end of support from Neuron 2.29.0 (announced 2026-03-30)"),
+        ("TensorFlow", "UPDATE neuron_support_history SET from_release = '2.40.0' WHERE package = 'TensorFlow'",
+         "validate first", "TensorFlow reaches end of support from Neuron 2.40.0 (announced 2026-03-30)"),
+        ("PyTorch/XLA", "", "not verified",  # its end of support speaks of training only
+         "no Neuron documentation page ratecard reads states a status for PyTorch/XLA"),
+    ],
+    ids=["maintenance", "maintenance_for_its_work_and_families", "end_of_support", "announced_not_yet", "other_work"],
+)  # fmt: skip
+def test_an_announcement_gates_its_path_from_its_release_for_its_work(decided, tmp_path, path, later, gate, reason):
+    changed = copy_of(decided, tmp_path, ANNOUNCED.format(path=path) + later)
+    steps, _ = verdict_of(changed, "summarise-batch")
+    inf2 = next(g for g in steps.gate if g["offering"] == "inf2.xlarge")
+    assert (inf2["gate"], inf2["reason"]) == (gate, reason)

@@ -81,3 +81,30 @@ def test_families_said_to_be_the_only_ones_are_told_from_families_merely_named()
         "torch-neuronx": (["inf2", "trn1", "trn1n", "trn2"], False),  # named, not limited to them
         "JAX NeuronX": (None, False),
     }
+
+
+def announced(unit: str) -> list[tuple]:
+    statements, _ = statements_in([unit], None)
+    return [(s.package, s.status, s.work, s.instances, s.in_maintenance, s.from_release) for s in statements]
+
+
+def test_an_announced_end_of_support_names_its_release_work_and_families():
+    assert announced("Neuron no longer supports PyTorch/XLA for training starting with Neuron 2.30") == [
+        ("PyTorch/XLA", "end of support", "training", None, False, "2.30.0")  # "2.30" is release 2.30.0
+    ]
+    assert announced("Starting with Neuron 2.29, Neuron no longer supports TensorFlow for Inferentia2 (Inf2).") == [
+        ("TensorFlow", "end of support", None, ["inf2"], False, "2.29.0")
+    ]
+
+
+def test_a_maintenance_mode_stays_supported_and_x_and_y_are_two_statements():
+    unit = "NxD Inference and NxD Core Inference APIs are now in maintenance mode starting with Neuron 2.30"
+    assert announced(unit) == [
+        ("NxD Inference", "supported", None, None, True, "2.30.0"),
+        ("NxD Core Inference APIs", "supported", None, None, True, "2.30.0"),
+    ]
+
+
+def test_a_sentence_about_both_works_names_neither():
+    unit = "Neuron no longer supports MXNet for training and inference starting with Neuron 2.40.0"
+    assert announced(unit) == [("MXNet", "end of support", None, None, False, "2.40.0")]

@@ -254,6 +254,16 @@ WITH candidates AS (
 current_release AS (
     SELECT arg_max(release, release_order) AS release FROM neuron_releases WHERE release_date IS NOT NULL
 ),
+-- A dated statement holds from its release on: before it (or with no dated release known) it is announced only.
+statements AS (
+    SELECT s.*,
+           s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
+               OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release) AS in_force,
+           CASE WHEN s.work IS NOT NULL THEN ' for ' || s.work ELSE '' END
+               || CASE WHEN s.announced_on IS NOT NULL THEN ' (announced ' || strftime(s.announced_on, '%Y-%m-%d') || ')'
+                       ELSE '' END AS said
+    FROM neuron_support AS s
+),
 judged AS (
     SELECT c.workload, c.work, c.offering, instance_family(c.offering) AS family, c.framework_path,
            s.status, s.instances, s.from_release, s.release, s.release_date, s.quoted, s.source_id, s.source_url,
@@ -262,15 +272,12 @@ judged AS (
                 WHEN s.status IS NULL THEN 'not verified'
                 WHEN s.instances IS NOT NULL AND s.instances_only
                      AND NOT list_contains(s.instances, instance_family(c.offering)) THEN 'ineligible'
-                WHEN s.status IN ('archived', 'end of support') THEN 'ineligible'
-                WHEN s.status = 'not included'
-                     AND (s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
-                          OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release))
-                    THEN 'ineligible'
+                WHEN s.status = 'archived' THEN 'ineligible'
+                WHEN s.status IN ('not included', 'end of support') AND s.in_force THEN 'ineligible'
                 -- Families named without "only": another family is neither in nor out.
                 WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
                     THEN 'not verified'
-                WHEN s.status IN ('beta', 'not included') THEN 'validate first'
+                WHEN s.status IN ('beta', 'not included', 'end of support') OR s.in_maintenance THEN 'validate first'
                 ELSE 'eligible' END AS gate,
            CASE WHEN c.framework_path IS NULL THEN 'the pilot names no framework path'
                 WHEN s.status IS NULL THEN 'no Neuron documentation page ratecard reads states a status for '
@@ -279,36 +286,49 @@ judged AS (
                      AND NOT list_contains(s.instances, instance_family(c.offering))
                     THEN 'the documentation names only ' || array_to_string(s.instances, ', ') || ' for '
                          || c.framework_path
-                WHEN s.status IN ('archived', 'end of support') THEN c.framework_path || ' is ' || s.status
-                WHEN s.status = 'not included'
-                     AND (s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
-                          OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release))
+                WHEN s.status = 'archived' THEN c.framework_path || ' is archived' || s.said
+                WHEN s.status = 'not included' AND s.in_force
                     THEN c.framework_path || ' is not included from Neuron '
-                         || coalesce(s.from_release, 'a release not stated')
+                         || coalesce(s.from_release, 'a release not stated') || s.said
+                WHEN s.status = 'end of support' AND s.in_force
+                    THEN c.framework_path || ' is end of support'
+                         || coalesce(' from Neuron ' || s.from_release, '') || s.said
                 WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
                     THEN 'the documentation names ' || array_to_string(s.instances, ', ') || ' for '
                          || c.framework_path || ' (' || s.status || ') and says nothing of '
                          || instance_family(c.offering)
                 WHEN s.status = 'not included'
-                    THEN c.framework_path || ' is not included from Neuron ' || s.from_release
+                    THEN c.framework_path || ' is not included from Neuron ' || s.from_release || s.said
+                WHEN s.status = 'end of support'
+                    THEN c.framework_path || ' reaches end of support from Neuron ' || s.from_release || s.said
+                WHEN s.in_maintenance
+                    THEN c.framework_path || ' is in maintenance mode'
+                         || coalesce(' from Neuron ' || s.from_release, '') || s.said || ': critical fixes only'
                 ELSE c.framework_path || ' is ' || s.status
                      || CASE WHEN s.instances IS NULL THEN ' (instance families not stated)' ELSE '' END
            END AS reason
     FROM candidates AS c
-    LEFT JOIN neuron_support AS s
-      ON lower(s.package) = lower(c.framework_path) OR lower(s.framework) = lower(c.framework_path)
+    LEFT JOIN statements AS s
+      ON (lower(s.package) = lower(c.framework_path) OR lower(s.framework) = lower(c.framework_path)
+          OR lower(s.manifest_package) = lower(c.framework_path))
+     AND (s.work IS NULL OR s.work = c.work)
+     -- An announced end of support or maintenance mode for named families speaks of those families only.
+     AND NOT ((s.status = 'end of support' OR coalesce(s.in_maintenance, false)) AND s.instances IS NOT NULL
+              AND NOT coalesce(s.instances_only, false)
+              AND NOT list_contains(s.instances, instance_family(c.offering)))
 )
--- Several pages may speak of one path: the most restrictive judgement stands, with its quote.
+-- Several pages may speak of one path: the most restrictive judgement stands, with its quote. Ties go by one fixed
+-- order (source id, then reason), so every column comes from the same statement.
 SELECT workload, work, offering, family, framework_path,
-       arg_max(gate, gate_severity(gate)) AS gate,
-       arg_max(reason, gate_severity(gate)) AS reason,
-       arg_max(status, gate_severity(gate)) AS status,
-       arg_max(release, gate_severity(gate)) AS release,
-       arg_max(quoted, gate_severity(gate)) AS quoted,
-       arg_max(source_url, gate_severity(gate)) AS source_url,
-       arg_max(fetched_at, gate_severity(gate)) AS fetched_at,
-       arg_max(sha256, gate_severity(gate)) AS sha256,
-       arg_max(parser_version, gate_severity(gate)) AS parser_version,
+       arg_max(gate, (gate_severity(gate), source_id, reason)) AS gate,
+       arg_max(reason, (gate_severity(gate), source_id, reason)) AS reason,
+       arg_max(status, (gate_severity(gate), source_id, reason)) AS status,
+       arg_max(release, (gate_severity(gate), source_id, reason)) AS release,
+       arg_max(quoted, (gate_severity(gate), source_id, reason)) AS quoted,
+       arg_max(source_url, (gate_severity(gate), source_id, reason)) AS source_url,
+       arg_max(fetched_at, (gate_severity(gate), source_id, reason)) AS fetched_at,
+       arg_max(sha256, (gate_severity(gate), source_id, reason)) AS sha256,
+       arg_max(parser_version, (gate_severity(gate), source_id, reason)) AS parser_version,
        count(status) AS statements
 FROM judged
 GROUP BY ALL;

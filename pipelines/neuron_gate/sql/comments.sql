@@ -28,6 +28,9 @@ COMMENT ON COLUMN neuron_support_history.instances IS 'Instance families the sta
 COMMENT ON COLUMN neuron_support_history.instances_only IS 'True when the statement limits itself to those families ("Trn2/Trn3 only", "(Inf1 only)"); false when it names them without saying the others are out; NULL on rows landed before this was read.';
 COMMENT ON COLUMN neuron_support_history.from_release IS 'The release from which a dated exclusion holds ("not included in Neuron 2.32.0 and later" -> 2.32.0); NULL when the page dates none.';
 COMMENT ON COLUMN neuron_support_history.doc_release IS 'The documentation release the page belongs to: its URL''s /en/<version>/, else its own "AWS released version <v>"; NULL for /en/latest/ pages that say neither.';
+COMMENT ON COLUMN neuron_support_history.work IS 'The work the statement speaks of, training or inference ("no longer supported for training"); NULL: not stated, so any work.';
+COMMENT ON COLUMN neuron_support_history.in_maintenance IS 'True when the statement puts the package in maintenance mode (the SDK policy''s Maintenance phase: critical fixes only); NULL on rows landed before this was read.';
+COMMENT ON COLUMN neuron_support_history.announced_on IS 'The date an announcement was posted (its RST `.. post::`); NULL when the page states none.';
 COMMENT ON COLUMN neuron_support_history.quoted IS 'The sentences, bullets or table cells that state it, as printed (markup reduced to text), joined by " … ".';
 COMMENT ON COLUMN neuron_support_history.attributes_hash IS 'SHA-256 of the row''s attributes (a fingerprint for readers; versions are decided column by column).';
 COMMENT ON COLUMN neuron_support_history.valid_from IS 'When this version became current (fetch time).';
@@ -89,6 +92,9 @@ COMMENT ON COLUMN neuron_support.instances IS 'Instance families the statement n
 COMMENT ON COLUMN neuron_support.instances_only IS 'True when the statement says only those families ("Trn2/Trn3 only"): another family is then out; false or NULL: another family is not stated, neither in nor out.';
 COMMENT ON COLUMN neuron_support.from_release IS 'Release from which a dated exclusion holds; NULL: none dated.';
 COMMENT ON COLUMN neuron_support.doc_release IS 'The documentation release of the page (URL or text); NULL: the page names none.';
+COMMENT ON COLUMN neuron_support.work IS 'Training or inference when the statement names one; NULL: any work.';
+COMMENT ON COLUMN neuron_support.in_maintenance IS 'True: in maintenance mode from from_release (critical fixes only); the gate passes it flagged "validate first".';
+COMMENT ON COLUMN neuron_support.announced_on IS 'The announcement''s post date; NULL: the page states none.';
 COMMENT ON COLUMN neuron_support.release IS 'The release the statement speaks for: doc_release, else the newest release dated on or before the fetch (release_basis says which); NULL: no release known.';
 COMMENT ON COLUMN neuron_support.release_basis IS 'page (the page names its release) or newest release dated by the fetch (derived: a /en/latest/ page read on that day); NULL when release is NULL.';
 COMMENT ON COLUMN neuron_support.release_date IS 'The date of that release (neuron_releases); NULL: not dated.';

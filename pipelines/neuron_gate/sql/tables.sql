@@ -60,3 +60,8 @@ CREATE TABLE IF NOT EXISTS neuron_release_date_history (
 -- Whether a statement limits itself to the families it names, read since that was told apart: NULL on a row landed
 -- before (not stated, never "only").
 ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS instances_only BOOLEAN;
+
+-- What an announcement adds, read since announcements are: NULL on rows landed before (not stated).
+ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS work VARCHAR;
+ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS in_maintenance BOOLEAN;
+ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS announced_on DATE;

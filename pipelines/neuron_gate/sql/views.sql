@@ -42,6 +42,9 @@ SELECT s.package,
        s.instances_only,
        s.from_release,
        s.doc_release,
+       s.work,
+       s.in_maintenance,
+       s.announced_on,
        coalesce(s.doc_release, (
            SELECT arg_max(r.release, r.release_order) FROM neuron_releases AS r
            WHERE r.release_date <= CAST(s.fetched_at AS DATE))) AS release,
