@@ -25,6 +25,7 @@ MEDIA_TYPES = {
     ".json": "application/json",
     ".xml": "text/xml",
     ".csv": "text/csv",
+    ".rst": "text/plain; charset=utf-8",  # as GitHub's raw host serves an RST source
 }
 
 
