@@ -19,7 +19,7 @@ from pipelines.decide.verdict import Verdict
 
 Columns = dict[str, str]
 GATE: Columns = {"offering": "AWS candidate", "framework_path": "framework path", "gate": "gate", "reason": "why",
-                 "release": "release", "source_url": "source"}  # fmt: skip
+                 "lifecycle_phase": "SDK policy phase", "release": "release", "source_url": "source"}  # fmt: skip
 PILOTS: Columns = {"offering": "offering", "price_kind": "price kind", "quality_passed": "quality",
                    "latency_met": "latency met", "conditions": "conditions", "priced": "priced",
                    "not_priced_because": "not priced because"}  # fmt: skip

@@ -1,5 +1,5 @@
 """The Neuron gate's tables, versioned per source like the specifications: the manifest's packages by release, the
-documentation's status statements by package, and release dates."""
+documentation's status statements by package, release dates, and the SDK policy's life-cycle phases."""
 
 from __future__ import annotations
 
@@ -54,7 +54,19 @@ RELEASE_DATES = VersionedTable(
     ),
 )
 
-GATE_TABLES = tuple(t.name for t in (PACKAGES, STATEMENTS, RELEASE_DATES))
+PHASES = VersionedTable(
+    name="neuron_lifecycle_history",
+    key_columns=("phase",),
+    attribute_fields=(
+        pa.field("phase", pa.string()),
+        pa.field("also_called", pa.string()),
+        pa.field("printed", pa.string()),
+        pa.field("meaning", pa.string()),
+        pa.field("applies", pa.string()),
+    ),
+)
+
+GATE_TABLES = tuple(t.name for t in (PACKAGES, STATEMENTS, RELEASE_DATES, PHASES))
 
 
 def gate_snapshots(batch: GateBatch) -> list[Snapshot]:
@@ -62,11 +74,12 @@ def gate_snapshots(batch: GateBatch) -> list[Snapshot]:
         Snapshot(PACKAGES, [p.model_dump(mode="python") for p in batch.packages]),
         Snapshot(STATEMENTS, [s.model_dump(mode="python") for s in batch.statements]),
         Snapshot(RELEASE_DATES, [r.model_dump(mode="python") for r in batch.releases]),
+        Snapshot(PHASES, [p.model_dump(mode="python") for p in batch.phases]),
     ]
 
 
 # Only the row-count and shape rules apply: the gate carries no price.
 CURRENT_ROWS = "SELECT " + " + ".join(
     f"(SELECT count(*) FROM {table.name} WHERE source_id = $source_id AND valid_to IS NULL)"
-    for table in (PACKAGES, STATEMENTS, RELEASE_DATES)
+    for table in (PACKAGES, STATEMENTS, RELEASE_DATES, PHASES)
 )

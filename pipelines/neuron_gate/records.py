@@ -77,16 +77,28 @@ class ReleaseDate(Record):
     date_printed: str
 
 
+class LifecyclePhase(Record):
+    """A phase of Neuron software's life cycle as AWS's SDK maintenance policy defines it ("Developer Preview (Beta)",
+    "Maintenance", "End of Support (EOS)"): what the documentation's status words mean, quoted."""
+
+    phase: str = Field(min_length=1)  # the name before its parentheses ("Developer Preview")
+    also_called: str | None = None  # the name in them ("Beta", "Stable", "EOS"); None: the policy gives none
+    printed: str = Field(min_length=1)  # the cell as printed
+    meaning: str = Field(min_length=1)  # the policy's description, as printed
+    applies: str | None = None  # the policy's comment on where the phase applies; None: none printed
+
+
 class GateBatch(BaseModel):
     source_id: str
     parser_version: str
     packages: list[ManifestPackage] = []
     statements: list[SupportStatement] = []
     releases: list[ReleaseDate] = []
+    phases: list[LifecyclePhase] = []
     warnings: list[str] = []  # what the parser tolerated, named
     refused: list[str] = []  # rows refused one by one (a manifest row missing its name or version), with why
     shape: str | None = None
 
     @property
     def row_count(self) -> int:
-        return len(self.packages) + len(self.statements) + len(self.releases)
+        return len(self.packages) + len(self.statements) + len(self.releases) + len(self.phases)

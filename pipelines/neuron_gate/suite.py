@@ -28,7 +28,10 @@ def gate_rows(batch: GateBatch) -> list[dict[str, Any]]:
     for p in batch.packages:
         add("package", f"{p.release}|{p.package}|{p.package_version}", p.release, p.instances)
     for s in batch.statements:
-        add("statement", s.package.lower(), s.from_release, s.instances, status=s.status, quoted=s.quoted)
+        key = f"{s.package.lower()}|{s.work or 'any work'}"  # one thing for training, another for inference
+        add("statement", key, s.from_release, s.instances, status=s.status, quoted=s.quoted)
+    for phase in batch.phases:
+        add("lifecycle_phase", phase.phase.lower(), None, None, quoted=phase.meaning)
     for r in batch.releases:
         add("release_date", r.release, r.release, None)
     return rows

@@ -50,6 +50,9 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "launch_dates": AdapterInfo("pipelines.adapters.launch_dates", "spec", JSON),
     "nvidia_reference": AdapterInfo("pipelines.adapters.nvidia_reference", "spec", JSON),
     "neuron_status": AdapterInfo("pipelines.adapters.neuron_status", "neuron_gate", HTML + RST_SOURCE, reads_html=True),
+    "neuron_lifecycle": AdapterInfo(
+        "pipelines.adapters.neuron_lifecycle", "neuron_gate", HTML + RST_SOURCE, reads_html=True
+    ),
     "neuron_manifest": AdapterInfo("pipelines.adapters.neuron_manifest", "neuron_gate", (*JSON, "text/plain")),
     # GitHub's raw host serves a CSV as text/plain.
     "neuron_benchmarks": AdapterInfo("pipelines.adapters.neuron_benchmarks", "vendor_benchmark", (*CSV, "text/plain")),

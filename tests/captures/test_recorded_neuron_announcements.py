@@ -1,5 +1,7 @@
-"""AWS Neuron's real announcements (tests/recorded/neuron_announcements/, provenance in SOURCES.md) through the real
-refresh: each served on 127.0.0.1 at its raw-GitHub path as text/plain, landed as a dated status statement."""
+"""AWS Neuron's real announcements (tests/recorded/neuron_announcements/) and SDK maintenance policy
+(tests/recorded/neuron_gate/sdk-policy.rst), provenance in SOURCES.md, through the real refresh: each served on
+127.0.0.1 at its raw-GitHub path as text/plain; an announcement lands as a dated status statement, the policy as the
+life-cycle phases that say what each status means."""
 
 from __future__ import annotations
 
@@ -14,16 +16,17 @@ from tests.support.paths import RECORDED
 from tests.support.raw_github import land_raw_files
 
 LANDINGS = {
-    "neuron_announce_pytorch_xla_training": "announce-no-support-pytorch-xla-training.rst",
-    "neuron_announce_pytorch_xla_inference": "announce-maintenance-pytorch-xla-inference.rst",
-    "neuron_announce_nxd_inference": "announce-maintenance-nxdi-nxd-core-inference.rst",
-    "neuron_announce_tensorflow_inf2": "announce-no-longer-support-tensorflow-inf2.rst",
+    "neuron_announce_pytorch_xla_training": "neuron_announcements/announce-no-support-pytorch-xla-training.rst",
+    "neuron_announce_pytorch_xla_inference": "neuron_announcements/announce-maintenance-pytorch-xla-inference.rst",
+    "neuron_announce_nxd_inference": "neuron_announcements/announce-maintenance-nxdi-nxd-core-inference.rst",
+    "neuron_announce_tensorflow_inf2": "neuron_announcements/announce-no-longer-support-tensorflow-inf2.rst",
+    "neuron_sdk_policy": "neuron_gate/sdk-policy.rst",  # what the announcements' words mean
 }
 
 
 @pytest.fixture(scope="module")
 def landed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, SourceOutcome]]:
-    return land_raw_files(tmp_path_factory.mktemp("announcements"), RECORDED / "neuron_announcements", LANDINGS)
+    return land_raw_files(tmp_path_factory.mktemp("announcements"), RECORDED, LANDINGS)
 
 
 def test_each_announcement_lands_as_a_dated_statement_from_its_release(landed):
@@ -58,3 +61,31 @@ def test_each_statement_quotes_the_sentences_it_was_read_from(landed):
     )
     assert "PyTorch/XLA is no longer supported for training workloads on Trainium" in quoted["PyTorch/XLA"]
     assert "Inf2 and Trn1 instances is now in maintenance mode" in quoted["Torch/XLA"]
+
+
+def test_the_policy_lands_its_five_phases_and_each_status_quotes_its_phase(landed):
+    db, _ = landed
+    with duckdb.connect(str(db), read_only=True) as con:
+        phases = con.execute(
+            "SELECT printed, phase, also_called, phase_key, applies FROM neuron_lifecycle ORDER BY printed"
+        ).fetchall()
+        support = dict(con.execute("SELECT package, lifecycle_phase FROM neuron_support").fetchall())
+        meaning = con.execute("SELECT meaning FROM neuron_lifecycle WHERE phase = 'Developer Preview'").fetchone()
+    assert phases == [
+        ("Developer Preview (Beta)", "Developer Preview", "Beta", "beta", None),
+        ("End of Support (EOS)", "End of Support", "EOS", "end of support", None),
+        ("General Availability (Stable)", "General Availability", "Stable", "stable", None),
+        ("Maintenance", "Maintenance", None, "maintenance",
+         "This phase does not apply to Dependency Software Components, Neuron DLCs, Neuron DLAMIs, Neuron Features "
+         "and APIs"),
+        ("Release Candidate (RC)", "Release Candidate", "RC", None,
+         "This phase applies only to Neuron SDK and Neuron components"),
+    ]  # fmt: skip
+    assert meaning[0].startswith("In this phase, Neuron Software is not supported, should not be used in production")
+    assert support == {
+        "NxD Core Inference APIs": "Maintenance",
+        "NxD Inference": "Maintenance",
+        "Torch/XLA": "Maintenance",
+        "PyTorch/XLA": "End of Support (EOS)",
+        "TensorFlow": "End of Support (EOS)",
+    }

@@ -153,3 +153,5 @@ COMMENT ON COLUMN decision_gate.fetched_at IS 'When the page was fetched (UTC).'
 COMMENT ON COLUMN decision_gate.statements IS 'How many documentation statements speak of the path.';
 COMMENT ON COLUMN decision_gate.sha256 IS 'SHA-256 of the page body the statement was read from.';
 COMMENT ON COLUMN decision_gate.parser_version IS 'Adapter and version that read the statement.';
+COMMENT ON COLUMN decision_gate.lifecycle_phase IS 'The SDK maintenance policy''s phase the statement''s status is in, as printed ("Developer Preview (Beta)", "Maintenance"); NULL: the policy is not landed or names none.';
+COMMENT ON COLUMN decision_gate.phase_meaning IS 'What the policy says that phase means, quoted: why "validate first" (beta: "not supported, should not be used in production environments") or why maintenance is flagged.';

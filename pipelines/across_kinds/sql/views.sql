@@ -267,7 +267,7 @@ statements AS (
 judged AS (
     SELECT c.workload, c.work, c.offering, instance_family(c.offering) AS family, c.framework_path,
            s.status, s.instances, s.from_release, s.release, s.release_date, s.quoted, s.source_id, s.source_url,
-           s.fetched_at, s.sha256, s.parser_version,
+           s.fetched_at, s.sha256, s.parser_version, s.lifecycle_phase, s.phase_meaning,
            CASE WHEN c.framework_path IS NULL THEN 'not verified'
                 WHEN s.status IS NULL THEN 'not verified'
                 WHEN s.instances IS NOT NULL AND s.instances_only
@@ -329,6 +329,8 @@ SELECT workload, work, offering, family, framework_path,
        arg_max(fetched_at, (gate_severity(gate), source_id, reason)) AS fetched_at,
        arg_max(sha256, (gate_severity(gate), source_id, reason)) AS sha256,
        arg_max(parser_version, (gate_severity(gate), source_id, reason)) AS parser_version,
+       arg_max(lifecycle_phase, (gate_severity(gate), source_id, reason)) AS lifecycle_phase,
+       arg_max(phase_meaning, (gate_severity(gate), source_id, reason)) AS phase_meaning,
        count(status) AS statements
 FROM judged
 GROUP BY ALL;

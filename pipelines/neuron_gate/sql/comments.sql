@@ -55,6 +55,35 @@ COMMENT ON COLUMN neuron_release_date_history.fetched_at IS 'When it was fetched
 COMMENT ON COLUMN neuron_release_date_history.sha256 IS 'SHA-256 of the archived body.';
 COMMENT ON COLUMN neuron_release_date_history.parser_version IS 'Adapter and version that parsed it.';
 
+COMMENT ON TABLE neuron_lifecycle_history IS 'Versioned life-cycle phases of Neuron software as AWS''s SDK maintenance policy (about-neuron/sdk-policy) defines them: what the documentation''s status words mean.';
+COMMENT ON COLUMN neuron_lifecycle_history.source_id IS 'Source the row was parsed from (sources file id).';
+COMMENT ON COLUMN neuron_lifecycle_history.phase IS 'The phase''s name before its parentheses ("Developer Preview", "Maintenance", "End of Support").';
+COMMENT ON COLUMN neuron_lifecycle_history.also_called IS 'The name in its parentheses ("Beta", "Stable", "EOS"); NULL: the policy gives none.';
+COMMENT ON COLUMN neuron_lifecycle_history.printed IS 'The phase cell exactly as printed ("Developer Preview (Beta)").';
+COMMENT ON COLUMN neuron_lifecycle_history.meaning IS 'The policy''s description of the phase, as printed.';
+COMMENT ON COLUMN neuron_lifecycle_history.applies IS 'The policy''s comment on where the phase applies; NULL: none printed.';
+COMMENT ON COLUMN neuron_lifecycle_history.attributes_hash IS 'SHA-256 of the row''s attributes (a fingerprint for readers; versions are decided column by column).';
+COMMENT ON COLUMN neuron_lifecycle_history.valid_from IS 'When this version became current (fetch time).';
+COMMENT ON COLUMN neuron_lifecycle_history.valid_to IS 'When it stopped being current; NULL while current.';
+COMMENT ON COLUMN neuron_lifecycle_history.fetch_id IS 'fetch_log row that produced it.';
+COMMENT ON COLUMN neuron_lifecycle_history.source_url IS 'URL it was fetched from.';
+COMMENT ON COLUMN neuron_lifecycle_history.fetched_at IS 'When it was fetched (UTC).';
+COMMENT ON COLUMN neuron_lifecycle_history.sha256 IS 'SHA-256 of the archived body.';
+COMMENT ON COLUMN neuron_lifecycle_history.parser_version IS 'Adapter and version that parsed it.';
+
+COMMENT ON VIEW neuron_lifecycle IS 'The current life-cycle phases of the SDK maintenance policy (neuron_lifecycle_history, open rows), each with the status word that names it (phase_key).';
+COMMENT ON COLUMN neuron_lifecycle.phase IS 'The phase''s name ("Developer Preview").';
+COMMENT ON COLUMN neuron_lifecycle.also_called IS 'Its other name ("Beta"); NULL: none given.';
+COMMENT ON COLUMN neuron_lifecycle.printed IS 'The phase cell as printed.';
+COMMENT ON COLUMN neuron_lifecycle.meaning IS 'What the policy says the phase means, as printed.';
+COMMENT ON COLUMN neuron_lifecycle.applies IS 'Where the policy says it applies; NULL: not stated.';
+COMMENT ON COLUMN neuron_lifecycle.phase_key IS 'The gate''s word for it: beta, stable, maintenance or end of support (lower case); NULL for a phase the gate does not name (Release Candidate).';
+COMMENT ON COLUMN neuron_lifecycle.source_id IS 'Source it was read from.';
+COMMENT ON COLUMN neuron_lifecycle.source_url IS 'URL it was fetched from.';
+COMMENT ON COLUMN neuron_lifecycle.fetched_at IS 'When it was fetched (UTC).';
+COMMENT ON COLUMN neuron_lifecycle.sha256 IS 'SHA-256 of the archived body.';
+COMMENT ON COLUMN neuron_lifecycle.parser_version IS 'Adapter and version that parsed it.';
+
 COMMENT ON MACRO release_order IS 'A release number as a list of integers (2.9.0 -> [2, 9, 0]), so releases sort and compare in release order, not as text.';
 
 COMMENT ON VIEW neuron_packages IS 'The current package manifest: every Neuron SDK release, each package it ships, its version and instance families (neuron_package_history, open rows).';
@@ -95,6 +124,8 @@ COMMENT ON COLUMN neuron_support.doc_release IS 'The documentation release of th
 COMMENT ON COLUMN neuron_support.work IS 'Training or inference when the statement names one; NULL: any work.';
 COMMENT ON COLUMN neuron_support.in_maintenance IS 'True: in maintenance mode from from_release (critical fixes only); the gate passes it flagged "validate first".';
 COMMENT ON COLUMN neuron_support.announced_on IS 'The announcement''s post date; NULL: the page states none.';
+COMMENT ON COLUMN neuron_support.lifecycle_phase IS 'The SDK policy''s life-cycle phase the status is in, as printed there ("Developer Preview (Beta)", "General Availability (Stable)", "Maintenance", "End of Support (EOS)"); NULL when the policy is not landed or names no phase for it (archived, not included).';
+COMMENT ON COLUMN neuron_support.phase_meaning IS 'What the policy says that phase means, quoted (neuron_lifecycle.meaning); NULL with lifecycle_phase.';
 COMMENT ON COLUMN neuron_support.release IS 'The release the statement speaks for: doc_release, else the newest release dated on or before the fetch (release_basis says which); NULL: no release known.';
 COMMENT ON COLUMN neuron_support.release_basis IS 'page (the page names its release) or newest release dated by the fetch (derived: a /en/latest/ page read on that day); NULL when release is NULL.';
 COMMENT ON COLUMN neuron_support.release_date IS 'The date of that release (neuron_releases); NULL: not dated.';

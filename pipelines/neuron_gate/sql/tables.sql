@@ -65,3 +65,21 @@ ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS instances_only BOOLE
 ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS work VARCHAR;
 ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS in_maintenance BOOLEAN;
 ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS announced_on DATE;
+
+-- The SDK maintenance policy's life-cycle phases: what the documentation's status words mean, quoted.
+CREATE TABLE IF NOT EXISTS neuron_lifecycle_history (
+    source_id          VARCHAR NOT NULL,
+    phase              VARCHAR NOT NULL,
+    also_called        VARCHAR,
+    printed            VARCHAR NOT NULL,
+    meaning            VARCHAR NOT NULL,
+    applies            VARCHAR,
+    attributes_hash    VARCHAR NOT NULL,
+    valid_from         TIMESTAMPTZ NOT NULL,
+    valid_to           TIMESTAMPTZ,
+    fetch_id           BIGINT NOT NULL,
+    source_url         VARCHAR NOT NULL,
+    fetched_at         TIMESTAMPTZ NOT NULL,
+    sha256             VARCHAR NOT NULL,
+    parser_version     VARCHAR NOT NULL
+);

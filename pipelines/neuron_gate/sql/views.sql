@@ -32,6 +32,18 @@ GROUP BY n.release;
 -- The documentation's statements, each with the release it speaks for: the page's own (its URL's /en/<v>/ or its
 -- text), else the newest release dated on or before the fetch (a /en/latest/ page speaks for the release current
 -- when it was read); no dated release known: NULL, not stated.
+-- The SDK policy's phases, each keyed by the gate's word for it (General Availability is "Stable", a supported or
+-- recommended status; a phase the gate does not name has no key).
+CREATE OR REPLACE VIEW neuron_lifecycle AS
+SELECT phase, also_called, printed, meaning, applies,
+       CASE WHEN lower(also_called) = 'beta' OR lower(phase) = 'beta' THEN 'beta'
+            WHEN lower(also_called) = 'stable' OR lower(phase) = 'stable' THEN 'stable'
+            WHEN lower(phase) = 'maintenance' THEN 'maintenance'
+            WHEN lower(phase) = 'end of support' THEN 'end of support'
+       END AS phase_key,
+       source_id, source_url, fetched_at, sha256, parser_version
+FROM neuron_lifecycle_history WHERE valid_to IS NULL;
+
 CREATE OR REPLACE VIEW neuron_support AS
 SELECT s.package,
        s.framework,
@@ -45,6 +57,8 @@ SELECT s.package,
        s.work,
        s.in_maintenance,
        s.announced_on,
+       l.printed AS lifecycle_phase,
+       l.meaning AS phase_meaning,
        coalesce(s.doc_release, (
            SELECT arg_max(r.release, r.release_order) FROM neuron_releases AS r
            WHERE r.release_date <= CAST(s.fetched_at AS DATE))) AS release,
@@ -64,6 +78,14 @@ SELECT s.package,
        s.fetch_id,
        s.valid_from
 FROM neuron_support_history AS s
+LEFT JOIN (  -- one meaning per phase, the newest read, should two sources ever give the policy
+    SELECT phase_key, arg_max(printed, fetched_at) AS printed, arg_max(meaning, fetched_at) AS meaning
+    FROM neuron_lifecycle WHERE phase_key IS NOT NULL GROUP BY phase_key
+) AS l ON l.phase_key = CASE
+    WHEN s.in_maintenance THEN 'maintenance'
+    WHEN s.status = 'beta' THEN 'beta'
+    WHEN s.status IN ('recommended', 'supported') THEN 'stable'
+    WHEN s.status = 'end of support' THEN 'end of support' END
 WHERE s.valid_to IS NULL;
 
 -- Where the manifest and the documentation disagree, each as a named warning beside both statements.
