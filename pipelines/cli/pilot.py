@@ -34,6 +34,12 @@ ProviderOption = Annotated[
 ]
 RegionOption = Annotated[str | None, typer.Option("--region", help="Region as in the price view; omit when none.")]
 KindOption = Annotated[str, typer.Option("--kind", help="Price kind: on_demand, spot, reserved_1y, ...")]
+PurchaseOption = Annotated[
+    str | None, typer.Option("--purchase-option", help="Reserved or Savings Plan terms: No Upfront, ...")
+]
+OfferingClassOption = Annotated[
+    str | None, typer.Option("--offering-class", help="Reserved terms: standard or convertible.")
+]
 
 
 def register(app: typer.Typer, console: Console) -> None:
@@ -51,12 +57,8 @@ def register(app: typer.Typer, console: Console) -> None:
         kind: KindOption = "on_demand",
         provider: ProviderOption = None,
         region: RegionOption = None,
-        purchase_option: Annotated[
-            str | None, typer.Option("--purchase-option", help="Reserved or Savings Plan terms: No Upfront, ...")
-        ] = None,
-        offering_class: Annotated[
-            str | None, typer.Option("--offering-class", help="Reserved terms: standard or convertible.")
-        ] = None,
+        purchase_option: PurchaseOption = None,
+        offering_class: OfferingClassOption = None,
         note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
         db: DbOption = DEFAULT_DB_PATH,
         wait: WaitOption = 30.0,
@@ -183,11 +185,14 @@ def register(app: typer.Typer, console: Console) -> None:
         kind: KindOption = "on_demand",
         provider: ProviderOption = None,
         region: RegionOption = None,
+        purchase_option: PurchaseOption = None,
+        offering_class: OfferingClassOption = None,
         note: Annotated[str | None, typer.Option("--note", help="Free text.")] = None,
         db: DbOption = DEFAULT_DB_PATH,
         wait: WaitOption = 30.0,
     ) -> None:
-        """Record a workload's migration plan: port costs, baseline offering, monthly volume, lifetime."""
+        """Record a workload's migration plan: port costs, baseline offering (with its terms on a reserved or Savings
+        Plan kind), monthly volume, lifetime."""
         from pydantic import ValidationError
 
         from pipelines.pilots.landing import land_plan, sha256_of
@@ -196,7 +201,14 @@ def register(app: typer.Typer, console: Console) -> None:
         origin = "ratecard pilot plan"
         fields: dict[str, Any] = {
             "workload": workload,
-            "baseline": {"provider": provider, "offering": baseline, "region": region, "price_kind": kind},
+            "baseline": {
+                "provider": provider,
+                "offering": baseline,
+                "region": region,
+                "price_kind": kind,
+                "purchase_option": purchase_option,
+                "offering_class": offering_class,
+            },
             "one_time_cost_usd": _decimal_text(one_time_cost),
             "monthly_maintenance_usd": _decimal_text(monthly_maintenance),
             "monthly_volume": _decimal_text(monthly_volume),

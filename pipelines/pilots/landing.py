@@ -45,9 +45,11 @@ VALUES ($id, $row, $workload, $source, $provider, $offering, $region, $price_kin
     $concurrency, $billed_hours, $busy_hours, $accepted_outputs, $purchase_option, $offering_class, $framework_path)
 """
 INSERT_PLAN = """
-INSERT INTO migration_plan_history VALUES
-    ($id, $workload, $source, $provider, $offering, $region, $price_kind, $one_time, $maintenance, $volume,
-     $lifetime, $note)
+INSERT INTO migration_plan_history (input_id, workload, baseline_source, baseline_provider, baseline_offering,
+    baseline_region, baseline_price_kind, one_time_cost_usd, monthly_maintenance_usd, monthly_volume, lifetime_months,
+    note, baseline_purchase_option, baseline_offering_class)
+VALUES ($id, $workload, $source, $provider, $offering, $region, $price_kind, $one_time, $maintenance, $volume,
+    $lifetime, $note, $purchase_option, $offering_class)
 """
 
 
@@ -184,8 +186,8 @@ def land_plan(con: duckdb.DuckDBPyConnection, origin: str, sha: str, plan: Migra
         return repeated
     with transaction(con):
         input_id = record_input(con, origin, sha, "plan", 1)
-        # A plan's baseline is named without terms: the terms are a pilot's (and so its candidate's).
-        baseline = {k: v for k, v in offering_params(plan.baseline).items() if k not in TERMS}
+        # A reserved or Savings Plan baseline names its terms (unknown_offerings refused it otherwise): one price.
+        baseline = offering_params(plan.baseline)
         params = {
             **baseline,
             "id": input_id,

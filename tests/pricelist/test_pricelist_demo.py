@@ -265,7 +265,7 @@ def test_the_readmes_deployment_costs_are_the_demos_and_a_rerun_lands_no_duplica
 
 def test_a_pilot_on_a_reserved_price_names_its_terms_and_is_priced_once(demo, tmp_path):
     """A reserved kind is six prices (three purchase options, two classes): a pilot naming none is refused with the
-    terms on offer, and one naming them is one row of cost_per_work, labelled."""
+    terms on offer, and one naming them is one row of cost_per_work, labelled; so is a plan's baseline."""
     db = copy_file_warehouse(demo[0], tmp_path / "copy")
     terms = query(
         db,
@@ -285,3 +285,18 @@ def test_a_pilot_on_a_reserved_price_names_its_terms_and_is_priced_once(demo, tm
     assert query(db, "SELECT count(*), any_value(purchase_option), any_value(offering_class) FROM cost_per_work") == [
         (1, option, offering_class)
     ]
+    # A plan against that reserved baseline names its terms too: one baseline price, so one row per other pilot.
+    other = next(t for t in terms[1:] if t[0] == region)
+    assert runner.invoke(app, [*add, "--purchase-option", other[1], "--offering-class", other[2]]).exit_code == 0
+    plan = ["pilot", "plan", "--workload", "w", "--baseline", "trn1.32xlarge", "--kind", "reserved_1y",
+            "--region", region, "--one-time-cost", "1000", "--monthly-maintenance", "0",
+            "--monthly-volume", "1000000000", "--lifetime-months", "12", "--db", str(db)]  # fmt: skip
+    unnamed = runner.invoke(app, plan, terminal_width=400)
+    assert unnamed.exit_code == 8 and "is sold under terms" in unnamed.output
+    named = runner.invoke(app, [*plan, "--purchase-option", option, "--offering-class", offering_class])
+    assert named.exit_code == 0, named.output
+    assert query(
+        db,
+        """SELECT baseline_purchase_option, baseline_offering_class, candidate_purchase_option,
+                  candidate_offering_class FROM migration_payback""",
+    ) == [(option, offering_class, other[1], other[2])]

@@ -51,6 +51,8 @@ COMMENT ON COLUMN migration_plan_history.baseline_provider IS 'GPU provider of t
 COMMENT ON COLUMN migration_plan_history.baseline_offering IS 'Instance type or listing name of the baseline.';
 COMMENT ON COLUMN migration_plan_history.baseline_region IS 'Region of the baseline; NULL where the price view states none.';
 COMMENT ON COLUMN migration_plan_history.baseline_price_kind IS 'Price kind of the baseline.';
+COMMENT ON COLUMN migration_plan_history.baseline_purchase_option IS 'The baseline''s purchase option on a reserved or Savings Plan kind (No Upfront, Partial Upfront, All Upfront); NULL on a kind sold without terms, or a plan landed before terms were kept.';
+COMMENT ON COLUMN migration_plan_history.baseline_offering_class IS 'The baseline''s reserved offering class (standard, convertible); NULL where the kind has none, or on a plan landed before.';
 COMMENT ON COLUMN migration_plan_history.one_time_cost_usd IS 'One-time engineering cost of the port, USD excluding tax.';
 COMMENT ON COLUMN migration_plan_history.monthly_maintenance_usd IS 'Monthly cost of maintaining the ported implementation (e.g. two code paths), USD excluding tax.';
 COMMENT ON COLUMN migration_plan_history.monthly_volume IS 'Work units the workload completes per month, in the pilots'' work unit.';
@@ -226,6 +228,8 @@ COMMENT ON COLUMN migration_payback.baseline_provider IS 'GPU provider of the ba
 COMMENT ON COLUMN migration_payback.baseline_offering IS 'Instance type or listing name of the baseline.';
 COMMENT ON COLUMN migration_payback.baseline_region IS 'Region of the baseline; NULL where none is stated.';
 COMMENT ON COLUMN migration_payback.baseline_price_kind IS 'Price kind of the baseline.';
+COMMENT ON COLUMN migration_payback.baseline_purchase_option IS 'The baseline''s purchase option on a reserved or Savings Plan kind; NULL otherwise.';
+COMMENT ON COLUMN migration_payback.baseline_offering_class IS 'The baseline''s reserved offering class; NULL otherwise.';
 COMMENT ON COLUMN migration_payback.candidate_source IS 'aws_instance or gpu_listing: the candidate''s kind; NULL when there is no candidate.';
 COMMENT ON COLUMN migration_payback.candidate_provider IS 'GPU provider of the candidate; NULL for an AWS instance.';
 COMMENT ON COLUMN migration_payback.candidate_offering IS 'Instance type or listing name of the candidate (a passed pilot of the same workload).';

@@ -112,3 +112,8 @@ CREATE TABLE IF NOT EXISTS training_run_history (
     note               VARCHAR,
     PRIMARY KEY (input_id, row_number)
 );
+
+-- A plan's baseline terms (a reserved or Savings Plan kind: its purchase option and offering class), kept since plans
+-- name them: NULL on a plan landed before, or on a kind sold without terms.
+ALTER TABLE migration_plan_history ADD COLUMN IF NOT EXISTS baseline_purchase_option VARCHAR;
+ALTER TABLE migration_plan_history ADD COLUMN IF NOT EXISTS baseline_offering_class VARCHAR;

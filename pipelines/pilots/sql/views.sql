@@ -239,6 +239,9 @@ paired AS (
       ON b.plan_id = m.input_id AND b.offering_source = m.baseline_source AND b.offering = m.baseline_offering
      AND b.price_kind = m.baseline_price_kind AND b.provider IS NOT DISTINCT FROM m.baseline_provider
      AND b.region IS NOT DISTINCT FROM m.baseline_region
+     -- Its terms pick one of a reserved kind's prices (a plan landed before terms were kept names none: any).
+     AND (m.baseline_purchase_option IS NULL OR b.purchase_option = m.baseline_purchase_option)
+     AND (m.baseline_offering_class IS NULL OR b.offering_class = m.baseline_offering_class)
     LEFT JOIN monthly AS c
       ON c.plan_id = m.input_id AND c.work_unit = b.work_unit
      AND NOT (c.offering_source = b.offering_source AND c.offering = b.offering AND c.price_kind = b.price_kind
@@ -247,6 +250,7 @@ paired AS (
               AND c.offering_class IS NOT DISTINCT FROM b.offering_class)
 )
 SELECT workload, baseline_source, baseline_provider, baseline_offering, baseline_region, baseline_price_kind,
+       baseline_purchase_option, baseline_offering_class,
        candidate_source, candidate_provider, candidate_offering, candidate_region, candidate_price_kind,
        candidate_purchase_option, candidate_offering_class, work_unit, monthly_volume, baseline_usd_per_million, candidate_usd_per_million,
        baseline_monthly_usd, candidate_monthly_usd,
