@@ -22,11 +22,11 @@ from decimal import Decimal
 from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError
+from pipelines.gpu.declared_table import Options, StockValues
 from pipelines.gpu.records import GpuOffer, GpuRows, StockStatus
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
 from pipelines.reading.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
-from pipelines.sources.declared_table import Options, StockValues, option_problems
-from pipelines.sources.file import SourceSpec
+from pipelines.sources.file import SourceSpec, option_problems
 
 PARSER_VERSION = "declarative_table/1.0"
 PROVIDER = ""  # the sources file names it: `provider` is a required option of a declared table

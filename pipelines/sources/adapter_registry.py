@@ -26,6 +26,8 @@ class AdapterInfo:
     reads_html: bool = False  # parse() decodes the body as an HTML page, so takes the HTTP charset
     # parse() also takes a file: the body is streamed to disk and archived from there, never held in memory.
     reads_files: bool = False
+    # "module:Model": the pydantic model its sources' options must satisfy, checked when the sources file loads.
+    options: str | None = None
 
 
 ADAPTERS: dict[str, AdapterInfo] = {
@@ -40,7 +42,13 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_runpod_serverless": AdapterInfo("pipelines.adapters.gpu_runpod_serverless", "gpu", HTML, reads_html=True),
     "gpu_beam": AdapterInfo("pipelines.adapters.gpu_beam", "gpu", HTML, reads_html=True),
     "gpu_replicate": AdapterInfo("pipelines.adapters.gpu_replicate", "gpu", HTML, reads_html=True),
-    "declarative_table": AdapterInfo("pipelines.adapters.declarative_table", "gpu", HTML, reads_html=True),
+    "declarative_table": AdapterInfo(
+        "pipelines.adapters.declarative_table",
+        "gpu",
+        HTML,
+        reads_html=True,
+        options="pipelines.gpu.declared_table:Options",
+    ),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
     "neuron_chip": AdapterInfo("pipelines.adapters.neuron_chip", "spec", HTML, reads_html=True),
     "neuron_config": AdapterInfo("pipelines.adapters.neuron_config", "spec", HTML + RST_SOURCE, reads_html=True),

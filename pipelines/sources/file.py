@@ -6,6 +6,7 @@ local server by URL alone.
 
 from __future__ import annotations
 
+import importlib
 import re
 import tomllib
 from decimal import Decimal
@@ -17,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, Val
 from pipelines.fx.records import DEFAULT_MAX_FX_RATE_AGE_DAYS
 from pipelines.sources import errors as sources_errors
 from pipelines.sources.adapter_registry import ADAPTERS, AdapterInfo, adapter_names
-from pipelines.sources.declared_table import Options, option_problems
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE, SAMPLES_DIR
 
 
@@ -102,11 +102,14 @@ class SourceSpec(BaseModel):
 
     @field_validator("options")
     @classmethod
-    def _declared_table(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
-        """A table described in this file is checked here, so a bad option is refused when the file loads."""
-        if info.data.get("adapter") == "declarative_table":
+    def _declared_options(cls, value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        """Options an adapter gives a model for (a table described in this file) are checked here, so a bad option
+        is refused when the file loads."""
+        adapter = ADAPTERS.get(info.data.get("adapter") or "")
+        if adapter is not None and adapter.options is not None:
+            module, model = adapter.options.split(":")
             try:
-                Options.model_validate(value)
+                getattr(importlib.import_module(module), model).model_validate(value)
             except ValidationError as exc:
                 raise ValueError(f"bad declaration: {option_problems(exc)}") from None
         return value
@@ -217,3 +220,11 @@ def with_source_defaults(data: dict[str, Any]) -> None:
 
 def sample_path(source: SourceSpec) -> Path:
     return SAMPLES_DIR / source.sample
+
+
+def option_problems(exc: ValidationError) -> str:
+    """Each problem as `options.<path>: <message>`, joined."""
+    return "; ".join(
+        f"options.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}".replace("options.: ", "options: ")
+        for e in exc.errors()
+    )

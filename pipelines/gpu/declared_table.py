@@ -1,7 +1,7 @@
 """What a `declarative_table` source's options must say (pipelines/adapters/declarative_table.py reads the page).
 
-Checked when the sources file loads, so a bad declaration is refused there, naming the file, the source and the
-option, not first at parse time.
+The adapter registry names this model (`AdapterInfo.options`), so the sources file checks a declaration when it
+loads, naming the file, the source and the option, not first at parse time, without naming the GPU kind.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from pipelines.gpu.records import BillingPeriod, GpuPriceKind, PricePer
 
@@ -61,11 +61,3 @@ class Options(_Strict):
         if (self.gpu_count is None) == (self.columns.gpu_count is None):
             raise ValueError("declare exactly one of gpu_count (fixed) or columns.gpu_count")
         return self
-
-
-def option_problems(exc: ValidationError) -> str:
-    """Each problem as `options.<path>: <message>`, joined."""
-    return "; ".join(
-        f"options.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}".replace("options.: ", "options: ")
-        for e in exc.errors()
-    )
