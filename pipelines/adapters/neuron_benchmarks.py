@@ -1,6 +1,6 @@
 """AWS Neuron's published inference benchmarks (`about-neuron/benchmarks/<family>/*_data_*.csv` in
 aws-neuron/aws-neuron-sdk): one row per model, instance, SDK release and run conditions, with throughput and
-time-to-first-token / time-per-output-token latencies.
+time-to-first-token / time-per-output-token latencies (decoders) or request latencies (encoders).
 
 Columns are found by their header words, wherever they sit (`Model`, `Inst. Type`, `... Throughput (unit)`, `TTFT
 Latency P50 (ms)`, `Neuron Version`, ...); the throughput's unit is the header's parenthesis. A table without a
@@ -26,7 +26,7 @@ from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import clean, is_empty, parse_decimal, parse_int
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "neuron_benchmarks/1.0"
+PARSER_VERSION = "neuron_benchmarks/1.1"
 Match = Callable[[str], bool]
 
 
@@ -44,6 +44,9 @@ COLUMNS: dict[str, Match] = {
     "ttft_p99_ms": _words("ttft", "p99"),
     "tpot_p50_ms": _words("tpot", "p50"),
     "tpot_p99_ms": _words("tpot", "p99"),
+    # An encoder's request latency: "Latency P50 (ms)", never a TTFT or TPOT column.
+    "latency_p50_ms": lambda h: "latency" in h and "p50" in h and "ttft" not in h and "tpot" not in h,
+    "latency_p99_ms": lambda h: "latency" in h and "p99" in h and "ttft" not in h and "tpot" not in h,
     "framework": lambda h: h == "framework",
     "task": lambda h: h == "task",
     "application_type": _words("application type"),
@@ -51,11 +54,12 @@ COLUMNS: dict[str, Match] = {
     "tp_degree": _words("tp degree"),
     "input_length": _words("input length"),
     "output_length": _words("output length"),
+    "sequence_length": lambda h: re.fullmatch(r"seq(uence|\.)? ?length", h) is not None,
     "model_data_type": _words("model data type"),
 }
 REQUIRED = ("model", "instance_printed", "throughput", "neuron_release")
-MILLISECONDS = ("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms")
-WHOLE = ("batch_size", "tp_degree", "input_length", "output_length")
+MILLISECONDS = ("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "latency_p50_ms", "latency_p99_ms")
+WHOLE = ("batch_size", "tp_degree", "input_length", "output_length", "sequence_length")
 TEXT = ("framework", "task", "application_type", "model_data_type")
 
 

@@ -34,6 +34,9 @@ BENCHMARKS = VersionedTable(
         pa.field("ttft_p99_ms", FIGURE),
         pa.field("tpot_p50_ms", FIGURE),
         pa.field("tpot_p99_ms", FIGURE),
+        pa.field("sequence_length", pa.int64()),
+        pa.field("latency_p50_ms", FIGURE),
+        pa.field("latency_p99_ms", FIGURE),
     ),
 )
 BENCHMARK_TABLES = (BENCHMARKS.name,)

@@ -1,6 +1,7 @@
 """A vendor benchmark row as the vendor's table prints it: the model, the instance, the SDK release and the run's
-conditions, and the figures (throughput in the header's unit, time to first token and time per output token at
-P50 and P99 in milliseconds). A figure the table leaves empty stays unknown, never 0."""
+conditions, and the figures (throughput in the header's unit; for a decoder, time to first token and time per output
+token at P50 and P99, for an encoder the request latency at P50 and P99, in milliseconds). A figure the table leaves
+empty stays unknown, never 0."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class VendorBenchmark(Record):
     tp_degree: int | None = Field(default=None, ge=1)
     input_length: int | None = Field(default=None, ge=0)
     output_length: int | None = Field(default=None, ge=0)
+    sequence_length: int | None = Field(default=None, ge=1)  # an encoder's input length
     model_data_type: str | None = None
     throughput: Decimal = Field(gt=0, max_digits=28, decimal_places=10)
     throughput_unit: str = Field(min_length=1)  # from the header: "tokens/sec"
@@ -33,6 +35,8 @@ class VendorBenchmark(Record):
     ttft_p99_ms: Decimal | None = MILLISECONDS
     tpot_p50_ms: Decimal | None = MILLISECONDS
     tpot_p99_ms: Decimal | None = MILLISECONDS
+    latency_p50_ms: Decimal | None = MILLISECONDS  # an encoder's whole request
+    latency_p99_ms: Decimal | None = MILLISECONDS
 
     @property
     def conditions(self) -> str:
@@ -40,7 +44,8 @@ class VendorBenchmark(Record):
         parts = [
             ("framework", self.framework), ("mode", self.application_type), ("batch", self.batch_size),
             ("tp", self.tp_degree), ("in", self.input_length), ("out", self.output_length),
-            ("dtype", self.model_data_type),
+            # A decoder's sequence is its input and output lengths, already named; an encoder's is its own.
+            ("seq", self.sequence_length if self.input_length is None else None), ("dtype", self.model_data_type),
         ]  # fmt: skip
         return " · ".join(f"{name} {value}" for name, value in parts if value is not None)
 

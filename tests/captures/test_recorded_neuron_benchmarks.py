@@ -18,7 +18,12 @@ LANDINGS = {
     "neuron_inf2_throughput_benchmarks": "inf2-throughput_data_decoder.csv",
     "neuron_trn1_latency_benchmarks": "trn1-latency_data_decoder.csv",
     "neuron_trn1_throughput_benchmarks": "trn1-throughput_data_decoder.csv",
+    "neuron_inf2_encoder_latency_benchmarks": "inf2-latency_data_encoder.csv",
+    "neuron_inf2_encoder_throughput_benchmarks": "inf2-throughput_data_encoder.csv",
+    "neuron_trn1_encoder_latency_benchmarks": "trn1-latency_data_encoder.csv",
+    "neuron_trn1_encoder_throughput_benchmarks": "trn1-throughput_data_encoder.csv",
 }
+ENCODER_ROWS = {"inf2-latency": 8, "inf2-throughput": 8, "trn1-latency": 8, "trn1-throughput": 8}
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +36,7 @@ def rows(db: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
 
 
-def test_every_row_of_both_tables_lands_as_a_claim(landed):
+def test_every_row_of_every_table_lands_as_a_claim(landed):
     db, outcomes = landed
     assert {sid: o.status for sid, o in outcomes.items()} == dict.fromkeys(LANDINGS, "landed")
     assert all(not o.warnings for o in outcomes.values()), {sid: o.warnings for sid, o in outcomes.items()}
@@ -41,13 +46,19 @@ def test_every_row_of_both_tables_lands_as_a_claim(landed):
     )
     claim = (True, "vendor benchmark, not your pilot")
     assert counts == [
+        ("neuron_inf2_encoder_latency_benchmarks", ENCODER_ROWS["inf2-latency"], *claim),
+        ("neuron_inf2_encoder_throughput_benchmarks", ENCODER_ROWS["inf2-throughput"], *claim),
         ("neuron_inf2_latency_benchmarks", 27, *claim),
         ("neuron_inf2_throughput_benchmarks", 27, *claim),
+        ("neuron_trn1_encoder_latency_benchmarks", ENCODER_ROWS["trn1-latency"], *claim),
+        ("neuron_trn1_encoder_throughput_benchmarks", ENCODER_ROWS["trn1-throughput"], *claim),
         ("neuron_trn1_latency_benchmarks", 18, *claim),
         ("neuron_trn1_throughput_benchmarks", 18, *claim),
     ]
-    assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY 1") == [
+    assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY ALL") == [
+        ("inf2", "inference/second"),
         ("inf2", "tokens/sec"),
+        ("trn1", "inference/sec"),
         ("trn1", "tokens/sec"),
     ]
 
@@ -86,3 +97,17 @@ def test_figures_are_exact_as_printed(landed):
         " AND output_length = 8064 ORDER BY batch_size",
     )
     assert both == [("Real Time", 1, Decimal("144.98")), ("Batch", 8, Decimal("649.17"))]
+
+
+def test_an_encoder_row_keeps_its_request_latency_and_sequence_length_exact(landed):
+    db, _ = landed
+    found = rows(
+        db,
+        "SELECT instance_printed, throughput, latency_p50_ms, latency_p99_ms, batch_size, sequence_length, ttft_p50_ms,"
+        " conditions FROM vendor_benchmarks WHERE source_id = 'neuron_inf2_encoder_latency_benchmarks'"
+        " AND model = 'albert-base-v2'",
+    )
+    assert found == [
+        ("Inf2.xlarge", Decimal("2119.78480993"), Decimal("0.93722343"), Decimal("1.00183487"), 1, 128, None,
+         "framework PyTorch 2.8 · mode Real Time · batch 1 · seq 128 · dtype FP32"),
+    ]  # fmt: skip

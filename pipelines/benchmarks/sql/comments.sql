@@ -17,6 +17,9 @@ COMMENT ON COLUMN vendor_benchmark_history.output_length IS 'Output length in to
 COMMENT ON COLUMN vendor_benchmark_history.model_data_type IS 'The model''s data type as printed (FP16); NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.throughput IS 'Throughput as printed, exact, in throughput_unit.';
 COMMENT ON COLUMN vendor_benchmark_history.throughput_unit IS 'The unit the table''s header gives the throughput in (tokens/sec).';
+COMMENT ON COLUMN vendor_benchmark_history.sequence_length IS 'An encoder''s sequence length, as printed; NULL: not stated (a decoder states its input and output lengths).';
+COMMENT ON COLUMN vendor_benchmark_history.latency_p50_ms IS 'An encoder''s request latency, median, milliseconds as printed; NULL: not stated (never 0).';
+COMMENT ON COLUMN vendor_benchmark_history.latency_p99_ms IS 'An encoder''s request latency, 99th percentile, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';
@@ -47,6 +50,9 @@ COMMENT ON COLUMN vendor_benchmarks.output_length IS 'Output length in tokens as
 COMMENT ON COLUMN vendor_benchmarks.model_data_type IS 'The model''s data type as printed (FP16); NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.throughput IS 'Throughput as printed, exact, in throughput_unit.';
 COMMENT ON COLUMN vendor_benchmarks.throughput_unit IS 'The unit the table''s header gives the throughput in (tokens/sec).';
+COMMENT ON COLUMN vendor_benchmarks.sequence_length IS 'An encoder''s sequence length, as printed; NULL: not stated (a decoder states its input and output lengths).';
+COMMENT ON COLUMN vendor_benchmarks.latency_p50_ms IS 'An encoder''s request latency, median, milliseconds as printed; NULL: not stated (never 0).';
+COMMENT ON COLUMN vendor_benchmarks.latency_p99_ms IS 'An encoder''s request latency, 99th percentile, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';

@@ -31,3 +31,8 @@ CREATE TABLE IF NOT EXISTS vendor_benchmark_history (
     sha256             VARCHAR NOT NULL,
     parser_version     VARCHAR NOT NULL
 );
+
+-- An encoder's sequence length and request latencies, read since encoder tables are: NULL on rows landed before.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS sequence_length BIGINT;
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS latency_p50_ms DECIMAL(28, 10);
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS latency_p99_ms DECIMAL(28, 10);

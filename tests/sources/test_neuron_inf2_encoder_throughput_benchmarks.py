@@ -1,0 +1,7 @@
+"""AWS Neuron's Inf2 encoder throughput benchmarks: the checks every source gets (tests/support/source_kit.py)."""
+
+from tests.support.source_kit import SourceChecks
+
+
+class TestNeuronInf2EncoderThroughputBenchmarks(SourceChecks):
+    source_id = "neuron_inf2_encoder_throughput_benchmarks"
