@@ -1,6 +1,7 @@
 """AWS Neuron's published inference benchmarks (`about-neuron/benchmarks/<family>/*_data_*.csv` in
 aws-neuron/aws-neuron-sdk): one row per model, instance, SDK release and run conditions, with throughput and
-time-to-first-token / time-per-output-token latencies (decoders) or request latencies (encoders).
+time-to-first-token / time-per-output-token latencies (decoders), request latencies (encoders), or a training run's
+sequences a second at its scale (nodes, topology, global batch).
 
 Columns are found by their header words, wherever they sit (`Model`, `Inst. Type`, `... Throughput (unit)`, `TTFT
 Latency P50 (ms)`, `Neuron Version`, ...); the throughput's unit is the header's parenthesis. A table without a
@@ -26,7 +27,7 @@ from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import clean, is_empty, parse_decimal, parse_int
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "neuron_benchmarks/1.1"
+PARSER_VERSION = "neuron_benchmarks/1.2"
 Match = Callable[[str], bool]
 
 
@@ -38,7 +39,8 @@ def _words(*words: str) -> Match:
 COLUMNS: dict[str, Match] = {
     "model": lambda h: h == "model",
     "instance_printed": lambda h: "inst" in h and "type" in h,
-    "throughput": _words("throughput"),
+    # Inference tables print "Throughput (tokens/sec)"; training tables "Performance [seq/sec]".
+    "throughput": lambda h: "throughput" in h or h.startswith("performance"),
     "neuron_release": lambda h: re.fullmatch(r"neuron (sdk )?(version|release)", h) is not None,
     "ttft_p50_ms": _words("ttft", "p50"),
     "ttft_p99_ms": _words("ttft", "p99"),
@@ -50,17 +52,21 @@ COLUMNS: dict[str, Match] = {
     "framework": lambda h: h == "framework",
     "task": lambda h: h == "task",
     "application_type": _words("application type"),
-    "batch_size": _words("batch size"),
+    "batch_size": lambda h: "batch size" in h or h == "microbatch",  # per device; a training run's global apart
     "tp_degree": _words("tp degree"),
     "input_length": _words("input length"),
     "output_length": _words("output length"),
     "sequence_length": lambda h: re.fullmatch(r"seq(uence|\.)? ?length", h) is not None,
-    "model_data_type": _words("model data type"),
+    "model_data_type": lambda h: "model data type" in h or h == "training data-type",
+    "nodes": lambda h: h == "nodes",
+    "topology": lambda h: h == "topology",
+    "optimizer": lambda h: h == "optimizer",
+    "global_batch_size": lambda h: h == "globalbatch",
 }
 REQUIRED = ("model", "instance_printed", "throughput", "neuron_release")
 MILLISECONDS = ("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "latency_p50_ms", "latency_p99_ms")
-WHOLE = ("batch_size", "tp_degree", "input_length", "output_length", "sequence_length")
-TEXT = ("framework", "task", "application_type", "model_data_type")
+WHOLE = ("batch_size", "tp_degree", "input_length", "output_length", "sequence_length", "nodes", "global_batch_size")
+TEXT = ("framework", "task", "application_type", "model_data_type", "topology", "optimizer")
 
 
 def parse(body: bytes, source: SourceSpec) -> BenchmarkBatch:
@@ -86,17 +92,14 @@ def parse(body: bytes, source: SourceSpec) -> BenchmarkBatch:
     refused: list[str] = []
     seen: set[tuple[str, str, str, str]] = set()
     for number, cells in enumerate(table[1:], start=1):
-        row = _row(cells, at, unit, number, refused)
-        if row is None:
-            continue
-        key = (row.model, row.instance_type, row.neuron_release, row.conditions)
-        if key in seen:
-            refused.append(
-                f"row {number}: repeats {row.model} on {row.instance_type} at {row.neuron_release}, {row.conditions}"
-            )
-            continue
-        seen.add(key)
-        rows.append(row)
+        for row in _rows(cells, at, unit, number, refused):
+            key = (row.model, row.instance_type, row.neuron_release, row.conditions)
+            if key in seen:
+                what = f"{row.model} on {row.instance_type} at {row.neuron_release}, {row.conditions}"
+                refused.append(f"row {number}: repeats {what}")
+                continue
+            seen.add(key)
+            rows.append(row)
     return BenchmarkBatch(
         source_id=source.id,
         parser_version=PARSER_VERSION,
@@ -118,11 +121,15 @@ def _find_columns(headers: list[str]) -> dict[str, int]:
 
 
 def _unit(header: str) -> str | None:
-    found = re.search(r"\(([^)]*/[^)]*)\)", header)
+    """The unit in the header's parenthesis or brackets: "(tokens/sec)", "[seq/sec]"."""
+    found = re.search(r"[(\[]([^)\]]*/[^)\]]*)[)\]]", header)
     return found.group(1).strip() if found else None
 
 
-def _row(cells: list[str], at: dict[str, int], unit: str, number: int, refused: list[str]) -> VendorBenchmark | None:
+def _rows(cells: list[str], at: dict[str, int], unit: str, number: int, refused: list[str]) -> list[VendorBenchmark]:
+    """The row's figures, once per instance type it names: a training table's "trn1.32xlarge/trn1n.32xlarge" claims
+    them for both (each row keeps the cell as printed). A row refused is none, its reason added to `refused`."""
+
     def cell(name: str) -> str | None:
         index = at.get(name)
         value = cells[index] if index is not None and index < len(cells) else None
@@ -134,8 +141,8 @@ def _row(cells: list[str], at: dict[str, int], unit: str, number: int, refused: 
             raise ValueError(f"no throughput (the cell is {raw!r})")
         fields: dict[str, Any] = {
             "model": cell("model"),
+            "work": "training" if "nodes" in at or "global_batch_size" in at else "inference",
             "instance_printed": cell("instance_printed"),
-            "instance_type": (cell("instance_printed") or "").lower(),
             "neuron_release": cell("neuron_release"),
             "throughput": _number(cell("throughput")),
             "throughput_unit": unit,
@@ -143,10 +150,11 @@ def _row(cells: list[str], at: dict[str, int], unit: str, number: int, refused: 
         fields |= {name: _number(cell(name)) for name in MILLISECONDS}
         fields |= {name: parse_int(cell(name)) for name in WHOLE}
         fields |= {name: cell(name) for name in TEXT}
-        return VendorBenchmark(**fields)
+        instances = [i.strip().lower() for i in (cell("instance_printed") or "").split("/")]
+        return [VendorBenchmark(**fields, instance_type=instance) for instance in instances]
     except ValueError as exc:  # a cell that is not a number, or a record its model refuses
         refused.append(f"row {number}: {_why(exc)}")
-        return None
+        return []
 
 
 def _number(text: str | None) -> Decimal | None:

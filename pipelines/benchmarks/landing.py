@@ -37,6 +37,11 @@ BENCHMARKS = VersionedTable(
         pa.field("sequence_length", pa.int64()),
         pa.field("latency_p50_ms", FIGURE),
         pa.field("latency_p99_ms", FIGURE),
+        pa.field("nodes", pa.int64()),
+        pa.field("topology", pa.string()),
+        pa.field("global_batch_size", pa.int64()),
+        pa.field("optimizer", pa.string()),
+        pa.field("work", pa.string()),
     ),
 )
 BENCHMARK_TABLES = (BENCHMARKS.name,)

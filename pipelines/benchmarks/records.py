@@ -1,11 +1,12 @@
 """A vendor benchmark row as the vendor's table prints it: the model, the instance, the SDK release and the run's
-conditions, and the figures (throughput in the header's unit; for a decoder, time to first token and time per output
-token at P50 and P99, for an encoder the request latency at P50 and P99, in milliseconds). A figure the table leaves
-empty stays unknown, never 0."""
+conditions, and the figures (throughput in the header's unit, a training run's in sequences a second; for a decoder,
+time to first token and time per output token at P50 and P99, for an encoder the request latency at P50 and P99, in
+milliseconds). A figure the table leaves empty stays unknown, never 0."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -17,6 +18,7 @@ MILLISECONDS = Field(default=None, ge=0, max_digits=28, decimal_places=10)
 
 class VendorBenchmark(Record):
     model: str = Field(min_length=1)
+    work: Literal["inference", "training"] = "inference"  # a training table prints its run's scale (nodes, batch)
     instance_type: str = Field(pattern=r"^[a-z][a-z0-9]*\.[a-z0-9]+$")  # lower-cased; the table prints "Inf2.48xlarge"
     instance_printed: str
     neuron_release: str = Field(pattern=RELEASE)
@@ -27,7 +29,12 @@ class VendorBenchmark(Record):
     tp_degree: int | None = Field(default=None, ge=1)
     input_length: int | None = Field(default=None, ge=0)
     output_length: int | None = Field(default=None, ge=0)
-    sequence_length: int | None = Field(default=None, ge=1)  # an encoder's input length
+    sequence_length: int | None = Field(default=None, ge=1)  # an encoder's input length, a training run's sequence
+    # A training run's scale, as printed: instances, their layout ("TP=32 DP=32 PP=1 ZeRO-1") and the global batch.
+    nodes: int | None = Field(default=None, ge=1)
+    topology: str | None = None
+    global_batch_size: int | None = Field(default=None, ge=1)
+    optimizer: str | None = None  # a training run's ("AdamW", "Lamb")
     model_data_type: str | None = None
     throughput: Decimal = Field(gt=0, max_digits=28, decimal_places=10)
     throughput_unit: str = Field(min_length=1)  # from the header: "tokens/sec"
@@ -45,7 +52,9 @@ class VendorBenchmark(Record):
             ("framework", self.framework), ("mode", self.application_type), ("batch", self.batch_size),
             ("tp", self.tp_degree), ("in", self.input_length), ("out", self.output_length),
             # A decoder's sequence is its input and output lengths, already named; an encoder's is its own.
-            ("seq", self.sequence_length if self.input_length is None else None), ("dtype", self.model_data_type),
+            ("seq", self.sequence_length if self.input_length is None else None), ("nodes", self.nodes),
+            ("topology", self.topology), ("global batch", self.global_batch_size), ("optimizer", self.optimizer),
+            ("dtype", self.model_data_type),
         ]  # fmt: skip
         return " · ".join(f"{name} {value}" for name, value in parts if value is not None)
 

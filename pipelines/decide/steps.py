@@ -30,7 +30,8 @@ ORDER BY c.source_id, c.claim_text
 # The vendor's published benchmarks for the candidates' instance families: shown as claims, never used.
 BENCHMARKS = """
 SELECT b.* FROM vendor_benchmarks AS b
-WHERE b.instance_family IN (SELECT family FROM decision_gate WHERE workload = $workload AND family IS NOT NULL)
+WHERE (b.instance_family, b.work) IN (
+    SELECT (family, work) FROM decision_gate WHERE workload = $workload AND family IS NOT NULL)
 ORDER BY b.instance_type, b.model, release_order(b.neuron_release) DESC, b.conditions
 """
 WORKLOADS = """

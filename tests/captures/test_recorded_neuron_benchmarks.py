@@ -22,6 +22,8 @@ LANDINGS = {
     "neuron_inf2_encoder_throughput_benchmarks": "inf2-throughput_data_encoder.csv",
     "neuron_trn1_encoder_latency_benchmarks": "trn1-latency_data_encoder.csv",
     "neuron_trn1_encoder_throughput_benchmarks": "trn1-throughput_data_encoder.csv",
+    "neuron_trn1_training_decoder_benchmarks": "trn1-training_data_decoder.csv",
+    "neuron_trn1_training_encoder_benchmarks": "trn1-training_data_encoder.csv",
 }
 ENCODER_ROWS = {"inf2-latency": 8, "inf2-throughput": 8, "trn1-latency": 8, "trn1-throughput": 8}
 
@@ -54,12 +56,16 @@ def test_every_row_of_every_table_lands_as_a_claim(landed):
         ("neuron_trn1_encoder_throughput_benchmarks", ENCODER_ROWS["trn1-throughput"], *claim),
         ("neuron_trn1_latency_benchmarks", 18, *claim),
         ("neuron_trn1_throughput_benchmarks", 18, *claim),
+        ("neuron_trn1_training_decoder_benchmarks", 4, *claim),  # two models, each on trn1 and trn1n
+        ("neuron_trn1_training_encoder_benchmarks", 6, *claim),
     ]
     assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY ALL") == [
         ("inf2", "inference/second"),
         ("inf2", "tokens/sec"),
         ("trn1", "inference/sec"),
+        ("trn1", "seq/sec"),
         ("trn1", "tokens/sec"),
+        ("trn1n", "seq/sec"),
     ]
 
 
@@ -111,3 +117,20 @@ def test_an_encoder_row_keeps_its_request_latency_and_sequence_length_exact(land
         ("Inf2.xlarge", Decimal("2119.78480993"), Decimal("0.93722343"), Decimal("1.00183487"), 1, 128, None,
          "framework PyTorch 2.8 · mode Real Time · batch 1 · seq 128 · dtype FP32"),
     ]  # fmt: skip
+
+
+def test_a_training_row_claims_its_figure_for_each_instance_it_names_at_its_scale(landed):
+    db, _ = landed
+    found = rows(
+        db,
+        "SELECT instance_type, instance_printed, throughput, throughput_unit, nodes, topology, batch_size,"
+        " global_batch_size, optimizer, sequence_length FROM vendor_benchmarks"
+        " WHERE source_id = 'neuron_trn1_training_decoder_benchmarks' AND model = 'Llama-3.1-8B pre-training'"
+        " ORDER BY instance_type",
+    )
+    printed = "trn1.32xlarge/trn1n.32xlarge"
+    scale = (32, "TP=32 DP=32 PP=1 ZeRO-1", 1, 1024, "AdamW", 8192)
+    assert found == [
+        ("trn1.32xlarge", printed, Decimal("47.95"), "seq/sec", *scale),
+        ("trn1n.32xlarge", printed, Decimal("47.95"), "seq/sec", *scale),
+    ]

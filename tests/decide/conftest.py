@@ -16,7 +16,8 @@ GATE_SOURCES = ["neuron_manifest", "neuron_torch_status", "neuron_jax_status", "
                 "neuron_announce_pytorch_xla_inference", "neuron_announce_nxd_inference",
                 "neuron_announce_tensorflow_inf2", "neuron_sdk_policy"]  # fmt: skip
 BENCHMARK_SOURCES = ["neuron_inf2_latency_benchmarks", "neuron_inf2_throughput_benchmarks",
-                     "neuron_trn1_latency_benchmarks", "neuron_trn1_throughput_benchmarks"]  # fmt: skip
+                     "neuron_trn1_latency_benchmarks", "neuron_trn1_throughput_benchmarks",
+                     "neuron_trn1_training_decoder_benchmarks"]  # fmt: skip
 
 
 @pytest.fixture(scope="session")

@@ -130,6 +130,14 @@ def test_vendor_benchmarks_are_shown_as_claims_and_decide_nothing(decided, tmp_p
     assert without.benchmarks == [] and unchanged == verdict
 
 
+def test_a_workload_is_shown_the_benchmarks_of_its_own_work(decided):
+    training, _ = verdict_of(decided, "pretrain-1b")
+    inference, _ = verdict_of(decided, "summarise-batch")
+    assert training.benchmarks and {b["work"] for b in training.benchmarks} == {"training"}
+    assert {b["throughput_unit"] for b in training.benchmarks} == {"seq/sec"}
+    assert inference.benchmarks and {b["work"] for b in inference.benchmarks} == {"inference"}
+
+
 @pytest.mark.parametrize(("only", "gate"), [(True, "ineligible"), (False, "not verified")])
 def test_families_a_statement_names_stop_another_family_only_when_it_says_only_those(decided, tmp_path, only, gate):
     changed = copy_of(

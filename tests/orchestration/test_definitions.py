@@ -61,6 +61,8 @@ BENCHMARK_SOURCE_IDS = [  # vendor claims, never used
     "neuron_trn1_encoder_throughput_benchmarks",
     "neuron_trn1_latency_benchmarks",
     "neuron_trn1_throughput_benchmarks",
+    "neuron_trn1_training_decoder_benchmarks",
+    "neuron_trn1_training_encoder_benchmarks",
 ]
 REFERENCE_IDS = ["launch_dates", "nvidia_gpus"]  # in-repo files, landed like any source
 VIEW_KEYS = [
@@ -126,11 +128,11 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + 10 of the Neuron gate + 8 benchmark tables + the
+    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + 10 of the Neuron gate + 10 benchmark tables + the
     # price list, the Savings Plans and the spot feed + 2 references
     expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
     expected += len(PRICELIST_IDS + REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 42 + len(GPU_SOURCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 44 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 

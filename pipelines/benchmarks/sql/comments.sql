@@ -20,6 +20,11 @@ COMMENT ON COLUMN vendor_benchmark_history.throughput_unit IS 'The unit the tabl
 COMMENT ON COLUMN vendor_benchmark_history.sequence_length IS 'An encoder''s sequence length, as printed; NULL: not stated (a decoder states its input and output lengths).';
 COMMENT ON COLUMN vendor_benchmark_history.latency_p50_ms IS 'An encoder''s request latency, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmark_history.latency_p99_ms IS 'An encoder''s request latency, 99th percentile, milliseconds as printed; NULL: not stated (never 0).';
+COMMENT ON COLUMN vendor_benchmark_history.nodes IS 'A training run''s instances, as printed; NULL: not stated (an inference table).';
+COMMENT ON COLUMN vendor_benchmark_history.topology IS 'A training run''s parallel layout as printed ("TP=32 DP=32 PP=1 ZeRO-1"); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmark_history.global_batch_size IS 'A training run''s global batch, as printed; NULL: not stated (batch_size is the per-device micro-batch).';
+COMMENT ON COLUMN vendor_benchmark_history.optimizer IS 'A training run''s optimizer as printed (AdamW, Lamb); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmark_history.work IS 'inference, or training where the table prints a training run''s scale (nodes, global batch); NULL on rows landed before training tables were read (all inference).';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';
@@ -53,6 +58,11 @@ COMMENT ON COLUMN vendor_benchmarks.throughput_unit IS 'The unit the table''s he
 COMMENT ON COLUMN vendor_benchmarks.sequence_length IS 'An encoder''s sequence length, as printed; NULL: not stated (a decoder states its input and output lengths).';
 COMMENT ON COLUMN vendor_benchmarks.latency_p50_ms IS 'An encoder''s request latency, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmarks.latency_p99_ms IS 'An encoder''s request latency, 99th percentile, milliseconds as printed; NULL: not stated (never 0).';
+COMMENT ON COLUMN vendor_benchmarks.nodes IS 'A training run''s instances, as printed; NULL: not stated (an inference table).';
+COMMENT ON COLUMN vendor_benchmarks.topology IS 'A training run''s parallel layout as printed ("TP=32 DP=32 PP=1 ZeRO-1"); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmarks.global_batch_size IS 'A training run''s global batch, as printed; NULL: not stated (batch_size is the per-device micro-batch).';
+COMMENT ON COLUMN vendor_benchmarks.optimizer IS 'A training run''s optimizer as printed (AdamW, Lamb); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmarks.work IS 'inference or training: a decision shows the rows of its own work only (rows landed before training tables were read count as inference).';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';

@@ -36,3 +36,11 @@ CREATE TABLE IF NOT EXISTS vendor_benchmark_history (
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS sequence_length BIGINT;
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS latency_p50_ms DECIMAL(28, 10);
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS latency_p99_ms DECIMAL(28, 10);
+-- A training run's scale and optimizer, read since training tables are: NULL on rows landed before.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS nodes BIGINT;
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS topology VARCHAR;
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS global_batch_size BIGINT;
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS optimizer VARCHAR;
+-- Whether a row is a training run or an inference one, read since training tables are: NULL on rows landed before,
+-- which were all inference tables.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS work VARCHAR;

@@ -1,0 +1,7 @@
+"""AWS Neuron's Trn1 encoder training benchmarks: the checks every source gets (tests/support/source_kit.py)."""
+
+from tests.support.source_kit import SourceChecks
+
+
+class TestNeuronTrn1TrainingEncoderBenchmarks(SourceChecks):
+    source_id = "neuron_trn1_training_encoder_benchmarks"
