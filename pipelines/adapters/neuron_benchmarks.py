@@ -35,6 +35,11 @@ def _words(*words: str) -> Match:
     return lambda header: all(w in header for w in words)
 
 
+def _request_latency(header: str, percentile: str) -> bool:
+    per_token = any(word in header for word in ("ttft", "tpot", "per token"))
+    return "latency" in header and percentile in header and not per_token
+
+
 # field -> how its header reads (lower case, spaces collapsed); the first header that matches is taken.
 COLUMNS: dict[str, Match] = {
     "model": lambda h: h == "model",
@@ -46,9 +51,9 @@ COLUMNS: dict[str, Match] = {
     "ttft_p99_ms": _words("ttft", "p99"),
     "tpot_p50_ms": _words("tpot", "p50"),
     "tpot_p99_ms": _words("tpot", "p99"),
-    # An encoder's request latency: "Latency P50 (ms)", never a TTFT or TPOT column.
-    "latency_p50_ms": lambda h: "latency" in h and "p50" in h and "ttft" not in h and "tpot" not in h,
-    "latency_p99_ms": lambda h: "latency" in h and "p99" in h and "ttft" not in h and "tpot" not in h,
+    # An encoder's request latency: "Latency P50 (ms)", never a TTFT, TPOT or "Latency per Token" column.
+    "latency_p50_ms": lambda h: _request_latency(h, "p50"),
+    "latency_p99_ms": lambda h: _request_latency(h, "p99"),
     "framework": lambda h: h == "framework",
     "task": lambda h: h == "task",
     "application_type": _words("application type"),
