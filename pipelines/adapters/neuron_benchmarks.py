@@ -27,7 +27,7 @@ from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import clean, is_empty, parse_decimal, parse_int
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "neuron_benchmarks/1.2"
+PARSER_VERSION = "neuron_benchmarks/1.3"
 Match = Callable[[str], bool]
 
 
@@ -54,11 +54,14 @@ COLUMNS: dict[str, Match] = {
     # An encoder's request latency: "Latency P50 (ms)", never a TTFT, TPOT or "Latency per Token" column.
     "latency_p50_ms": lambda h: _request_latency(h, "p50"),
     "latency_p99_ms": lambda h: _request_latency(h, "p99"),
+    "token_latency_p50_ms": _words("latency per token", "p50"),
+    "token_latency_p99_ms": _words("latency per token", "p99"),
     "framework": lambda h: h == "framework",
     "task": lambda h: h == "task",
     "application_type": _words("application type"),
     "batch_size": lambda h: "batch size" in h or h == "microbatch",  # per device; a training run's global apart
     "tp_degree": _words("tp degree"),
+    "dp_degree": _words("dp degree"),
     "input_length": _words("input length"),
     "output_length": _words("output length"),
     "sequence_length": lambda h: re.fullmatch(r"seq(uence|\.)? ?length", h) is not None,
@@ -69,8 +72,14 @@ COLUMNS: dict[str, Match] = {
     "global_batch_size": lambda h: h == "globalbatch",
 }
 REQUIRED = ("model", "instance_printed", "throughput", "neuron_release")
-MILLISECONDS = ("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "latency_p50_ms", "latency_p99_ms")
-WHOLE = ("batch_size", "tp_degree", "input_length", "output_length", "sequence_length", "nodes", "global_batch_size")
+MILLISECONDS = (
+    *("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"),
+    *("latency_p50_ms", "latency_p99_ms", "token_latency_p50_ms", "token_latency_p99_ms"),
+)
+WHOLE = (
+    *("batch_size", "tp_degree", "dp_degree", "input_length", "output_length", "sequence_length"),
+    *("nodes", "global_batch_size"),
+)
 TEXT = ("framework", "task", "application_type", "model_data_type", "topology", "optimizer")
 
 

@@ -42,6 +42,9 @@ BENCHMARKS = VersionedTable(
         pa.field("global_batch_size", pa.int64()),
         pa.field("optimizer", pa.string()),
         pa.field("work", pa.string()),
+        pa.field("dp_degree", pa.int64()),
+        pa.field("token_latency_p50_ms", FIGURE),
+        pa.field("token_latency_p99_ms", FIGURE),
     ),
 )
 BENCHMARK_TABLES = (BENCHMARKS.name,)

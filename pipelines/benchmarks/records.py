@@ -27,6 +27,7 @@ class VendorBenchmark(Record):
     application_type: str | None = None  # "Real Time" or "Batch", as printed
     batch_size: int | None = Field(default=None, ge=1)
     tp_degree: int | None = Field(default=None, ge=1)
+    dp_degree: int | None = Field(default=None, ge=1)
     input_length: int | None = Field(default=None, ge=0)
     output_length: int | None = Field(default=None, ge=0)
     sequence_length: int | None = Field(default=None, ge=1)  # an encoder's input length, a training run's sequence
@@ -44,13 +45,16 @@ class VendorBenchmark(Record):
     tpot_p99_ms: Decimal | None = MILLISECONDS
     latency_p50_ms: Decimal | None = MILLISECONDS  # an encoder's whole request
     latency_p99_ms: Decimal | None = MILLISECONDS
+    # An encoder-decoder's "Latency per Token", as printed (not renamed into a time per output token).
+    token_latency_p50_ms: Decimal | None = MILLISECONDS
+    token_latency_p99_ms: Decimal | None = MILLISECONDS
 
     @property
     def conditions(self) -> str:
         """The run's conditions as one key: two rows of one model, instance and release differ in these."""
         parts = [
             ("framework", self.framework), ("mode", self.application_type), ("batch", self.batch_size),
-            ("tp", self.tp_degree), ("in", self.input_length), ("out", self.output_length),
+            ("tp", self.tp_degree), ("dp", self.dp_degree), ("in", self.input_length), ("out", self.output_length),
             # A decoder's sequence is its input and output lengths, already named; an encoder's is its own.
             ("seq", self.sequence_length if self.input_length is None else None), ("nodes", self.nodes),
             ("topology", self.topology), ("global batch", self.global_batch_size), ("optimizer", self.optimizer),

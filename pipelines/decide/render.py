@@ -43,7 +43,7 @@ CLAIMS: Columns = {"claim_text": "vendor claim (not your pilot; never used)", "p
 BENCHMARKS: Columns = {"claim_note": "what it is", "model": "model", "instance_type": "instance",
                        "neuron_release": "Neuron release", "conditions": "conditions", "throughput": "throughput",
                        "throughput_unit": "unit", "ttft_p50_ms": "TTFT P50 ms", "tpot_p50_ms": "TPOT P50 ms",
-                       "latency_p50_ms": "latency P50 ms",
+                       "latency_p50_ms": "latency P50 ms", "token_latency_p50_ms": "latency per token P50 ms",
                        "source_url": "source"}  # fmt: skip
 
 

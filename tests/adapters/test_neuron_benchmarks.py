@@ -30,6 +30,7 @@ def test_a_per_token_latency_is_never_read_as_a_request_latency():
     )
     (row,) = batch.rows
     assert (row.latency_p50_ms, row.latency_p99_ms, row.tpot_p50_ms) == (None, Decimal("120.5"), None)
+    assert row.token_latency_p50_ms == Decimal("9.25")  # kept as printed, under its own name
 
 
 def test_a_training_row_naming_two_instance_types_is_claimed_for_each_and_a_repeat_is_refused():

@@ -25,6 +25,9 @@ COMMENT ON COLUMN vendor_benchmark_history.topology IS 'A training run''s parall
 COMMENT ON COLUMN vendor_benchmark_history.global_batch_size IS 'A training run''s global batch, as printed; NULL: not stated (batch_size is the per-device micro-batch).';
 COMMENT ON COLUMN vendor_benchmark_history.optimizer IS 'A training run''s optimizer as printed (AdamW, Lamb); NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.work IS 'inference, or training where the table prints a training run''s scale (nodes, global batch); NULL on rows landed before training tables were read (all inference).';
+COMMENT ON COLUMN vendor_benchmark_history.dp_degree IS 'Data-parallel degree, as printed; NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmark_history.token_latency_p50_ms IS 'An encoder-decoder''s "Latency per Token", median, milliseconds as printed (kept under its own name, not read as a TPOT); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmark_history.token_latency_p99_ms IS 'An encoder-decoder''s "Latency per Token", 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';
@@ -63,6 +66,9 @@ COMMENT ON COLUMN vendor_benchmarks.topology IS 'A training run''s parallel layo
 COMMENT ON COLUMN vendor_benchmarks.global_batch_size IS 'A training run''s global batch, as printed; NULL: not stated (batch_size is the per-device micro-batch).';
 COMMENT ON COLUMN vendor_benchmarks.optimizer IS 'A training run''s optimizer as printed (AdamW, Lamb); NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.work IS 'inference or training: a decision shows the rows of its own work only (rows landed before training tables were read count as inference).';
+COMMENT ON COLUMN vendor_benchmarks.dp_degree IS 'Data-parallel degree, as printed; NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmarks.token_latency_p50_ms IS 'An encoder-decoder''s "Latency per Token", median, milliseconds as printed (kept under its own name, not read as a TPOT); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmarks.token_latency_p99_ms IS 'An encoder-decoder''s "Latency per Token", 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';

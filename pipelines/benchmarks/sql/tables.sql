@@ -44,3 +44,8 @@ ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS optimizer VARCHAR;
 -- Whether a row is a training run or an inference one, read since training tables are: NULL on rows landed before,
 -- which were all inference tables.
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS work VARCHAR;
+-- An encoder-decoder's data-parallel degree and latency per token, read since those tables are: NULL on rows landed
+-- before.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS dp_degree BIGINT;
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS token_latency_p50_ms DECIMAL(28, 10);
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS token_latency_p99_ms DECIMAL(28, 10);
