@@ -27,6 +27,26 @@ def verdict_of(db: Path, workload: str):
     return steps, decide(steps)
 
 
+@pytest.fixture(scope="module")
+def scratch(decided: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One writable copy of the shared warehouse for the cases that change an input and look at the verdict."""
+    copy = tmp_path_factory.mktemp("scratch") / "prices.duckdb"
+    shutil.copyfile(decided, copy)
+    return copy
+
+
+def verdict_after(db: Path, workload: str, sql: str):
+    """The verdict with `sql` applied, rolled back after: each case starts from the same landing, no copy made."""
+    with duckdb.connect(str(db)) as con:
+        con.execute("BEGIN")
+        try:
+            con.execute(sql)
+            steps = gather(con, workload)
+        finally:
+            con.execute("ROLLBACK")
+    return steps, decide(steps)
+
+
 def test_the_three_examples_are_each_decided_by_another_rule(decided):
     verdicts = {w: verdict_of(decided, w)[1] for w in ("chat-8b", "summarise-batch", "pretrain-1b")}
     assert verdicts["chat-8b"].verdict.startswith("go serverless: RunPod")
@@ -119,14 +139,13 @@ def test_an_unknown_workload_names_the_nearest(decided):
     assert done.returncode == 1 and "did you mean pretrain-1b" in done.stdout + done.stderr
 
 
-def test_vendor_benchmarks_are_shown_as_claims_and_decide_nothing(decided, tmp_path):
+def test_vendor_benchmarks_are_shown_as_claims_and_decide_nothing(decided, scratch):
     steps, verdict = verdict_of(decided, "summarise-batch")
     families = {g["family"] for g in steps.gate}
     assert steps.benchmarks and {b["instance_family"] for b in steps.benchmarks} <= families
     assert {b["instance_type"] for b in steps.benchmarks} >= {"inf2.xlarge", "inf2.48xlarge"}
     assert all(b["is_claim"] and b["claim_note"] == "vendor benchmark, not your pilot" for b in steps.benchmarks)
-    emptied = copy_of(decided, tmp_path, "DELETE FROM vendor_benchmark_history")
-    without, unchanged = verdict_of(emptied, "summarise-batch")
+    without, unchanged = verdict_after(scratch, "summarise-batch", "DELETE FROM vendor_benchmark_history")
     assert without.benchmarks == [] and unchanged == verdict
 
 
@@ -139,14 +158,13 @@ def test_a_workload_is_shown_the_benchmarks_of_its_own_work(decided):
 
 
 @pytest.mark.parametrize(("only", "gate"), [(True, "ineligible"), (False, "not verified")])
-def test_families_a_statement_names_stop_another_family_only_when_it_says_only_those(decided, tmp_path, only, gate):
-    changed = copy_of(
-        decided,
-        tmp_path,
+def test_families_a_statement_names_stop_another_family_only_when_it_says_only_those(scratch, only, gate):
+    steps, verdict = verdict_after(
+        scratch,
+        "summarise-batch",
         f"UPDATE neuron_support_history SET instances = ['trn2'], instances_only = {only}"
         " WHERE package = 'vLLM with NxD Inference'",
     )
-    steps, verdict = verdict_of(changed, "summarise-batch")
     inf2 = next(g for g in steps.gate if g["offering"] == "inf2.xlarge")
     assert (inf2["gate"], inf2["family"]) == (gate, "inf2")
     said = (
@@ -175,8 +193,7 @@ ANNOUNCED = "UPDATE pilot_result_history SET framework_path = '{path}' WHERE off
     ],
     ids=["maintenance", "maintenance_for_its_work_and_families", "end_of_support", "announced_not_yet", "other_work"],
 )  # fmt: skip
-def test_an_announcement_gates_its_path_from_its_release_for_its_work(decided, tmp_path, path, later, gate, reason):
-    changed = copy_of(decided, tmp_path, ANNOUNCED.format(path=path) + later)
-    steps, _ = verdict_of(changed, "summarise-batch")
+def test_an_announcement_gates_its_path_from_its_release_for_its_work(scratch, path, later, gate, reason):
+    steps, _ = verdict_after(scratch, "summarise-batch", ANNOUNCED.format(path=path) + later)
     inf2 = next(g for g in steps.gate if g["offering"] == "inf2.xlarge")
     assert (inf2["gate"], inf2["reason"]) == (gate, reason)
