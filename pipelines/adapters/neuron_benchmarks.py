@@ -27,7 +27,7 @@ from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import clean, is_empty, parse_decimal, parse_int
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "neuron_benchmarks/1.3"
+PARSER_VERSION = "neuron_benchmarks/1.4"
 Match = Callable[[str], bool]
 
 
@@ -69,6 +69,7 @@ COLUMNS: dict[str, Match] = {
     "nodes": lambda h: h == "nodes",
     "topology": lambda h: h == "topology",
     "optimizer": lambda h: h == "optimizer",
+    "image_size": lambda h: h == "image size",
     "global_batch_size": lambda h: h == "globalbatch",
 }
 REQUIRED = ("model", "instance_printed", "throughput", "neuron_release")
@@ -80,7 +81,7 @@ WHOLE = (
     *("batch_size", "tp_degree", "dp_degree", "input_length", "output_length", "sequence_length"),
     *("nodes", "global_batch_size"),
 )
-TEXT = ("framework", "task", "application_type", "model_data_type", "topology", "optimizer")
+TEXT = ("framework", "task", "application_type", "model_data_type", "topology", "optimizer", "image_size")
 
 
 def parse(body: bytes, source: SourceSpec) -> BenchmarkBatch:
@@ -157,7 +158,7 @@ def _rows(cells: list[str], at: dict[str, int], unit: str, number: int, refused:
             "model": cell("model"),
             "work": "training" if "nodes" in at or "global_batch_size" in at else "inference",
             "instance_printed": cell("instance_printed"),
-            "neuron_release": cell("neuron_release"),
+            "neuron_release": _release(cell("neuron_release")),
             "throughput": _number(cell("throughput")),
             "throughput_unit": unit,
         }
@@ -169,6 +170,11 @@ def _rows(cells: list[str], at: dict[str, int], unit: str, number: int, refused:
     except ValueError as exc:  # a cell that is not a number, or a record its model refuses
         refused.append(f"row {number}: {_why(exc)}")
         return []
+
+
+def _release(text: str | None) -> str | None:
+    """A release as the manifest numbers it: some tables print "2.20", which is release 2.20.0."""
+    return f"{text}.0" if text is not None and re.fullmatch(r"\d+\.\d+", text) else text
 
 
 def _number(text: str | None) -> Decimal | None:

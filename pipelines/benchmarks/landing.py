@@ -45,6 +45,7 @@ BENCHMARKS = VersionedTable(
         pa.field("dp_degree", pa.int64()),
         pa.field("token_latency_p50_ms", FIGURE),
         pa.field("token_latency_p99_ms", FIGURE),
+        pa.field("image_size", pa.string()),
     ),
 )
 BENCHMARK_TABLES = (BENCHMARKS.name,)

@@ -154,6 +154,16 @@ READ_ONLY = {
     "trn1-throughput_data_encoder_decoder.csv": 2,
     "trn1-trn1_trn1n_nlp_data.csv": 32,  # 16 rows, each on trn1 and trn1n
     "trn1-training_data_vision_transformers.csv": 2,
+    "inf2-latency_data_vision.csv": 21,
+    "inf2-latency_data_vision_cnn.csv": 8,
+    "inf2-latency_data_vision_dit.csv": 4,
+    "inf2-latency_data_vision_sd.csv": 6,
+    "inf2-latency_data_vision_transformers.csv": 7,
+    "inf2-throughput_data_vision.csv": 21,
+    "inf2-throughput_data_vision_cnn.csv": 8,
+    "inf2-throughput_data_vision_dit.csv": 4,
+    "inf2-throughput_data_vision_sd.csv": 6,
+    "inf2-throughput_data_vision_transformers.csv": 7,
 }
 
 
@@ -170,3 +180,9 @@ def test_an_encoder_decoder_keeps_its_latency_per_token_under_its_own_name():
     found = (t5.throughput, t5.token_latency_p50_ms, t5.token_latency_p99_ms, t5.tpot_p50_ms, t5.latency_p50_ms)
     assert found == (Decimal("108.18"), Decimal("9.25"), Decimal("9.26"), None, None)
     assert t5.dp_degree == 1 and t5.throughput_unit == "tokens/second"
+
+
+def test_a_vision_row_keeps_its_image_size_and_a_two_part_release_reads_as_its_release():
+    dit = parse((RECORDED / "neuron_benchmarks" / "inf2-latency_data_vision_dit.csv").read_bytes(), READER)
+    assert {row.neuron_release for row in dit.rows} == {"2.20.0"}  # printed "2.20"
+    assert all(row.image_size and f"image {row.image_size}" in row.conditions for row in dit.rows)

@@ -49,3 +49,5 @@ ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS work VARCHAR;
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS dp_degree BIGINT;
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS token_latency_p50_ms DECIMAL(28, 10);
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS token_latency_p99_ms DECIMAL(28, 10);
+-- A vision model's image size, read since vision tables are: NULL on rows landed before.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS image_size VARCHAR;
