@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from pipelines.benchmarks.records import BenchmarkBatch, VendorBenchmark
 from pipelines.errors import MissingColumnError, ParseError
 from pipelines.reading.tables import shape_fingerprint
-from pipelines.reading.values import clean, is_empty, parse_decimal, parse_int
+from pipelines.reading.values import clean, full_release, is_empty, parse_decimal, parse_int
 from pipelines.sources.file import SourceSpec
 
 PARSER_VERSION = "neuron_benchmarks/1.4"
@@ -158,7 +158,7 @@ def _rows(cells: list[str], at: dict[str, int], unit: str, number: int, refused:
             "model": cell("model"),
             "work": "training" if "nodes" in at or "global_batch_size" in at else "inference",
             "instance_printed": cell("instance_printed"),
-            "neuron_release": _release(cell("neuron_release")),
+            "neuron_release": full_release(release) if (release := cell("neuron_release")) else None,
             "throughput": _number(cell("throughput")),
             "throughput_unit": unit,
         }
@@ -170,11 +170,6 @@ def _rows(cells: list[str], at: dict[str, int], unit: str, number: int, refused:
     except ValueError as exc:  # a cell that is not a number, or a record its model refuses
         refused.append(f"row {number}: {_why(exc)}")
         return []
-
-
-def _release(text: str | None) -> str | None:
-    """A release as the manifest numbers it: some tables print "2.20", which is release 2.20.0."""
-    return f"{text}.0" if text is not None and re.fullmatch(r"\d+\.\d+", text) else text
 
 
 def _number(text: str | None) -> Decimal | None:

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from pipelines.neuron_gate.records import STATUS_ORDER, GateStatus, SupportStatement
+from pipelines.reading.values import full_release
 
 _WORDS = r"(?:recommended|supported|archived|beta|deprecated)"
 _NAME = r"[A-Za-z][\w.+\-]*(?: [A-Za-z][\w.+\-]*){0,3}"
@@ -164,7 +165,7 @@ def _announced_in(unit: str) -> list[_Said]:
     """What an announcement's sentence changes: an end of support or a maintenance mode, for each name it gives,
     from the release it starts with, for the work and families it scopes."""
     starting = _STARTING.search(unit)
-    release = _release(starting["release"]) if starting else None
+    release = full_release(starting["release"]) if starting else None
     out: list[_Said] = []
     for pattern, status, maintenance in (
         (_NO_LONGER, "end of support", False),
@@ -180,11 +181,6 @@ def _announced_in(unit: str) -> list[_Said]:
                 said = _Said(framework, framework, status, m["scope"], work, release, maintenance)
                 out.append(replace(said, printed=printed[0].lower() if printed else status))
     return out
-
-
-def _release(printed: str) -> str:
-    """A release as the manifest numbers it: "Neuron 2.30" is release 2.30.0."""
-    return printed if printed.count(".") == 2 else f"{printed}.0"
 
 
 def _statement(entry: _Found, doc_release: str | None, announced_on: date | None) -> SupportStatement:

@@ -163,3 +163,8 @@ def unit_in_header(header: str) -> str | None:
     """`Accelerator Memory (GB)` -> 'GB'."""
     match = re.search(r"\(\s*([KMGT]i?B)\s*\)", header, re.IGNORECASE)
     return _UNIT_SPELLING.get(match.group(1).lower()) if match else None
+
+
+def full_release(text: str) -> str:
+    """A version as three numbers, the way release manifests number it: a printed "2.30" is release 2.30.0."""
+    return f"{text}.0" if re.fullmatch(r"\d+\.\d+", text) else text

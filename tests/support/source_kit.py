@@ -29,6 +29,7 @@ from pipelines.adapters import parser_for, parser_version
 from pipelines.errors import ParseError
 from pipelines.refresh.pricelist_units import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from pipelines.specs.sphinx import is_source_text
 from tests.support.paths import TESTS
 
 EXPECTED = TESTS / "sources" / "expected"
@@ -90,7 +91,7 @@ def compact(value: Any) -> str:
 
 def restyled(unit: SourceSpec, body: bytes) -> bytes | None:
     """The answer with its styling changed and its meaning kept; None where the media type has no styling."""
-    if unit.adapter_info.reads_html and body.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # not RST source
+    if unit.adapter_info.reads_html and not is_source_text(body):
         soup = BeautifulSoup(body, "lxml")
         for tag in soup.find_all(True):
             for styling in ("class", "style"):

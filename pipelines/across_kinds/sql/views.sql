@@ -316,21 +316,23 @@ judged AS (
      AND NOT ((s.status = 'end of support' OR coalesce(s.in_maintenance, false)) AND s.instances IS NOT NULL
               AND NOT coalesce(s.instances_only, false)
               AND NOT list_contains(s.instances, instance_family(c.offering)))
-)
+),
 -- Several pages may speak of one path: the most restrictive judgement stands, with its quote. Ties go by one fixed
--- order (source id, then reason), so every column comes from the same statement.
+-- order (source id, then reason); the statement is taken whole, so every column comes from the same one.
+ranked AS (
+    SELECT workload, work, offering, family, framework_path,
+           arg_max({'gate': gate, 'reason': reason, 'status': status, 'release': release, 'quoted': quoted,
+                    'source_url': source_url, 'fetched_at': fetched_at, 'sha256': sha256,
+                    'parser_version': parser_version, 'lifecycle_phase': lifecycle_phase,
+                    'phase_meaning': phase_meaning},
+                   (gate_severity(gate), source_id, reason)) AS chosen,
+           count(status) AS statements
+    FROM judged
+    GROUP BY ALL
+)
 SELECT workload, work, offering, family, framework_path,
-       arg_max(gate, (gate_severity(gate), source_id, reason)) AS gate,
-       arg_max(reason, (gate_severity(gate), source_id, reason)) AS reason,
-       arg_max(status, (gate_severity(gate), source_id, reason)) AS status,
-       arg_max(release, (gate_severity(gate), source_id, reason)) AS release,
-       arg_max(quoted, (gate_severity(gate), source_id, reason)) AS quoted,
-       arg_max(source_url, (gate_severity(gate), source_id, reason)) AS source_url,
-       arg_max(fetched_at, (gate_severity(gate), source_id, reason)) AS fetched_at,
-       arg_max(sha256, (gate_severity(gate), source_id, reason)) AS sha256,
-       arg_max(parser_version, (gate_severity(gate), source_id, reason)) AS parser_version,
-       arg_max(lifecycle_phase, (gate_severity(gate), source_id, reason)) AS lifecycle_phase,
-       arg_max(phase_meaning, (gate_severity(gate), source_id, reason)) AS phase_meaning,
-       count(status) AS statements
-FROM judged
-GROUP BY ALL;
+       chosen.gate AS gate, chosen.reason AS reason, chosen.status AS status, chosen.release AS release,
+       chosen.quoted AS quoted, chosen.source_url AS source_url, chosen.fetched_at AS fetched_at,
+       chosen.sha256 AS sha256, chosen.parser_version AS parser_version, chosen.lifecycle_phase AS lifecycle_phase,
+       chosen.phase_meaning AS phase_meaning, statements
+FROM ranked;
