@@ -22,12 +22,6 @@ from warehouse.queries import one_row, rows_as_dicts
 VIEWS_GROUP = "views"
 
 
-def read_rows(warehouse: WarehouseResource, query: str) -> list[dict[str, Any]]:
-    """A check's query, read-only: checks only look."""
-    with connect(warehouse.db_path, read_only=True) as con:
-        return rows_as_dicts(con, query)
-
-
 def preview_markdown(rows: list[dict[str, Any]], limit: int = 30) -> str:
     if not rows:
         return "(no rows)"
@@ -68,8 +62,9 @@ def view_check(view_key: str, check: ViewCheck) -> dg.AssetChecksDefinition:
     # Checks read the file, so they queue in the writers' pool too: DuckDB refuses a reader while a writer holds it.
     @dg.asset_check(asset=dg.AssetKey(view_key), name=check.name, pool=WRITER_POOL, description=check.description)
     def _check(warehouse: WarehouseResource) -> dg.AssetCheckResult:
-        rows = read_rows(warehouse, check.query)
-        summary = read_rows(warehouse, check.summary)[0] if check.summary else {}
+        with connect(warehouse.db_path, read_only=True) as con:  # checks only look
+            rows = rows_as_dicts(con, check.query)
+            summary = rows_as_dicts(con, check.summary)[0] if check.summary else {}
         return dg.AssetCheckResult(
             passed=not rows,
             severity=dg.AssetCheckSeverity.WARN if check.warn_only else dg.AssetCheckSeverity.ERROR,
