@@ -36,7 +36,7 @@ from pipelines.gpu.records import GpuListing
 from pipelines.kind import Kind, LandedRead, T
 from pipelines.kinds import kind_named
 from pipelines.pricelist.landing import latest_type_attributes
-from pipelines.refresh.pricelist_units import sample_units
+from pipelines.refresh.fan_out import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from schemas import gx_results
 from schemas.gx_runner import ValidationReport, import_gx

@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 from bench.report import Result, fmt_ratio, measure, progress, ratio
 from pipelines.adapters import adapter_module, parser_for
 from pipelines.fetch.encoding import decode_html
-from pipelines.refresh.pricelist_units import sample_units
+from pipelines.refresh.fan_out import sample_units
 from pipelines.sources.file import load_sources, sample_path
 
 SCENARIO = "3 parsing"

@@ -10,7 +10,7 @@ import dagster as dg
 from assets.change_feed import change_notifications, warehouse_exports
 from assets.dashboard import dashboard_site
 from assets.decisions import decide_after_publish, decisions_job, workload_decision
-from assets.pricelist import build_pricelist_asset
+from assets.fan_out import build_index_asset
 from assets.publish import build_published_snapshot
 from assets.references import REFERENCE_ASSETS
 from assets.source_steps import build_source_step
@@ -39,7 +39,7 @@ DB_ENV = "RATECARD_DB"
 OFFLINE_ENV = "RATECARD_OFFLINE_BASE_URL"
 FX_STEP = "fx_sources"
 PRICES_STEP = "price_sources"
-AFTER_PRICE_LIST_STEP = "spot_sources"
+AFTER_INDEXES_STEP = "spot_sources"  # the sources that read what the index sources land (the spot feed)
 
 
 def build_definitions(
@@ -55,8 +55,9 @@ def build_definitions(
     db_path = str(db_path or os.environ.get(WAREHOUSE_ENV) or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
     sources = load_sources(sources_file)
     plan = refresh_plan(sources)
-    # The EC2 region indexes, whose landed types price the spot feed and the Savings Plans rates (which follow them).
-    type_indexes = [source_asset_key(s.id) for s in plan.type_indexes]
+    # The index sources others read (the EC2 region index, whose landed types price the spot feed and the Savings
+    # Plans rates, which follow it).
+    first_indexes = [source_asset_key(s.id) for s in plan.first_indexes]
     # One step per group, each fetching its sources at once. The kinds others read (FX: GPU prices convert with its
     # rates) land in their own step first, and the sources that read them depend on them.
     first = [s for s in plan.units if s.kind in read_by_others()]
@@ -64,12 +65,12 @@ def build_definitions(
     steps: dict[str, list[tuple[SourceSpec, list[dg.AssetKey]]]] = {
         FX_STEP: [(s, []) for s in first],
         PRICES_STEP: [(s, first_keys if kind_named(s.kind).reads_landed else []) for s in plan.units if s not in first],
-        AFTER_PRICE_LIST_STEP: [(s, type_indexes) for s in plan.after_indexes],
+        AFTER_INDEXES_STEP: [(s, first_indexes) for s in plan.after_indexes],
     }
     source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
     source_assets += [
-        build_pricelist_asset(s, fetch_retry_policy, deps=[] if s in plan.type_indexes else type_indexes)
-        for s in plan.region_indexes
+        build_index_asset(s, fetch_retry_policy, deps=[] if s in plan.first_indexes else first_indexes)
+        for s in plan.indexes
     ]
     source_assets += REFERENCE_ASSETS  # the in-repo reference files, landed like any source
     view_assets, view_checks = build_view_assets(plan.units)

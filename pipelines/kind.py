@@ -100,6 +100,34 @@ class ViewAsset:
 
 
 @dataclass(frozen=True)
+class FanOut:
+    """Sources that are an index of other files (the price list's region index). The refresh reads the index, then
+    refreshes each unit it names as a source of its own, so one broken unit never holds back the others; a unit
+    whose stamp is the version landed is logged "unchanged" without a download."""
+
+    reads_index: Callable[[SourceSpec], bool]
+    # The units of a fetched index (body, its source, the URL it came from), each with the version stamp the index
+    # gives it ("" when none); raises ParseError naming the source.
+    units: Callable[[bytes, SourceSpec, str], list[tuple[SourceSpec, str]]]
+    landed_version: Callable[[duckdb.DuckDBPyConnection, SourceSpec], str | None]
+    # The units the bundled sample index names, and those with an archived fetch (what a reparse replays).
+    sample_units: Callable[[SourceSpec], list[SourceSpec]]
+    logged_units: Callable[[duckdb.DuckDBPyConnection, SourceSpec], list[SourceSpec]]
+    # A source (or unit) whose prices read what the other units land: it lands after them.
+    lands_after_units: Callable[[SourceSpec], bool] = lambda _source: False
+
+
+@dataclass(frozen=True)
+class PastVersions:
+    """Versions landed from their effective dates rather than their fetch times (the price list's backfill): a
+    reparse replays each at its date, with the checks that do not compare it with today's (no drift rule, no gate)."""
+
+    # fetch_id -> the date its rows begin, for the source's past-version fetches.
+    effective: Callable[[duckdb.DuckDBPyConnection, str], dict[int, datetime]]
+    snapshots: Callable[[Any], list[Snapshot]]
+
+
+@dataclass(frozen=True)
 class Kind:
     name: str
     prepare: Callable[[Any, SourceSpec, date, LandedSoFar], PreparedBatch]
@@ -127,3 +155,6 @@ class Kind:
     checks: tuple[tuple[str, str], ...] = ()
     # Its published views as Dagster assets, each with its checks (the snapshot publishes after all of them).
     views: tuple[ViewAsset, ...] = ()
+    # Index sources replaced by their units, and versions landed at their effective dates (price list).
+    fan_out: FanOut | None = None
+    past: PastVersions | None = None

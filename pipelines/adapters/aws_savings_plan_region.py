@@ -1,7 +1,7 @@
 """One region's Savings Plans rates (CSV) from AWS's price list: Compute and EC2 Instance plans of the allowed families.
 
 The source names the Savings Plans region index; like the EC2 price list, each region becomes a unit of its own
-(pipelines.refresh.pricelist_units) with `region_code` and `index_version` options. The rates name no accelerator
+(pipelines.pricelist.region_units) with `region_code` and `index_version` options. The rates name no accelerator
 figures: they are priced with the landed price-list attributes of the same type, so these units refresh after the
 EC2 regions. Options: `families` and `regions`, as for the EC2 price list.
 """

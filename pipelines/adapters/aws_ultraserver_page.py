@@ -7,12 +7,12 @@ meaning (configuration names, chip counts, memory with its unit), never a reason
 
 from __future__ import annotations
 
+from pipelines.reading.sphinx import title
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
 from pipelines.specs.configs import configs_of
 from pipelines.specs.records import SpecBatch
-from pipelines.specs.sphinx import title
 
 PARSER_VERSION = "aws_ultraserver_page/1.0"
 

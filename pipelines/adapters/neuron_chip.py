@@ -12,11 +12,11 @@ import re
 from typing import Any
 
 from pipelines.errors import ParseError
+from pipelines.reading.sphinx import Cell, doc_version, title, two_column_pairs
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs import figures
 from pipelines.specs.records import ChipSpec, Compute, SpecBatch
-from pipelines.specs.sphinx import Cell, doc_version, title, two_column_pairs
 
 PARSER_VERSION = "neuron_chip/1.0"
 

@@ -11,12 +11,12 @@ this adapter reads (pipelines/specs/rst_tables.py): a body that is RST source, n
 from __future__ import annotations
 
 from pipelines.errors import ParseError
+from pipelines.reading.sphinx import doc_version, is_source_text, source_text_paths, url_version
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs import rst_tables
 from pipelines.specs.configs import configs_from, configs_of, configurations_in
 from pipelines.specs.records import ConfigSpec, SpecBatch
-from pipelines.specs.sphinx import doc_version, is_source_text, source_text_paths, url_version
 
 PARSER_VERSION = "neuron_config/1.1"
 

@@ -13,11 +13,10 @@ import re
 
 from pipelines.errors import ParseError, RenderedTableMissing
 from pipelines.neuron_gate.records import GateBatch, LifecyclePhase
+from pipelines.reading.sphinx import is_source_text, normalise, source_text_paths, table_rows
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs import rst_tables
-from pipelines.specs.figures import normalise
-from pipelines.specs.sphinx import is_source_text, source_text_paths, table_rows
 
 PARSER_VERSION = "neuron_lifecycle/1.0"
 

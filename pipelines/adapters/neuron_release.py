@@ -14,11 +14,10 @@ from datetime import UTC, date, datetime
 from bs4 import Tag
 
 from pipelines.errors import ParseError
+from pipelines.reading.sphinx import normalise, prose, title
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
-from pipelines.specs.figures import normalise
 from pipelines.specs.records import SdkRelease, SpecBatch
-from pipelines.specs.sphinx import prose, title
 
 PARSER_VERSION = "neuron_release/1.0"
 

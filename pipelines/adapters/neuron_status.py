@@ -21,11 +21,10 @@ from bs4 import BeautifulSoup, Comment, Tag
 from pipelines.errors import ParseError, RenderedTableMissing
 from pipelines.neuron_gate.records import GateBatch, ReleaseDate
 from pipelines.neuron_gate.statements import statements_in
+from pipelines.reading.sphinx import is_source_text, normalise, source_text_paths, table_rows, url_version
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs import rst_tables
-from pipelines.specs.figures import normalise
-from pipelines.specs.sphinx import is_source_text, source_text_paths, table_rows, url_version
 
 PARSER_VERSION = "neuron_status/1.1"
 

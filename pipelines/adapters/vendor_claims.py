@@ -7,11 +7,11 @@ claims are the whole point of the source), so a redesign that hides them is noti
 from __future__ import annotations
 
 from pipelines.errors import ParseError
+from pipelines.reading.sphinx import title
 from pipelines.reading.tables import shape_fingerprint, soup_of
 from pipelines.sources.file import SourceSpec
 from pipelines.specs.claims import claims_of
 from pipelines.specs.records import SpecBatch
-from pipelines.specs.sphinx import title
 
 PARSER_VERSION = "vendor_claims/1.0"
 

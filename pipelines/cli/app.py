@@ -202,11 +202,11 @@ def reparse(
 
 def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
     """The sources to re-parse: a price-list source stands for each of its regions that has a fetch logged."""
-    from pipelines.refresh.pricelist_units import logged_units, reads_region_index
+    from pipelines.refresh.fan_out import logged_units, reads_index
     from warehouse.db import connect
 
     with connect(db) as con:
-        return [unit for spec in selected for unit in (logged_units(con, spec) if reads_region_index(spec) else [spec])]
+        return [unit for spec in selected for unit in (logged_units(con, spec) if reads_index(spec) else [spec])]
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).

@@ -20,7 +20,7 @@ from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
 
 if TYPE_CHECKING:
-    from pipelines.refresh.backfill import BackfillReport, VersionOutcome
+    from pipelines.pricelist.steps.backfill import BackfillReport, VersionOutcome
     from pipelines.sources.file import SourceSpec
 
 backfill_app = typer.Typer(help="Land history that predates ratecard from the sources' own archives.")
@@ -64,7 +64,7 @@ def summary(report: BackfillReport) -> Table:
 def declared_index(sources_file: Path) -> tuple[SourceSpec, int]:
     """The EC2 price-list region index the sources file declares, and its per-host limit: read before anything
     is created, so a bad sources file leaves nothing behind."""
-    from pipelines.refresh.backfill import ec2_region_indexes
+    from pipelines.pricelist.steps.backfill import ec2_region_indexes
     from pipelines.sources.file import load_sources_file
 
     declared = load_sources_file(sources_file)
@@ -88,7 +88,7 @@ def run(
     from pipelines.fetch.archive import Archive
     from pipelines.fetch.http import Fetcher, FetchSettings
     from pipelines.fetch.offline import pointed_at, serve_directory
-    from pipelines.refresh.backfill import backfill_pricelist
+    from pipelines.pricelist.steps.backfill import backfill_pricelist
     from warehouse.target import local_dir
 
     with contextlib.ExitStack() as stack:

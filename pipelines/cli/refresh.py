@@ -22,10 +22,10 @@ from pipelines.cli.faults import machine_fault
 from pipelines.cli.refresh_report import STATUS_STYLE, RefreshReport, no_network, print_summary, write_log
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.fan_out import reads_index
 from pipelines.refresh.logged import logged_in, made_whole
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
-from pipelines.refresh.pricelist_units import reads_region_index
 from pipelines.refresh.threads import StopScope, as_stop, stop_signal
 from pipelines.sources.file import SourcesFile, SourceSpec
 from warehouse.failpoints import failpoint
@@ -86,9 +86,7 @@ def _refresh_and_publish(
         sources = pointed_at(selected, stack.enter_context(serve_directory())) if offline else selected
         fetcher = stack.enter_context(Fetcher(settings))
         progress = stack.enter_context(_progress(console))
-        tasks = {
-            s.id: progress.add_task(f"[dim]{s.id}: waiting", start=False) for s in sources if not reads_region_index(s)
-        }
+        tasks = {s.id: progress.add_task(f"[dim]{s.id}: waiting", start=False) for s in sources if not reads_index(s)}
 
         def task(source_id: str) -> TaskID:
             # A price-list source reports as its regions, which are known only once its region index is read.

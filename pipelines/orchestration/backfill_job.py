@@ -14,7 +14,7 @@ from pydantic import Field
 
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import WAREHOUSE_TAG
-from pipelines.refresh.backfill import backfill_pricelist, ec2_region_indexes
+from pipelines.pricelist.steps.backfill import backfill_pricelist, ec2_region_indexes
 
 BACKFILL_JOB = "backfill_pricelist"
 LOCK_WAIT_S = 600.0  # a version waits this long for a daily refresh to finish landing

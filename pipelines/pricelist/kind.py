@@ -7,7 +7,8 @@ from datetime import date
 from decimal import Decimal
 from functools import partial
 
-from pipelines.kind import REFUSED, REFUSED_MARK, History, Key, Kind, LandedSoFar, PreparedBatch
+from pipelines.kind import REFUSED, REFUSED_MARK, FanOut, History, Key, Kind, LandedSoFar, PastVersions, PreparedBatch
+from pipelines.pricelist.backfill_landing import backfilled_fetches, version_snapshots
 from pipelines.pricelist.checks import check_one_on_demand, check_priced, check_publication_date
 from pipelines.pricelist.landing import (
     CHANGES,
@@ -21,6 +22,14 @@ from pipelines.pricelist.landing import (
     publication_landed,
 )
 from pipelines.pricelist.records import PriceListBatch, PriceListKind, PriceListPrice
+from pipelines.pricelist.region_units import (
+    index_units,
+    landed_version,
+    logged_units,
+    prices_with_type_attributes,
+    reads_region_index,
+    sample_units,
+)
 from pipelines.pricelist.spot import priced_quotes
 from pipelines.pricelist.suite import PRICELIST_SUITE, validate_pricelist_many
 from pipelines.sources.file import SourceSpec
@@ -75,4 +84,9 @@ KIND = Kind(
     ),
     asset_group="aws_pricelist_sources",
     checks=((PRICELIST_SUITE, "ge_pricelist_prices"),),
+    # The region indexes: each region a unit of its own; spot and Savings Plans land after the EC2 regions.
+    fan_out=FanOut(
+        reads_region_index, index_units, landed_version, sample_units, logged_units, prices_with_type_attributes
+    ),
+    past=PastVersions(backfilled_fetches, version_snapshots),
 )

@@ -32,6 +32,7 @@ from pipelines.fetch.http import Fetcher, FetchResult
 from pipelines.kinds import kind_named, read_by_others
 from pipelines.refresh.checker import start_checker
 from pipelines.refresh.checking import Checked, Prepared, check_prepared
+from pipelines.refresh.fan_out import IndexFetch, fetch_index, lands_after_units, plan_units
 from pipelines.refresh.one_source import (
     SourceOutcome,
     discard_body,
@@ -43,12 +44,6 @@ from pipelines.refresh.one_source import (
 from pipelines.refresh.parse_turns import ParseTurns
 from pipelines.refresh.plan import refresh_plan
 from pipelines.refresh.prefetch import Fetched, fetch_or_take
-from pipelines.refresh.pricelist_units import (
-    IndexFetch,
-    fetch_index,
-    plan_units,
-    prices_with_type_attributes,
-)
 from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.refresh.threads import (
@@ -64,7 +59,7 @@ from schemas.gx_warm_up import warm_up_in_background
 from warehouse.db import connect, cursor
 from warehouse.failpoints import failpoint
 
-REGIONS_AT_ONCE = 1  # price-list region units in flight at once (each holds its offer file until it lands)
+UNITS_AT_ONCE = 1  # an index source's units in flight at once (a price-list region holds its offer file until it lands)
 PhaseCallback = Callable[[str, str], None]  # (source id, phase): fetching | checking | landing
 DoneCallback = Callable[[SourceOutcome], None]
 
@@ -179,16 +174,16 @@ def refresh_all(
 
     `fetched` (from fetch_all) holds bodies or errors already fetched: those sources are not fetched again.
 
-    A price-list source is replaced by its regions (pipelines.refresh.pricelist_units): its region index is fetched
-    while the other sources refresh; then the regions whose version moved are refreshed, one at a time, and the
-    others are logged "unchanged" without a download."""
+    An index source (the price list's region index) is replaced by its units (pipelines.refresh.fan_out): its index
+    is fetched while the other sources refresh; then the units whose version moved are refreshed, one at a time,
+    and the others are logged "unchanged" without a download."""
     warm_up_in_background()  # Great Expectations takes seconds to import: it loads while the sources fetch
     refresh = partial(refresh_sources, db_path=db_path, archive=archive, fetcher=fetcher, on_phase=on_phase)
     plan = refresh_plan(sources)
-    if not plan.region_indexes:
+    if not plan.indexes:
         return refresh(plan.units, max_sources=max_sources, on_done=on_done, fetched=fetched)
     read: Future[list[IndexFetch]] = Future()
-    indexes = plan.region_indexes
+    indexes = plan.indexes
     threading.Thread(target=_fetch_indexes, args=(read, indexes, fetcher), name="ratecard-index", daemon=True).start()
     outcomes = refresh(plan.units, max_sources=max_sources, on_done=on_done, fetched=fetched)
     try:
@@ -198,11 +193,11 @@ def refresh_all(
             outcomes.append(known)
             on_done(known)
         units = [unit for found, _logged in planned for unit in found]
-        # One region at a time: each holds its offer file (on disk) and its parsed rows until it lands. The EC2
-        # regions first: a Savings Plans region prices its rates with the types they land.
-        first = [unit for unit in units if not prices_with_type_attributes(unit)]
-        outcomes += refresh(first, max_sources=REGIONS_AT_ONCE, on_done=on_done)
-        outcomes += refresh([u for u in units if u not in first], max_sources=REGIONS_AT_ONCE, on_done=on_done)
+        # One unit at a time: a price-list region holds its offer file (on disk) and its parsed rows until it lands.
+        # The units others read first: a Savings Plans region prices its rates with the types the EC2 regions land.
+        first = [unit for unit in units if not lands_after_units(unit)]
+        outcomes += refresh(first, max_sources=UNITS_AT_ONCE, on_done=on_done)
+        outcomes += refresh([u for u in units if u not in first], max_sources=UNITS_AT_ONCE, on_done=on_done)
         if plan.after_indexes:
             outcomes += refresh(plan.after_indexes, max_sources=max_sources, on_done=on_done, fetched=fetched)
         return outcomes
@@ -230,7 +225,7 @@ def refresh_sources(
     on_done: DoneCallback = lambda _outcome: None,
     fetched: Fetched | None = None,
 ) -> list[SourceOutcome]:
-    """refresh_all for sources that are each one unit (no price-list region index)."""
+    """refresh_all for sources that are each one unit (no index source)."""
     ordered = landing_order(sources)
     run = _Run(fetcher, fetched or {}, archive, on_phase)
     read_first_ids = {s.id for s in ordered if s.kind in read_by_others()}

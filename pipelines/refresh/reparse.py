@@ -22,9 +22,7 @@ from pipelines.errors import ReparseRolledBack, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.kind import History
 from pipelines.kinds import kind_named
-from pipelines.pricelist.backfill_landing import backfilled_fetches, version_snapshots
-from pipelines.refresh.backfill import check_past_body
-from pipelines.refresh.checking import check_body
+from pipelines.refresh.checking import check_body, check_past, prepare_body
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
@@ -104,8 +102,9 @@ def reparse_source(
     version = parser_version(source.adapter)
     kind = kind_named(source.kind)
     with connect(db_path) as con, transaction(con):
-        # A backfilled offer version replays at its effective date, in date order among the daily fetches.
-        effective = backfilled_fetches(con, source.id)
+        # A past version (a backfilled price-list offer) replays at its effective date, in date order among the
+        # daily fetches.
+        effective = kind.past.effective(con, source.id) if kind.past is not None else {}
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
         fetches.sort(key=lambda row: effective.get(row["fetch_id"], row["fetched_at"]))
         result.rows_before = current_rows(con, kind.history, source.id)
@@ -129,11 +128,14 @@ def reparse_source(
             if at is None:
                 checked = check_body(source, body, on, state, fetch.content_type)
             else:
-                checked = check_past_body(source, body, on, state, fetch.content_type)
+                checked = check_past(source, prepare_body(source, body, on, state, fetch.content_type))
             fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
             error, stage = checked.error, checked.stage
             if error is None:
-                snapshots = kind.snapshots(checked.batch) if at is None else version_snapshots(checked.batch)  # type: ignore[arg-type]
+                if at is None or kind.past is None:
+                    snapshots = kind.snapshots(checked.batch)
+                else:
+                    snapshots = kind.past.snapshots(checked.batch)
                 landed = land_in_transaction(con, fetch, row["fetch_id"], version, snapshots, at)
                 result.landed += landed.outcome == "landed"
                 result.unchanged += landed.outcome == "unchanged"

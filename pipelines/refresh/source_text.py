@@ -16,9 +16,9 @@ from typing import TypeVar
 
 from pipelines.errors import FetchError, ParseError, RenderedTableMissing
 from pipelines.fetch.http import FetchResult
+from pipelines.reading.sphinx import source_text_paths
 from pipelines.refresh.checking import Checked, Prepared
 from pipelines.sources.file import SourceSpec
-from pipelines.specs.sphinx import source_text_paths
 
 Done = TypeVar("Done", Checked, Prepared | Checked)
 Read = Callable[[SourceSpec, FetchResult], Done]  # check_fetched or prepare_fetched, archive and state bound

@@ -8,7 +8,7 @@ from datetime import date
 
 from bs4 import BeautifulSoup
 
-from pipelines.specs.figures import normalise
+from pipelines.reading.sphinx import normalise
 from pipelines.specs.records import VendorClaim
 
 # A share or a multiple, then what it is better at: savings, price performance, faster, lower cost, ...

@@ -16,9 +16,9 @@ from typing import Any
 from bs4 import BeautifulSoup
 
 from pipelines.errors import ParseError, RenderedTableMissing
+from pipelines.reading.sphinx import table_rows
 from pipelines.specs import figures
 from pipelines.specs.records import Compute, ConfigSpec
-from pipelines.specs.sphinx import table_rows
 
 CONFIG_NAME = re.compile(r"\b(inf|trn)\d\w*[.-]\w+|ultra\s*server", re.IGNORECASE)
 _CHIPS = re.compile(r"\b(chips?|devices?|accelerators?)\b|^(trainium|inferentia)\d*$", re.IGNORECASE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from pipelines.reading.sphinx import normalise
 from pipelines.specs.records import NUMBER_FORMATS, Compute
 
 NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -29,11 +30,6 @@ _BANDWIDTH = re.compile(rf"(?P<value>{NUMBER})\s*(?P<unit>GiB|GB|TiB|TB)\s*/\s*s
 _CORES = re.compile(r"(?P<count>\d+|[a-z]+)\s*x?\s*(?:NeuronCore|Neuron\s+core)s?-?(?P<version>v\d)", re.IGNORECASE)
 _WORDS = {"one": 1, "two": 2, "four": 4, "eight": 8, "sixteen": 16, "single": 1}
 _UNIT_SPELLING = {"gib": "GiB", "gb": "GB", "tib": "TiB", "tb": "TB"}
-
-
-def normalise(text: str) -> str:
-    """Whitespace collapsed: grid-table cells wrap mid-phrase ("3.4\\nTB/sec")."""
-    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
 
 
 def number(text: str) -> Decimal:

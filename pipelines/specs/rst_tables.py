@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipelines.specs.figures import normalise
+from pipelines.reading.sphinx import normalise
 
 _LIST_TABLE = re.compile(r"^(?P<indent>\s*)\.\.\s+list-table::")
 _OPTION = re.compile(r"^\s*:(?P<name>[\w-]+):\s*(?P<value>.*)$")

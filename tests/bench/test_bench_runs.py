@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from bench import gate, history, landing, parsing
-from pipelines.refresh.pricelist_units import sample_units
+from pipelines.refresh.fan_out import sample_units
 from pipelines.sources.file import load_sources
 
 

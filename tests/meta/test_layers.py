@@ -19,11 +19,15 @@ PACKAGES = ("pipelines", "assets", "schemas", "warehouse")
 KIND_OBJECTS = "pipelines.*.kind"
 # A kind's readers of its sources' pages (`pipelines/<kind>/readers/`) stand on the generic reading room, above it.
 KIND_READERS = "pipelines.*.readers"
+# A kind's own steps over the generic refresh (`pipelines/<kind>/steps/`: the price list's backfill of past
+# versions), which the CLI and the Dagster jobs run.
+KIND_STEPS = "pipelines.*.steps"
 # Top to bottom. A room may import rooms below it; rooms that share a line are independent of each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.cli", "pipelines.definitions"),
     ("assets",),
     ("pipelines.orchestration",),
+    (KIND_STEPS,),
     ("pipelines.refresh",),
     ("pipelines.adapters",),
     ("pipelines.kinds",),  # the registry of kinds
@@ -43,9 +47,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 # A kind folder not placed above (one newly registered in pipelines/kinds.py) sits beside the specification kind:
 # above reading, fetch and the sources file, below the Kind objects. Placing it lower is a choice made in LAYERS.
+KIND_FOLDER_NAMES = frozenset(f.__name__ for f in KIND_FOLDERS)
 RANK = {room: rank for rank, rooms in enumerate(LAYERS) for room in rooms}
 NEW_KIND_ROW = RANK["pipelines.specs"]
-RANK |= {f.__name__: NEW_KIND_ROW for f in KIND_FOLDERS if f.__name__ not in RANK}
+RANK |= {name: NEW_KIND_ROW for name in KIND_FOLDER_NAMES if name not in RANK}
 
 
 @cache
@@ -54,13 +59,15 @@ def graph() -> grimp.ImportGraph:
 
 
 def room_of(module: str) -> str:
-    """A module's room: a kind's Kind object or readers, else a subpackage (or top-level module) of pipelines/, else its
-    top-level package."""
+    """A module's room: a kind's Kind object, readers or steps, else a subpackage (or top-level module) of
+    pipelines/, else its top-level package."""
     parts = module.split(".")
     if parts[0] == "pipelines" and len(parts) == 3 and parts[2] == "kind":
         return KIND_OBJECTS
     if parts[0] == "pipelines" and len(parts) >= 3 and parts[2] == "readers":
         return KIND_READERS
+    if len(parts) >= 3 and parts[2] == "steps" and ".".join(parts[:2]) in KIND_FOLDER_NAMES:
+        return KIND_STEPS
     return ".".join(parts[:2]) if parts[0] == "pipelines" and len(parts) > 1 else parts[0]
 
 
@@ -146,6 +153,30 @@ def test_the_storage_layers_import_nothing_of_the_pipeline(lower):
         if d.split(".")[0] in ("pipelines", "assets")
     )
     assert upward == []
+
+
+# Rooms that serve every kind and name none: they reach a kind through its Kind object (pipelines.kinds.kind_named).
+# Not listed: the sources file, whose `[fx]` table's default is the FX kind's, and the Dagster jobs, one of which
+# runs the price list's backfill (a kind's `steps/`).
+GENERIC_ROOMS = (
+    "pipelines.refresh",
+    "pipelines.fetch",
+    "pipelines.reading",
+    "pipelines.definitions",
+    "assets",
+    "warehouse",
+    "schemas",
+)
+
+
+def test_the_generic_rooms_name_no_kind():
+    named = sorted(
+        f"{module} -> {imported}"
+        for module, imported in import_edges()
+        if module.startswith(GENERIC_ROOMS) and ".".join(imported.split(".")[:2]) in KIND_FOLDER_NAMES
+    )
+    assert named == []
+    assert "pipelines.pricelist" in KIND_FOLDER_NAMES  # the names compared are the folders' module names
 
 
 def test_pipelines_top_level_stays_a_handful_of_modules():

@@ -14,7 +14,7 @@ import pytest
 
 from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
-from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
+from pipelines.refresh.fan_out import lands_after_units, reads_index
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from tests.support.localserver import Reply
 from tests.support.sourcefiles import write_sources_file
@@ -29,7 +29,7 @@ def sources() -> list[SourceSpec]:
     is an asset of its own, tested in tests/pricelist/test_pricelist_pipeline.py, and the spot feed, which prices its
     quotes with the types the price list lands, in tests/pricelist/test_curated.py and
     tests/orchestration/test_definitions.py."""
-    return [s for s in load_sources() if not reads_region_index(s) and not prices_with_type_attributes(s)]
+    return [s for s in load_sources() if not reads_index(s) and not lands_after_units(s)]
 
 
 def sample_body(source_id: str, sources) -> bytes:

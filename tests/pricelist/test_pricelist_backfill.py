@@ -21,8 +21,8 @@ from pipelines.errors import ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at, serve_directory
+from pipelines.pricelist.steps.backfill import BackfillReport, backfill_pricelist
 from pipelines.pricelist.version_index import parse_version_index
-from pipelines.refresh.backfill import BackfillReport, backfill_pricelist
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec, load_sources
@@ -192,7 +192,7 @@ def test_a_backfill_after_daily_refreshes_gives_the_same_history_and_a_reparse_k
     expected = sorted(rows(backfilled[0], TIMELINE), key=str)
     assert sorted(rows(db, TIMELINE), key=str) == expected  # the daily rows now start at 2026-09-01
     unit = next(s for s in load_sources() if s.id == "aws_pricelist")
-    from pipelines.refresh.pricelist_units import logged_units
+    from pipelines.refresh.fan_out import logged_units
 
     with duckdb.connect(str(db)) as con:
         units = logged_units(con, unit)
@@ -261,7 +261,7 @@ def test_the_dagster_job_backfills_with_run_config(tmp_path):
 
 
 def test_only_the_ec2_region_index_is_backfilled_whatever_the_order_declared():
-    from pipelines.refresh.backfill import ec2_region_indexes
+    from pipelines.pricelist.steps.backfill import ec2_region_indexes
 
     declared = load_sources()
     assert [s.id for s in ec2_region_indexes(declared[::-1])] == ["aws_pricelist"]  # not aws_savings_plans

@@ -21,8 +21,8 @@ from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import serve_directory
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.pricelist.region_index import RegionOffer
+from pipelines.pricelist.region_units import region_unit
 from pipelines.refresh.one_source import discard_body, fetch_source
-from pipelines.refresh.pricelist_units import region_unit
 from pipelines.refresh.reparse import reparse_source
 from pipelines.sources.file import SourceSpec
 from tests.support.localserver import LocalServer
@@ -185,7 +185,7 @@ def test_an_offer_file_streams_to_disk_under_its_own_cap_and_is_removed_after(pr
 
 
 def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_one(pricelist, tmp_path):
-    from assets.pricelist import build_pricelist_asset
+    from assets.fan_out import build_index_asset
 
     pricelist.publish("us-east-1", truncated("us-east-1"))
     source = pricelist.source()
@@ -196,7 +196,7 @@ def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_on
             sources_file=str(write_sources_file(tmp_path / "sources.toml", [source], pricelist.server.base_url))
         ),
     }
-    failed = dg.materialize([build_pricelist_asset(source)], resources=resources, raise_on_error=False)
+    failed = dg.materialize([build_index_asset(source)], resources=resources, raise_on_error=False)
     assert not failed.success
     failure = next(e for e in failed.all_events if e.is_step_failure).step_failure_data.error
     assert "aws_pricelist_us_east_1" in failure.message and "truncated download" in failure.message
@@ -204,9 +204,9 @@ def test_the_dagster_asset_lands_each_region_and_fails_loudly_naming_a_broken_on
     assert landed == [(unit(r), "quarantined" if r == "us-east-1" else "landed") for r in sorted(REGIONS)]
 
     pricelist.publish("us-east-1", republished("us-east-1", NEWER, "2026-10-28T00:00:00Z"), NEWER)
-    fixed = dg.materialize([build_pricelist_asset(source)], resources=resources)
+    fixed = dg.materialize([build_index_asset(source)], resources=resources)
     (materialised,) = fixed.asset_materializations_for_node("sources__aws_pricelist")
-    assert materialised.metadata["regions_landed"].value == 1 and materialised.metadata["regions_unchanged"].value == 2
+    assert materialised.metadata["units_landed"].value == 1 and materialised.metadata["units_unchanged"].value == 2
     assert [pricelist.hits(r) for r in REGIONS] == [1, 1, 1]  # the two good regions were not downloaded again
 
 

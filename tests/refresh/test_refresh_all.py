@@ -20,8 +20,8 @@ import pytest
 import pipelines.refresh.many_sources as refresh_all_module
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.refresh.fan_out import lands_after_units, reads_index
 from pipelines.refresh.many_sources import landing_order, refresh_all
-from pipelines.refresh.pricelist_units import prices_with_type_attributes, reads_region_index
 from pipelines.sources.file import SourceSpec, load_sources
 from tests.support.localserver import LocalServer, Reply
 from tests.support.sourcefiles import media_type_of, sample_routes, write_sources_file
@@ -53,7 +53,7 @@ def servers(sources: list[SourceSpec], delay_s: float) -> Iterator[tuple[list[Lo
 def test_sources_fetch_concurrently_within_limits_and_land_fx_first(tmp_path):
     # One outcome per declared source: the price list, which becomes its regions, has tests of its own, and so has
     # the spot feed, which prices its quotes with the types the price list lands.
-    declared = [s for s in load_sources() if not reads_region_index(s) and not prices_with_type_attributes(s)]
+    declared = [s for s in load_sources() if not reads_index(s) and not lands_after_units(s)]
     with servers(declared, LATENCY_S) as (running, sources), Fetcher(FetchSettings(per_host_limit=2)) as fetcher:
         phases: list[tuple[str, str]] = []
         outcomes = refresh_all(

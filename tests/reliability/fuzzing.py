@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
-from pipelines.refresh.pricelist_units import sample_units
+from pipelines.refresh.fan_out import sample_units
 from pipelines.sources.file import SourceSpec, load_sources
 from tests.reliability.promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 

@@ -27,9 +27,9 @@ from lxml import etree
 
 from pipelines.adapters import parser_for, parser_version
 from pipelines.errors import ParseError
-from pipelines.refresh.pricelist_units import sample_units
+from pipelines.reading.sphinx import is_source_text
+from pipelines.refresh.fan_out import sample_units
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from pipelines.specs.sphinx import is_source_text
 from tests.support.paths import TESTS
 
 EXPECTED = TESTS / "sources" / "expected"

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from pipelines.fetch.offline import pointed_at
 from pipelines.pricelist.region_index import parse_region_index
-from pipelines.refresh.pricelist_units import reads_region_index
+from pipelines.refresh.fan_out import reads_index
 from pipelines.sources.file import SourceSpec, sample_path
 from pipelines.sources.toml_writer import sources_toml
 from tests.support.localserver import LocalServer
@@ -37,7 +37,7 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
     """(URL path, sample file) a local server answers for a source: its sample at /<sample path>, and for a
     price-list region index also each region's offer file at the path the index names (AWS's layout)."""
     routes = [(f"/{source.sample}", sample_path(source))]
-    if reads_region_index(source):  # the EC2 index (an object) or the Savings Plans one (an array)
+    if reads_index(source):  # the EC2 index (an object) or the Savings Plans one (an array)
         index = parse_region_index(sample_path(source).read_bytes(), source.id, "http://127.0.0.1/")
         folder = sample_path(source).parent
         routes += [(urlsplit(offer.csv_url).path, folder / f"{offer.region_code}.csv") for offer in index.regions]

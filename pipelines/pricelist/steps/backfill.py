@@ -28,13 +28,14 @@ from pipelines.fetch.http import Fetcher, FetchResult
 from pipelines.pricelist.backfill_landing import VersionDates, backfilled_versions, land_version
 from pipelines.pricelist.records import PriceListBatch
 from pipelines.pricelist.region_index import RegionIndex, parse_region_index
+from pipelines.pricelist.region_units import reads_region_index, region_unit
 from pipelines.pricelist.version_index import (
     VERSION_INDEX_PATH,
     OfferVersion,
     parse_version_index,
     version_index_url,
 )
-from pipelines.refresh.checking import Checked, Prepared, prepare_body, validate_prepared
+from pipelines.refresh.checking import Checked, check_past
 from pipelines.refresh.one_source import (
     SourceOutcome,
     discard_body,
@@ -43,7 +44,6 @@ from pipelines.refresh.one_source import (
     log_fetch_failure,
     prepare_fetched,
 )
-from pipelines.refresh.pricelist_units import reads_region_index, region_unit
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
 from warehouse.db import connect
@@ -115,26 +115,9 @@ def read_regions(
 
 
 def check_version(unit: SourceSpec, result: FetchResult, archive: Archive, db_path: Path | str) -> Checked:
-    """Archive, parse, prepare and validate one regional file (pydantic and Great Expectations, as a refresh)."""
-    return validated(unit, prepare_fetched(unit, result, archive, WarehouseState(db_path)))
-
-
-def check_past_body(
-    unit: SourceSpec, body: bytes | Path, on: date, state: WarehouseState, content_type: str | None
-) -> Checked:
-    """The same checks on an archived body (what a reparse of a backfilled version runs)."""
-    return validated(unit, prepare_body(unit, body, on, state, content_type))
-
-
-def validated(unit: SourceSpec, prepared: Prepared | Checked) -> Checked:
-    """Great Expectations on a prepared version; no drift rule or gate (see the module's docstring)."""
-    if not isinstance(prepared, Prepared):
-        return prepared
-    reports = validate_prepared({unit.id: (unit, prepared)})[unit.id]
-    failures = [f"[{unit.id}] {failure}" for report in reports for failure in report.failures()]
-    error = ValidationFailed(unit.id, failures) if failures else None
-    stage = "validate" if error else ""
-    return Checked(prepared.batch, reports, prepared.warnings, prepared.counts, error, stage, prepared.shape)
+    """Archive, parse, prepare and validate one regional file (pydantic and Great Expectations, as a refresh); no
+    drift rule or gate (see the module's docstring)."""
+    return check_past(unit, prepare_fetched(unit, result, archive, WarehouseState(db_path)))
 
 
 def land_or_quarantine(

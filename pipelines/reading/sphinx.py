@@ -12,12 +12,15 @@ from dataclasses import dataclass
 
 from bs4 import BeautifulSoup, Tag
 
-from pipelines.specs.figures import normalise
-
 _VERSION_IN_URL = re.compile(r"/en/(latest|stable|v?\d+\.\d+(?:\.\d+)?(?:\.beta)?)/")
 # The page's source text, which Sphinx serves beside the HTML: `.rst.txt` (the default suffix), or `.rst` as some
 # releases of the Neuron docs serve it.
 SOURCE_SUFFIXES = (".rst.txt", ".rst")
+
+
+def normalise(text: str) -> str:
+    """Whitespace collapsed: grid-table cells wrap mid-phrase ("3.4\\nTB/sec")."""
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
 
 
 @dataclass(frozen=True)
