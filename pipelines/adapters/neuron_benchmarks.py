@@ -1,7 +1,7 @@
 """AWS Neuron's published inference benchmarks (`about-neuron/benchmarks/<family>/*_data_*.csv` in
 aws-neuron/aws-neuron-sdk): one row per model, instance, SDK release and run conditions, with throughput and
 time-to-first-token / time-per-output-token latencies (decoders), request latencies (encoders), or a training run's
-sequences a second at its scale (nodes, topology, global batch).
+sequences a second at its scale (nodes, topology, global batch), with its MFU and compute cost per token where printed.
 
 Columns are found by their header words, wherever they sit (`Model`, `Inst. Type`, `... Throughput (unit)`, `TTFT
 Latency P50 (ms)`, `Neuron Version`, ...); the throughput's unit is the header's parenthesis. A table without a
@@ -27,7 +27,7 @@ from pipelines.reading.tables import shape_fingerprint
 from pipelines.reading.values import clean, full_release, is_empty, parse_decimal, parse_int
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "neuron_benchmarks/1.4"
+PARSER_VERSION = "neuron_benchmarks/1.5"
 Match = Callable[[str], bool]
 
 
@@ -71,12 +71,15 @@ COLUMNS: dict[str, Match] = {
     "optimizer": lambda h: h == "optimizer",
     "image_size": lambda h: h == "image size",
     "global_batch_size": lambda h: h == "globalbatch",
+    "mfu_pct": lambda h: re.fullmatch(r"mfu ?[\[(]%[\])]", h) is not None,  # "MFU[%]"
+    "compute_cost_per_token_tflops": lambda h: re.fullmatch(r"compute ?cost ?per ?token ?\(tflops\)", h) is not None,
 }
 REQUIRED = ("model", "instance_printed", "throughput", "neuron_release")
 MILLISECONDS = (
     *("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"),
     *("latency_p50_ms", "latency_p99_ms", "token_latency_p50_ms", "token_latency_p99_ms"),
 )
+FIGURES = (*MILLISECONDS, "mfu_pct", "compute_cost_per_token_tflops")
 WHOLE = (
     *("batch_size", "tp_degree", "dp_degree", "input_length", "output_length", "sequence_length"),
     *("nodes", "global_batch_size"),
@@ -162,7 +165,7 @@ def _rows(cells: list[str], at: dict[str, int], unit: str, number: int, refused:
             "throughput": _number(cell("throughput")),
             "throughput_unit": unit,
         }
-        fields |= {name: _number(cell(name)) for name in MILLISECONDS}
+        fields |= {name: _number(cell(name)) for name in FIGURES}
         fields |= {name: parse_int(cell(name)) for name in WHOLE}
         fields |= {name: cell(name) for name in TEXT}
         instances = [i.strip().lower() for i in (cell("instance_printed") or "").split("/")]

@@ -46,6 +46,8 @@ BENCHMARKS = VersionedTable(
         pa.field("token_latency_p50_ms", FIGURE),
         pa.field("token_latency_p99_ms", FIGURE),
         pa.field("image_size", pa.string()),
+        pa.field("mfu_pct", FIGURE),
+        pa.field("compute_cost_per_token_tflops", FIGURE),
     ),
 )
 BENCHMARK_TABLES = (BENCHMARKS.name,)

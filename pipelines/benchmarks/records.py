@@ -49,6 +49,10 @@ class VendorBenchmark(Record):
     # An encoder-decoder's "Latency per Token", as printed (not renamed into a time per output token).
     token_latency_p50_ms: Decimal | None = MILLISECONDS
     token_latency_p99_ms: Decimal | None = MILLISECONDS
+    # A training run's model FLOPs utilisation ("MFU[%]", a percentage as printed) and its compute cost per token in
+    # the header's unit ("ComputeCostPerToken(Tflops)"), as printed: figures of the vendor's claim, not derived here.
+    mfu_pct: Decimal | None = Field(default=None, ge=0, le=100, max_digits=28, decimal_places=10)
+    compute_cost_per_token_tflops: Decimal | None = Field(default=None, gt=0, max_digits=28, decimal_places=10)
 
     @property
     def conditions(self) -> str:

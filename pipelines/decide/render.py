@@ -111,13 +111,20 @@ def text(value: Any) -> str:
     return str(value)
 
 
+# The terminal shows this many vendor benchmarks (the JSON and Markdown keep them all): a family's tables run to dozens
+# of rows, and none of them decides anything.
+BENCHMARKS_SHOWN = 12
+
+
 def print_decision(console: Console, steps: Steps, verdict: Verdict) -> None:
     console.print(f"[bold]{steps.workload}[/bold] ({steps.work}): [bold]{verdict.verdict}[/bold]")
-    for _, title, view, rows, columns in sections(steps):
-        table = Table(title=f"{title} ({view})", title_justify="left")
+    for step, title, view, rows, columns in sections(steps):
+        shown = rows[:BENCHMARKS_SHOWN] if step == "benchmarks" else rows
+        more = f"{len(rows) - len(shown)} more in {view} (or --format json)" if len(shown) < len(rows) else None
+        table = Table(title=f"{title} ({view})", title_justify="left", caption=more, caption_justify="left")
         for header in columns.values():
             table.add_column(header)
-        for row in rows:
+        for row in shown:
             table.add_row(*(text(row.get(name)) for name in columns))
         console.print(table if rows else f"{title} ({view}): no rows")
     _print_verdict(console, verdict)

@@ -33,6 +33,22 @@ LANDINGS = {
     "neuron_trn1_encoder_throughput_benchmarks": "trn1-throughput_data_encoder.csv",
     "neuron_trn1_training_decoder_benchmarks": "trn1-training_data_decoder.csv",
     "neuron_trn1_training_encoder_benchmarks": "trn1-training_data_encoder.csv",
+    "neuron_inf2_encoder_decoder_latency_benchmarks": "inf2-latency_data_encoder_decoder.csv",
+    "neuron_inf2_encoder_decoder_throughput_benchmarks": "inf2-throughput_data_encoder_decoder.csv",
+    "neuron_trn1_encoder_decoder_latency_benchmarks": "trn1-latency_data_encoder_decoder.csv",
+    "neuron_trn1_encoder_decoder_throughput_benchmarks": "trn1-throughput_data_encoder_decoder.csv",
+    "neuron_trn1_training_nlp_benchmarks": "trn1-trn1_trn1n_nlp_data.csv",
+    "neuron_trn1_training_vision_benchmarks": "trn1-training_data_vision_transformers.csv",
+    "neuron_inf2_vision_latency_benchmarks": "inf2-latency_data_vision.csv",
+    "neuron_inf2_vision_throughput_benchmarks": "inf2-throughput_data_vision.csv",
+    "neuron_inf2_vision_cnn_latency_benchmarks": "inf2-latency_data_vision_cnn.csv",
+    "neuron_inf2_vision_cnn_throughput_benchmarks": "inf2-throughput_data_vision_cnn.csv",
+    "neuron_inf2_vision_dit_latency_benchmarks": "inf2-latency_data_vision_dit.csv",
+    "neuron_inf2_vision_dit_throughput_benchmarks": "inf2-throughput_data_vision_dit.csv",
+    "neuron_inf2_vision_sd_latency_benchmarks": "inf2-latency_data_vision_sd.csv",
+    "neuron_inf2_vision_sd_throughput_benchmarks": "inf2-throughput_data_vision_sd.csv",
+    "neuron_inf2_vision_transformers_latency_benchmarks": "inf2-latency_data_vision_transformers.csv",
+    "neuron_inf2_vision_transformers_throughput_benchmarks": "inf2-throughput_data_vision_transformers.csv",
 }
 ENCODER_ROWS = {"inf2-latency": 8, "inf2-throughput": 8, "trn1-latency": 8, "trn1-throughput": 8}
 
@@ -57,23 +73,42 @@ def test_every_row_of_every_table_lands_as_a_claim(landed):
     )
     claim = (True, "vendor benchmark, not your pilot")
     assert counts == [
+        ("neuron_inf2_encoder_decoder_latency_benchmarks", 2, *claim),
+        ("neuron_inf2_encoder_decoder_throughput_benchmarks", 2, *claim),
         ("neuron_inf2_encoder_latency_benchmarks", ENCODER_ROWS["inf2-latency"], *claim),
         ("neuron_inf2_encoder_throughput_benchmarks", ENCODER_ROWS["inf2-throughput"], *claim),
         ("neuron_inf2_latency_benchmarks", 27, *claim),
         ("neuron_inf2_throughput_benchmarks", 27, *claim),
+        ("neuron_inf2_vision_cnn_latency_benchmarks", 8, *claim),
+        ("neuron_inf2_vision_cnn_throughput_benchmarks", 8, *claim),
+        ("neuron_inf2_vision_dit_latency_benchmarks", 4, *claim),
+        ("neuron_inf2_vision_dit_throughput_benchmarks", 4, *claim),
+        ("neuron_inf2_vision_latency_benchmarks", 21, *claim),
+        ("neuron_inf2_vision_sd_latency_benchmarks", 6, *claim),
+        ("neuron_inf2_vision_sd_throughput_benchmarks", 6, *claim),
+        ("neuron_inf2_vision_throughput_benchmarks", 21, *claim),
+        ("neuron_inf2_vision_transformers_latency_benchmarks", 7, *claim),
+        ("neuron_inf2_vision_transformers_throughput_benchmarks", 7, *claim),
+        ("neuron_trn1_encoder_decoder_latency_benchmarks", 2, *claim),
+        ("neuron_trn1_encoder_decoder_throughput_benchmarks", 2, *claim),
         ("neuron_trn1_encoder_latency_benchmarks", ENCODER_ROWS["trn1-latency"], *claim),
         ("neuron_trn1_encoder_throughput_benchmarks", ENCODER_ROWS["trn1-throughput"], *claim),
         ("neuron_trn1_latency_benchmarks", 18, *claim),
         ("neuron_trn1_throughput_benchmarks", 18, *claim),
         ("neuron_trn1_training_decoder_benchmarks", 4, *claim),  # two models, each on trn1 and trn1n
         ("neuron_trn1_training_encoder_benchmarks", 6, *claim),
+        ("neuron_trn1_training_nlp_benchmarks", 32, *claim),  # 16 rows, each on trn1 and trn1n
+        ("neuron_trn1_training_vision_benchmarks", 2, *claim),
     ]
     assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY ALL") == [
+        ("inf2", "inference/sec"),
         ("inf2", "inference/second"),
         ("inf2", "tokens/sec"),
+        ("inf2", "tokens/second"),
         ("trn1", "inference/sec"),
         ("trn1", "seq/sec"),
         ("trn1", "tokens/sec"),
+        ("trn1", "tokens/second"),
         ("trn1n", "seq/sec"),
     ]
 
@@ -145,33 +180,23 @@ def test_a_training_row_claims_its_figure_for_each_instance_it_names_at_its_scal
     ]
 
 
-# Tables read but not yet sources (each source adds to every full refresh the suite runs): parsed from their
-# recordings, so the reader is known to read their real shapes: recording -> the rows it yields.
-READ_ONLY = {
-    "inf2-latency_data_encoder_decoder.csv": 2,
-    "inf2-throughput_data_encoder_decoder.csv": 2,
-    "trn1-latency_data_encoder_decoder.csv": 2,
-    "trn1-throughput_data_encoder_decoder.csv": 2,
-    "trn1-trn1_trn1n_nlp_data.csv": 32,  # 16 rows, each on trn1 and trn1n
-    "trn1-training_data_vision_transformers.csv": 2,
-    "inf2-latency_data_vision.csv": 21,
-    "inf2-latency_data_vision_cnn.csv": 8,
-    "inf2-latency_data_vision_dit.csv": 4,
-    "inf2-latency_data_vision_sd.csv": 6,
-    "inf2-latency_data_vision_transformers.csv": 7,
-    "inf2-throughput_data_vision.csv": 21,
-    "inf2-throughput_data_vision_cnn.csv": 8,
-    "inf2-throughput_data_vision_dit.csv": 4,
-    "inf2-throughput_data_vision_sd.csv": 6,
-    "inf2-throughput_data_vision_transformers.csv": 7,
-}
-
-
-@pytest.mark.parametrize(("recording", "count"), READ_ONLY.items())
-def test_the_tables_not_yet_sources_read_whole(recording, count):
-    batch = parse((RECORDED / "neuron_benchmarks" / recording).read_bytes(), READER)
-    assert (len(batch.rows), batch.refused) == (count, [])
-    assert all(row.throughput > 0 and row.neuron_release for row in batch.rows)
+def test_a_training_run_keeps_its_mfu_and_compute_cost_per_token_as_printed(landed):
+    db, _ = landed
+    nlp = "source_id = 'neuron_trn1_training_nlp_benchmarks' AND instance_type = 'trn1.32xlarge'"
+    costed = rows(
+        db,
+        "SELECT model, neuron_release, mfu_pct, compute_cost_per_token_tflops FROM vendor_benchmarks"
+        f" WHERE {nlp} AND compute_cost_per_token_tflops IS NOT NULL ORDER BY model",
+    )
+    assert costed == [
+        ("GPT3-175B pre-training", "2.13.0", Decimal("33.14"), Decimal("2197")),
+        ("GPT3-23B pre-training", "2.15.0", Decimal("29.65"), Decimal("289")),
+        ("GPT3-46B pre-training", "2.15.0", Decimal("27.7"), Decimal("578")),
+        ("Llama2-13B pre-training", "2.15.0", Decimal("20.7"), Decimal("336")),
+        ("Llama2-7B pre-training", "2.15.0", Decimal("14.8"), Decimal("336")),
+    ]
+    # A row that prints no MFU (a BERT run at 2.14.0, the four fine-tuning runs) keeps it unknown, never 0.
+    assert rows(db, f"SELECT count(*) FROM vendor_benchmarks WHERE {nlp} AND mfu_pct IS NULL") == [(5,)]
 
 
 def test_an_encoder_decoder_keeps_its_latency_per_token_under_its_own_name():

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from rich.console import Console
 
-from pipelines.decide.render import as_data
+from pipelines.decide.render import BENCHMARKS_SHOWN, as_data, print_decision
 from pipelines.decide.steps import gather
 from pipelines.decide.verdict import RULES, decide
 from tests.support.pilot_runs import ratecard
@@ -155,6 +156,17 @@ def test_a_workload_is_shown_the_benchmarks_of_its_own_work(decided):
     assert training.benchmarks and {b["work"] for b in training.benchmarks} == {"training"}
     assert {b["throughput_unit"] for b in training.benchmarks} == {"seq/sec"}
     assert inference.benchmarks and {b["work"] for b in inference.benchmarks} == {"inference"}
+
+
+def test_the_terminal_shows_the_first_benchmarks_and_says_how_many_more(decided):
+    steps, verdict = verdict_of(decided, "summarise-batch")
+    steps.benchmarks = steps.benchmarks * (BENCHMARKS_SHOWN // len(steps.benchmarks) + 2)  # more than it shows
+    console = Console(record=True, width=400)
+    print_decision(console, steps, verdict)
+    shown = console.export_text()
+    assert f"{len(steps.benchmarks) - BENCHMARKS_SHOWN} more in vendor_benchmarks" in shown
+    assert shown.count("vendor benchmark, not your pilot") == BENCHMARKS_SHOWN
+    assert len(as_data(steps, verdict)["steps"]["benchmarks"]["rows"]) == len(steps.benchmarks)  # the JSON: all
 
 
 @pytest.mark.parametrize(("only", "gate"), [(True, "ineligible"), (False, "not verified")])

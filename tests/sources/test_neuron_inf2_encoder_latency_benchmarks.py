@@ -1,4 +1,4 @@
-"""AWS Neuron's Inf2 encoder latency benchmarks: the checks every source gets (tests/support/source_kit.py)."""
+"""AWS Neuron's Inf2 encoder latency benchmarks: the source kit's checks (tests/support/source_kit.py)."""
 
 from tests.support.source_kit import SourceChecks
 

@@ -1,4 +1,4 @@
-"""AWS Neuron's Trn1 encoder training benchmarks: the checks every source gets (tests/support/source_kit.py)."""
+"""AWS Neuron's Trn1 encoder training benchmarks: the source kit's checks (tests/support/source_kit.py)."""
 
 from tests.support.source_kit import SourceChecks
 

@@ -51,3 +51,6 @@ ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS token_latency_p50_
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS token_latency_p99_ms DECIMAL(28, 10);
 -- A vision model's image size, read since vision tables are: NULL on rows landed before.
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS image_size VARCHAR;
+-- A training run's MFU and compute cost per token, read since the NLP training table is: NULL on rows landed before.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS mfu_pct DECIMAL(28, 10);
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS compute_cost_per_token_tflops DECIMAL(28, 10);
