@@ -2,6 +2,7 @@
 aws-neuron/aws-neuron-sdk): one row per model, instance, SDK release and run conditions, with throughput and
 time-to-first-token / time-per-output-token latencies (decoders), request latencies (encoders), or a training run's
 sequences a second at its scale (nodes, topology, global batch), with its MFU and compute cost per token where printed.
+An Inf1 table's NeuronCores and model details are conditions of its run.
 
 Columns are found by their header words, wherever they sit (`Model`, `Inst. Type`, `... Throughput (unit)`, `TTFT
 Latency P50 (ms)`, `Neuron Version`, ...); the throughput's unit is the header's parenthesis. A table without a
@@ -71,6 +72,8 @@ COLUMNS: dict[str, Match] = {
     "optimizer": lambda h: h == "optimizer",
     "image_size": lambda h: h == "image size",
     "global_batch_size": lambda h: h == "globalbatch",
+    "neuron_cores": lambda h: re.fullmatch(r"num\.? ?cores", h) is not None,  # Inf1: "Num. Cores"
+    "model_details": lambda h: h == "model details",
     "mfu_pct": lambda h: re.fullmatch(r"mfu ?[\[(]%[\])]", h) is not None,  # "MFU[%]"
     "compute_cost_per_token_tflops": lambda h: re.fullmatch(r"compute ?cost ?per ?token ?\(tflops\)", h) is not None,
 }
@@ -82,9 +85,12 @@ MILLISECONDS = (
 FIGURES = (*MILLISECONDS, "mfu_pct", "compute_cost_per_token_tflops")
 WHOLE = (
     *("batch_size", "tp_degree", "dp_degree", "input_length", "output_length", "sequence_length"),
-    *("nodes", "global_batch_size"),
+    *("nodes", "global_batch_size", "neuron_cores"),
 )
-TEXT = ("framework", "task", "application_type", "model_data_type", "topology", "optimizer", "image_size")
+TEXT = (
+    *("framework", "task", "application_type", "model_data_type", "topology", "optimizer", "image_size"),
+    "model_details",
+)
 
 
 def parse(body: bytes, source: SourceSpec) -> BenchmarkBatch:

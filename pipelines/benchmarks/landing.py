@@ -48,6 +48,8 @@ BENCHMARKS = VersionedTable(
         pa.field("image_size", pa.string()),
         pa.field("mfu_pct", FIGURE),
         pa.field("compute_cost_per_token_tflops", FIGURE),
+        pa.field("neuron_cores", pa.int64()),
+        pa.field("model_details", pa.string()),
     ),
 )
 BENCHMARK_TABLES = (BENCHMARKS.name,)

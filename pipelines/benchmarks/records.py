@@ -38,6 +38,8 @@ class VendorBenchmark(Record):
     optimizer: str | None = None  # a training run's ("AdamW", "Lamb")
     model_data_type: str | None = None
     image_size: str | None = None  # a vision model's input, as printed ("3x224x224")
+    neuron_cores: int | None = Field(default=None, ge=1)  # an Inf1 run's NeuronCores ("Num. Cores")
+    model_details: str | None = None  # an Inf1 table's "Model details", as printed ("fp32, sequence-length=128")
     throughput: Decimal = Field(gt=0, max_digits=28, decimal_places=10)
     throughput_unit: str = Field(min_length=1)  # from the header: "tokens/sec"
     ttft_p50_ms: Decimal | None = MILLISECONDS
@@ -63,7 +65,8 @@ class VendorBenchmark(Record):
             # A decoder's sequence is its input and output lengths, already named; an encoder's is its own.
             ("seq", self.sequence_length if self.input_length is None else None), ("nodes", self.nodes),
             ("topology", self.topology), ("global batch", self.global_batch_size), ("optimizer", self.optimizer),
-            ("image", self.image_size), ("dtype", self.model_data_type),
+            ("image", self.image_size), ("dtype", self.model_data_type), ("cores", self.neuron_cores),
+            ("details", self.model_details),
         ]  # fmt: skip
         return " · ".join(f"{name} {value}" for name, value in parts if value is not None)
 

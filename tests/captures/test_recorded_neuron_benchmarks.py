@@ -49,6 +49,10 @@ LANDINGS = {
     "neuron_inf2_vision_sd_throughput_benchmarks": "inf2-throughput_data_vision_sd.csv",
     "neuron_inf2_vision_transformers_latency_benchmarks": "inf2-latency_data_vision_transformers.csv",
     "neuron_inf2_vision_transformers_throughput_benchmarks": "inf2-throughput_data_vision_transformers.csv",
+    "neuron_inf1_benchmarks": "inf1-data.csv",
+    "neuron_inf1_cnn_throughput_benchmarks": "inf1-throughput_data_cnn.csv",
+    "neuron_inf1_encoder_latency_benchmarks": "inf1-latency_data_encoder.csv",
+    "neuron_inf1_encoder_throughput_benchmarks": "inf1-throughput_data_encoder.csv",
 }
 ENCODER_ROWS = {"inf2-latency": 8, "inf2-throughput": 8, "trn1-latency": 8, "trn1-throughput": 8}
 
@@ -73,6 +77,10 @@ def test_every_row_of_every_table_lands_as_a_claim(landed):
     )
     claim = (True, "vendor benchmark, not your pilot")
     assert counts == [
+        ("neuron_inf1_benchmarks", 7, *claim),
+        ("neuron_inf1_cnn_throughput_benchmarks", 4, *claim),
+        ("neuron_inf1_encoder_latency_benchmarks", 5, *claim),
+        ("neuron_inf1_encoder_throughput_benchmarks", 8, *claim),
         ("neuron_inf2_encoder_decoder_latency_benchmarks", 2, *claim),
         ("neuron_inf2_encoder_decoder_throughput_benchmarks", 2, *claim),
         ("neuron_inf2_encoder_latency_benchmarks", ENCODER_ROWS["inf2-latency"], *claim),
@@ -101,6 +109,7 @@ def test_every_row_of_every_table_lands_as_a_claim(landed):
         ("neuron_trn1_training_vision_benchmarks", 2, *claim),
     ]
     assert rows(db, "SELECT DISTINCT instance_family, throughput_unit FROM vendor_benchmarks ORDER BY ALL") == [
+        ("inf1", "/sec"),  # "Avg Throughput (/sec)", as printed
         ("inf2", "inference/sec"),
         ("inf2", "inference/second"),
         ("inf2", "tokens/sec"),
@@ -197,6 +206,30 @@ def test_a_training_run_keeps_its_mfu_and_compute_cost_per_token_as_printed(land
     ]
     # A row that prints no MFU (a BERT run at 2.14.0, the four fine-tuning runs) keeps it unknown, never 0.
     assert rows(db, f"SELECT count(*) FROM vendor_benchmarks WHERE {nlp} AND mfu_pct IS NULL") == [(5,)]
+
+
+def test_an_inf1_row_keeps_its_neuron_cores_and_model_details_as_conditions(landed):
+    db, _ = landed
+    found = rows(
+        db,
+        "SELECT throughput, latency_p50_ms, latency_p99_ms, neuron_cores, sequence_length, model_details, conditions"
+        " FROM vendor_benchmarks WHERE source_id = 'neuron_inf1_encoder_throughput_benchmarks'"
+        " AND model = 'BERT base (bert-base-cased)'",
+    )
+    assert found == [
+        (Decimal("1095.4"), Decimal("58.3"), Decimal("65.0"), 4, 128, "fp32, sequence-length=128",
+         "framework PyTorch 1.13.1 · mode Batch · batch 8 · seq 128 · cores 4 · details fp32, sequence-length=128"),
+    ]  # fmt: skip
+    # The combined table's two ResNet-50 runs differ in framework, batch and details: two claims, neither refused.
+    resnet = rows(
+        db,
+        "SELECT neuron_release, framework, batch_size, model_details, throughput FROM vendor_benchmarks"
+        " WHERE source_id = 'neuron_inf1_benchmarks' AND model = 'Resnet-50' ORDER BY neuron_release",
+    )
+    assert resnet == [
+        ("2.12.0", "Tensorflow 1.15", 10, "fp16", Decimal("2207")),
+        ("2.15.0", "PyTorch 1.13", 5, "fp32", Decimal("923")),
+    ]
 
 
 def test_an_encoder_decoder_keeps_its_latency_per_token_under_its_own_name():

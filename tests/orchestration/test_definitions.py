@@ -53,6 +53,10 @@ GATE_SOURCE_IDS = [
     "neuron_vllm_status",
 ]
 BENCHMARK_SOURCE_IDS = [  # vendor claims, never used
+    "neuron_inf1_benchmarks",
+    "neuron_inf1_cnn_throughput_benchmarks",
+    "neuron_inf1_encoder_latency_benchmarks",
+    "neuron_inf1_encoder_throughput_benchmarks",
     "neuron_inf2_encoder_decoder_latency_benchmarks",
     "neuron_inf2_encoder_decoder_throughput_benchmarks",
     "neuron_inf2_encoder_latency_benchmarks",
@@ -148,7 +152,7 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     # price list, the Savings Plans and the spot feed + 2 references
     expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
     expected += len(PRICELIST_IDS + REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 60 + len(GPU_SOURCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 64 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 

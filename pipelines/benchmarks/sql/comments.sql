@@ -31,6 +31,8 @@ COMMENT ON COLUMN vendor_benchmark_history.token_latency_p99_ms IS 'An encoder-d
 COMMENT ON COLUMN vendor_benchmark_history.image_size IS 'A vision model''s input size as printed ("3x224x224"); NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.mfu_pct IS 'A training run''s model FLOPs utilisation, percent as printed ("MFU[%]"): the vendor''s claim, not derived here; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.compute_cost_per_token_tflops IS 'A training run''s compute cost per token as printed, in the header''s unit ("ComputeCostPerToken(Tflops)"); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmark_history.neuron_cores IS 'An Inf1 run''s NeuronCores, as printed ("Num. Cores"): a condition of the run; NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmark_history.model_details IS 'An Inf1 table''s "Model details" as printed ("fp32, sequence-length=128"): a condition of the run; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmark_history.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmark_history.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';
@@ -75,6 +77,8 @@ COMMENT ON COLUMN vendor_benchmarks.token_latency_p99_ms IS 'An encoder-decoder'
 COMMENT ON COLUMN vendor_benchmarks.image_size IS 'A vision model''s input size as printed ("3x224x224"); NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.mfu_pct IS 'A training run''s model FLOPs utilisation, percent as printed ("MFU[%]"): the vendor''s claim, not derived here; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.compute_cost_per_token_tflops IS 'A training run''s compute cost per token as printed, in the header''s unit ("ComputeCostPerToken(Tflops)"); NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmarks.neuron_cores IS 'An Inf1 run''s NeuronCores, as printed ("Num. Cores"): a condition of the run; NULL: not stated.';
+COMMENT ON COLUMN vendor_benchmarks.model_details IS 'An Inf1 table''s "Model details" as printed ("fp32, sequence-length=128"): a condition of the run; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p50_ms IS 'Time to first token, median, milliseconds as printed; NULL: not stated (never 0).';
 COMMENT ON COLUMN vendor_benchmarks.ttft_p99_ms IS 'Time to first token, 99th percentile, milliseconds as printed; NULL: not stated.';
 COMMENT ON COLUMN vendor_benchmarks.tpot_p50_ms IS 'Time per output token, median, milliseconds as printed; NULL: not stated.';

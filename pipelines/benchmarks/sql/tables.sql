@@ -54,3 +54,6 @@ ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS image_size VARCHAR
 -- A training run's MFU and compute cost per token, read since the NLP training table is: NULL on rows landed before.
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS mfu_pct DECIMAL(28, 10);
 ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS compute_cost_per_token_tflops DECIMAL(28, 10);
+-- An Inf1 run's NeuronCores and model details, read since the Inf1 tables are: NULL on rows landed before.
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS neuron_cores BIGINT;
+ALTER TABLE vendor_benchmark_history ADD COLUMN IF NOT EXISTS model_details VARCHAR;
