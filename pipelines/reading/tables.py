@@ -138,6 +138,29 @@ def _header_index(table: Tag, rows: list[list[str]]) -> int:
     return 0
 
 
+def matched(headers: Sequence[str], columns: Sequence[Column]) -> tuple[dict[str, int], list[str]]:
+    """Each column's index among the headers (a header means one column at most), and the required ones missing."""
+    found: dict[str, int] = {}
+    for column in columns:
+        for index, header in enumerate(h.lower() for h in headers):
+            if index not in found.values() and column.matches(header):
+                found[column.key] = index
+                break
+    return found, [c.key for c in columns if c.required and c.key not in found]
+
+
+def header_table(headers: list[str], body: list[list[str]], columns: Sequence[Column]) -> HeaderTable | None:
+    """A grid read elsewhere (a table carried as embedded JSON) as a HeaderTable, if it carries every required
+    column; else None."""
+    found, missing = matched(headers, columns)
+    return None if missing else _table(headers, found, [row for row in body if any(row)], columns)
+
+
+def _table(headers: list[str], found: dict[str, int], body: list[list[str]], columns: Sequence[Column]) -> HeaderTable:
+    fill = frozenset(c.key for c in columns if c.fill_down and c.key in found)
+    return HeaderTable(headers=headers, columns=found, body=body, fill_down=fill)
+
+
 def locate(soup: BeautifulSoup, columns: Sequence[Column], source_id: str) -> HeaderTable:
     """The table whose headers carry every required column; else a typed error naming what is missing."""
     best: tuple[int, list[str], list[str]] | None = None
@@ -147,18 +170,10 @@ def locate(soup: BeautifulSoup, columns: Sequence[Column], source_id: str) -> He
             continue
         head = _header_index(table, rows)
         headers = rows[head]
-        lowered = [h.lower() for h in headers]
-        found: dict[str, int] = {}
-        for column in columns:
-            for index, header in enumerate(lowered):
-                if index not in found.values() and column.matches(header):
-                    found[column.key] = index
-                    break
-        missing = [c.key for c in columns if c.required and c.key not in found]
+        found, missing = matched(headers, columns)
         if not missing:
             body = [row for i, row in enumerate(rows[head + 1 :], start=head + 1) if not spanning[i] and any(row)]
-            fill = frozenset(c.key for c in columns if c.fill_down and c.key in found)
-            return HeaderTable(headers=headers, columns=found, body=body, fill_down=fill)
+            return _table(headers, found, body, columns)
         score = len(found)  # columns this table actually carries (unmatched optional ones earn nothing)
         if best is None or score > best[0]:
             best = (score, missing, headers)
