@@ -17,10 +17,11 @@ from pipelines.cli import backfill as cli_backfill
 from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
 from pipelines.cli import decide as cli_decide
+from pipelines.cli import doctor as cli_doctor
 from pipelines.cli import export as cli_export
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli import samples as cli_samples
-from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption
+from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption, selected_sources
 from pipelines.cli.process import skip_the_exit_collection
 from pipelines.cli.reporting import EPILOG, ReportingGroup
 from pipelines.cli.terminal import quiet_libraries, wide_console
@@ -124,16 +125,6 @@ def refresh_stoppably(
     return report.exit_code
 
 
-def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> list[SourceSpec]:
-    """The sources to run, in sources-file order; an unknown id is a usage error listing the declared ones."""
-    unknown = sorted(set(wanted or []) - {s.id for s in declared})
-    if unknown:
-        raise typer.BadParameter(
-            f"unknown source id(s) {unknown}; declared: {[s.id for s in declared]}", param_hint="--source"
-        )
-    return [s for s in declared if not wanted or s.id in wanted]
-
-
 def usable_database(db: Path, wait: float) -> int:
     """Open the file once, read-write (creating it and its schema), so a file that is not ratecard's, or is held,
     is refused here in one line instead of failing every source. Returns the last fetch id logged so far."""
@@ -210,7 +201,7 @@ def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).
-for _commands in (cli_export, cli_changes, cli_pilot, cli_decide, cli_backfill, cli_samples):
+for _commands in (cli_export, cli_changes, cli_pilot, cli_decide, cli_backfill, cli_samples, cli_doctor):
     _commands.register(app, console)
 
 if __name__ == "__main__":

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from warehouse.target import WAREHOUSE_ENV
+
+if TYPE_CHECKING:
+    from pipelines.sources.file import SourceSpec
 
 
 def named_path(value: str | Path) -> Path:
@@ -36,3 +39,13 @@ ReadOption = Annotated[Path, warehouse_option("read")]
 SourcesOption = Annotated[
     Path, typer.Option("--sources", parser=named_path, help="Sources file (replaces the bundled one).")
 ]
+
+
+def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> list[SourceSpec]:
+    """The sources to run, in sources-file order; an unknown id is a usage error listing the declared ones."""
+    unknown = sorted(set(wanted or []) - {s.id for s in declared})
+    if unknown:
+        raise typer.BadParameter(
+            f"unknown source id(s) {unknown}; declared: {[s.id for s in declared]}", param_hint="--source"
+        )
+    return [s for s in declared if not wanted or s.id in wanted]
