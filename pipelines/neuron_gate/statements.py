@@ -41,21 +41,31 @@ _NOT_INCLUDED = re.compile(
     re.IGNORECASE,
 )
 # An announced name: up to four words, never one of the words around it; "X and Y are ..." names two.
-_WORD = r"(?!(?:and|for|on|is|are|support|now|in)\b)[A-Za-z][\w.+/\-]*"
+_WORD = r"(?!(?:and|for|on|is|are|support|now|in|starting|with|from|will)\b)[A-Za-z][\w.+/\-]*"
 _ANNOUNCED = rf"{_WORD}(?: {_WORD}){{0,3}}(?: and {_WORD}(?: {_WORD}){{0,3}})*"
 _NO_LONGER = re.compile(rf"no longer supports (?P<names>{_ANNOUNCED})(?P<scope>[^.;]*)", re.IGNORECASE)
 _NO_LONGER_PASSIVE = re.compile(
-    rf"(?P<names>{_ANNOUNCED}) (?:is|are) no longer supported(?P<scope>[^.;]*)", re.IGNORECASE
-)
-_MAINTENANCE = re.compile(
-    rf"(?P<names>{_ANNOUNCED})(?: support)?(?P<scope>(?: (?:for|on) [^.;]*?)?) (?:is|are) (?:now )?in maintenance mode",
+    rf"(?P<names>{_ANNOUNCED}) (?:(?:is|are) no longer|will no longer be|will not be) supported(?P<scope>[^.;]*)",
     re.IGNORECASE,
 )
+_ENTERS = r"(?:(?:is|are) (?:now )?(?:in|entering)|enters|will enter) maintenance mode"
+_MAINTENANCE = re.compile(
+    rf"(?P<names>{_ANNOUNCED})(?: support)?(?P<scope>(?: (?:for|on) [^.;]*?)?) {_ENTERS}", re.IGNORECASE
+)
+# "Neuron support for MxNet (mxnet-neuron) is entering maintenance mode": the SDK's support for a package.
+_SUPPORT_FOR = re.compile(
+    rf"Neuron support for (?P<names>{_ANNOUNCED})(?: \((?P<package>[a-z][\w.\-]*)\))?(?P<scope>) {_ENTERS}",
+    re.IGNORECASE,
+)
+# A name with a version ("torch-neuron 1.9", "Tensorflow-Neuron 1.x") speaks of some versions of a package, which a
+# statement cannot scope: it is reported, never read as the whole package's.
+_VERSIONED = re.compile(r"\s(?:v?\d+(?:\.(?:\d+|x))+|\d+\.x)\b", re.IGNORECASE)
+_VERSION_BEFORE = re.compile(r"[\w.+/\-]*\s+v?\d+(?:\.\d+)*\.(?:\d+|x)?\s*(?:and\s+)?$|\d+\.$", re.IGNORECASE)
 _STARTING = re.compile(
     r"starting (?:with|in|from) (?:the )?(?:AWS )?(?:Neuron )?(?:SDK )?(?:release )?(?P<release>\d+\.\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
-_PRINTED = re.compile(r"no longer support(?:s|ed)|maintenance mode", re.IGNORECASE)
+_PRINTED = re.compile(r"no longer (?:be )?support(?:s|ed)|not be supported|maintenance mode", re.IGNORECASE)
 _WORK = re.compile(r"\b(training|inference)\b", re.IGNORECASE)
 _INSTANCE = re.compile(r"\b(trn|inf)(\d+)(n?)\b", re.IGNORECASE)
 # Families named as the only ones: "Trn2/Trn3 only", "Inf1 only", "Trn1 and Trn2 only".
@@ -71,6 +81,11 @@ def known_names() -> dict[str, tuple[str, str | None]]:
     """Known names (lower case) -> (the name as printed, the manifest's package name or None)."""
     with _NAMES_FILE.open("rb") as handle:
         return {k.lower(): (k, v or None) for k, v in tomllib.load(handle)["frameworks"].items()}
+
+
+def _manifest_name(framework: str) -> str | None:
+    """The manifest's package for a name the Neuron support pattern gives without one ("Neuron support for MxNet")."""
+    return known_names().get(framework.lower(), ("", None))[1]
 
 
 def framework_named(printed: str) -> str:
@@ -124,7 +139,11 @@ def statements_in(
     found: dict[tuple[str, str | None], _Found] = {}
     warnings: list[str] = []
     for unit in units:
-        named = _statuses_in(unit) + _announced_in(unit)
+        announced, versioned = _announced_in(unit)
+        named = _statuses_in(unit) + announced
+        warnings += [
+            f"{name!r} names versions of a package, which a statement cannot scope: not read" for name in versioned
+        ]
         excluded = _NOT_INCLUDED.search(unit)
         if excluded and not named:
             warnings.append(f"{excluded[0]!r} names no package in its sentence: not read ({unit[:120]!r})")
@@ -161,26 +180,41 @@ def _statuses_in(unit: str) -> list[_Said]:
     return out
 
 
-def _announced_in(unit: str) -> list[_Said]:
+def _announced_in(unit: str) -> tuple[list[_Said], list[str]]:
     """What an announcement's sentence changes: an end of support or a maintenance mode, for each name it gives,
     from the release it starts with, for the work and families it scopes."""
     starting = _STARTING.search(unit)
     release = full_release(starting["release"]) if starting else None
     out: list[_Said] = []
+    versioned: list[str] = []
+    taken: list[tuple[int, int]] = []
     for pattern, status, maintenance in (
+        (_SUPPORT_FOR, "supported", True),
         (_NO_LONGER, "end of support", False),
         (_NO_LONGER_PASSIVE, "end of support", False),
         (_MAINTENANCE, "supported", True),
     ):
         for m in pattern.finditer(unit):
+            if any(start < m.end() and m.start() < end for start, end in taken):
+                continue  # the SDK's support for a package, read once, under the package's name
+            taken.append(m.span())
             works = {w.lower() for w in _WORK.findall(m["scope"])}
             work = works.pop() if len(works) == 1 else None
             printed = _PRINTED.search(m[0])
+            # A version just before the names ("torch-neuron 1.9 and 1.10 versions", "Tensorflow-Neuron 1.x") makes
+            # the whole sentence about versions.
+            before = _VERSION_BEFORE.search(unit[: m.start("names")])
             for name in m["names"].split(" and "):
+                if before or _VERSIONED.search(f" {_name(name)}"):
+                    versioned.append(f"{before[0] if before else ''}{_name(name)}".strip())
+                    continue
                 framework = framework_named(_name(name))
-                said = _Said(framework, framework, status, m["scope"], work, release, maintenance)
+                # "Neuron support for X" names a package the manifest lists; elsewhere the name as printed is the key.
+                named = m.groupdict().get("package") or (_manifest_name(framework) if pattern is _SUPPORT_FOR else None)
+                package = (named or framework).strip()
+                said = _Said(framework, package, status, m["scope"], work, release, maintenance)
                 out.append(replace(said, printed=printed[0].lower() if printed else status))
-    return out
+    return out, list(dict.fromkeys(versioned))
 
 
 def _statement(entry: _Found, doc_release: str | None, announced_on: date | None) -> SupportStatement:

@@ -20,6 +20,9 @@ LANDINGS = {
     "neuron_announce_pytorch_xla_inference": "neuron_announcements/announce-maintenance-pytorch-xla-inference.rst",
     "neuron_announce_nxd_inference": "neuron_announcements/announce-maintenance-nxdi-nxd-core-inference.rst",
     "neuron_announce_tensorflow_inf2": "neuron_announcements/announce-no-longer-support-tensorflow-inf2.rst",
+    "neuron_announce_transformers_neuronx": "neuron_announcements/announce-intent-maintenance-tnx.rst",
+    "neuron_announce_mxnet": "neuron_announcements/announce-maintenance-mxnet.rst",
+    "neuron_announce_vllm_v0": "neuron_announcements/announce-no-support-vllm-v0.rst",
     "neuron_sdk_policy": "neuron_gate/sdk-policy.rst",  # what the announcements' words mean
 }
 
@@ -39,6 +42,8 @@ def test_each_announcement_lands_as_a_dated_statement_from_its_release(landed):
                FROM neuron_support ORDER BY source_id, package"""
         ).fetchall()
     assert found == [
+        ("neuron_announce_mxnet", "mxnet-neuron", "mxnet-neuron", "supported", None, None, True, "2.19.0",
+         date(2024, 6, 28)),
         ("neuron_announce_nxd_inference", "NxD Core Inference APIs", None, "supported", None, None, True, "2.30.0",
          date(2026, 5, 20)),
         ("neuron_announce_nxd_inference", "NxD Inference", "neuronx_distributed_inference", "supported", None, None,
@@ -49,6 +54,10 @@ def test_each_announcement_lands_as_a_dated_statement_from_its_release(landed):
          False, "2.30.0", date(2026, 5, 20)),
         ("neuron_announce_tensorflow_inf2", "TensorFlow", None, "end of support", None, ["inf2"], False, "2.29.0",
          date(2026, 3, 30)),
+        ("neuron_announce_transformers_neuronx", "Transformers NeuronX", "transformers-neuronx", "supported", None,
+         None, True, "2.24.0", date(2025, 5, 15)),
+        ("neuron_announce_vllm_v0", "vLLM V0", None, "end of support", None, None, False, "2.28.0",
+         date(2026, 2, 26)),
     ]  # fmt: skip
 
 
@@ -61,6 +70,10 @@ def test_each_statement_quotes_the_sentences_it_was_read_from(landed):
     )
     assert "PyTorch/XLA is no longer supported for training workloads on Trainium" in quoted["PyTorch/XLA"]
     assert "Inf2 and Trn1 instances is now in maintenance mode" in quoted["Torch/XLA"]
+    # The heading and the sentence of one announcement are one statement, quoting both.
+    assert quoted["vLLM V0"].startswith("Neuron no longer supports vLLM V0 starting with Neuron 2.28")
+    assert "vLLM V0 will no longer be supported" in quoted["vLLM V0"]
+    assert "Neuron support for MxNet (mxnet-neuron) is entering maintenance mode" in quoted["mxnet-neuron"]
 
 
 def test_the_policy_lands_its_five_phases_and_each_status_quotes_its_phase(landed):
@@ -88,4 +101,7 @@ def test_the_policy_lands_its_five_phases_and_each_status_quotes_its_phase(lande
         "Torch/XLA": "Maintenance",
         "PyTorch/XLA": "End of Support (EOS)",
         "TensorFlow": "End of Support (EOS)",
+        "Transformers NeuronX": "Maintenance",
+        "mxnet-neuron": "Maintenance",
+        "vLLM V0": "End of Support (EOS)",
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pipelines.neuron_gate.statements import statements_in
 
 
@@ -108,3 +110,34 @@ def test_a_maintenance_mode_stays_supported_and_x_and_y_are_two_statements():
 def test_a_sentence_about_both_works_names_neither():
     unit = "Neuron no longer supports MXNet for training and inference starting with Neuron 2.40.0"
     assert announced(unit) == [("MXNet", "end of support", None, None, False, "2.40.0")]
+
+
+def test_entering_maintenance_mode_and_the_sdks_support_for_a_package_name_it():
+    tnx = "Starting from Neuron release 2.24, Transformers NeuronX library is entering maintenance mode."
+    assert announced(tnx) == [("Transformers NeuronX", "supported", None, None, True, "2.24.0")]
+    mxnet = "Starting with Neuron release 2.19, Neuron support for MxNet (mxnet-neuron) is entering maintenance mode."
+    assert announced(mxnet) == [("mxnet-neuron", "supported", None, None, True, "2.19.0")]  # the package, not "Neuron"
+
+
+def test_a_name_ends_before_the_release_it_starts_with():
+    assert announced("Neuron no longer supports vLLM V0 starting with Neuron 2.28") == [
+        ("vLLM V0", "end of support", None, None, False, "2.28.0")
+    ]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "Starting with Neuron release 2.20, torch-neuron 1.9 and 1.10 versions will enter maintenance mode.",
+        "Starting with Neuron release 2.18, Tensorflow-Neuron 1.x is entering maintenance mode.",
+    ],
+)
+def test_a_statement_about_some_versions_of_a_package_is_reported_never_read_as_the_package(unit):
+    statements, warnings = statements_in([unit], None)
+    assert statements == []
+    assert len(warnings) == 1 and "names versions of a package" in warnings[0]
+
+
+def test_a_future_tense_end_of_support_is_read_from_its_release():
+    unit = "Starting with Neuron 2.28 release, vLLM V0 will no longer be supported."
+    assert announced(unit) == [("vLLM V0", "end of support", None, None, False, "2.28.0")]
