@@ -95,6 +95,7 @@ def check(declared: SourcesFile, selected: list[SourceSpec], *, live: bool) -> l
 
 
 def _page_finding(source: SourceSpec, outcome: SourceOutcome, db: Path) -> Finding:
+    from pipelines.cli.show import plain
     from pipelines.kinds import kind_named
     from warehouse.binding import execute
     from warehouse.db import connect
@@ -110,15 +111,11 @@ def _page_finding(source: SourceSpec, outcome: SourceOutcome, db: Path) -> Findi
         with connect(db) as con:
             figures = sorted(execute(con, prices, {"source_id": source.id}).fetchall(), key=str)[:3]
     shown = "\n".join(
-        f"{item} {kind} {region or '(region not stated)'} {_usd(price)}" for item, kind, region, price in figures
+        f"{item} {kind} {region or '(region not stated)'} USD {plain(price) if isinstance(price, Decimal) else price}"
+        for item, kind, region, price in figures
     )
     refused = f" ({outcome.refused} refused alone, named in the warnings)" if outcome.refused else ""
     return Finding(source.id, "parses", outcome.inserted, (shown or "rows other than prices") + refused)
-
-
-def _usd(price: object) -> str:
-    """Exact, without the column's trailing zeros."""
-    return f"USD {format(price.normalize(), 'f')}" if isinstance(price, Decimal) else f"USD {price}"
 
 
 def _index_finding(source: SourceSpec, fetcher: Fetcher) -> Finding:

@@ -5,13 +5,13 @@ landed anywhere that lasts. Without --live, the bundled samples are checked."""
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from pipelines.sources.file import SourceSpec, load_sources
+from pipelines.sources.file import load_sources
 from pipelines.sources.toml_writer import sources_toml
 from tests.support.localserver import LocalServer, Reply
 from tests.support.paths import RECORDED
 from tests.support.pilot_runs import ratecard
+from tests.support.raw_github import served_at_its_path
 
 RECORDINGS = {  # source id -> (recording, its media type as the real host sends it)
     "fx_ecb": ("fx/eurofxref-daily_2018-06-11.xml", "text/xml"),
@@ -20,22 +20,19 @@ RECORDINGS = {  # source id -> (recording, its media type as the real host sends
     "neuron_inf2_latency_benchmarks": ("neuron_benchmarks/inf2-latency_data_decoder.csv", "text/plain; charset=utf-8"),
     "aws_pricelist": ("aws/ec2_region_index_2025-05-23.json", "application/json"),
 }
+MORE = ["neuron_trn1_latency_benchmarks", "gpu_lambda"]
 
 
 def served(server: LocalServer, tmp_path: Path) -> Path:
     """A sources file whose sources fetch the recordings, one broken page, and one page the host does not have."""
     declared = {s.id: s for s in load_sources()}
-    chosen = [*RECORDINGS, "neuron_trn1_latency_benchmarks", "gpu_lambda"]
-    sources = []
-    for source_id in chosen:
-        path = urlsplit(str(declared[source_id].url)).path  # the local server answers by path
-        if source_id in RECORDINGS:
-            recording, media_type = RECORDINGS[source_id]
-            server.set(path, Reply(body=(RECORDED / recording).read_bytes(), content_type=media_type))
-        elif source_id == "neuron_trn1_latency_benchmarks":  # a table that lost its throughput column
-            server.set(path, Reply(body=b"Model,Inst. Type,Neuron Version\nx,trn1.32xlarge,2.31.0\n",
-                                   content_type="text/plain; charset=utf-8"))  # fmt: skip
-        sources.append(SourceSpec.model_validate(declared[source_id].model_dump() | {"url": server.url(path)}))
+    replies = {
+        sid: Reply(body=(RECORDED / file).read_bytes(), content_type=media) for sid, (file, media) in RECORDINGS.items()
+    }
+    # A table that lost its throughput column; gpu_lambda's page is not there at all.
+    broken = b"Model,Inst. Type,Neuron Version\nx,trn1.32xlarge,2.31.0\n"
+    replies["neuron_trn1_latency_benchmarks"] = Reply(body=broken, content_type="text/plain; charset=utf-8")
+    sources = [served_at_its_path(server, declared[sid], replies.get(sid)) for sid in [*RECORDINGS, *MORE]]
     file = tmp_path / "sources.toml"
     file.write_text(sources_toml(sources))
     return file

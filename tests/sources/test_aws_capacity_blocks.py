@@ -5,10 +5,8 @@ import json
 
 import pytest
 
-from pipelines.adapters import parser_for
 from pipelines.aws.records import PriceKind
 from pipelines.errors import ParseError
-from pipelines.sources.file import load_sources
 from tests.support.aws_pages import D, check_records, parse, price_of
 from tests.support.source_kit import SourceChecks
 
@@ -86,7 +84,7 @@ P5 = ("P5 Pricing", INSTANCE_HEADERS, [("p5.48xlarge", "US East (N. Virginia)", 
 
 
 def test_the_live_pages_embedded_tables_are_read_by_their_headings() -> None:
-    batch = read(embedded_page(ULTRASERVERS, TRN2, P5))
+    batch = parse("aws_capacity_blocks", embedded_page(ULTRASERVERS, TRN2, P5))
     found = [(p.instance_type, p.region, p.usd_per_instance_hour, p.printed_usd_per_accelerator_hour,
               p.accelerator_count, p.price_kind) for p in batch.prices]  # fmt: skip
     assert found == [
@@ -102,9 +100,4 @@ def test_the_live_pages_embedded_tables_are_read_by_their_headings() -> None:
 
 def test_a_page_whose_embedded_tables_price_no_instance_is_refused_naming_them() -> None:
     with pytest.raises(ParseError, match=r"no embedded table prices instances.*'P6e Pricing' \(UltraServer Type"):
-        read(embedded_page(ULTRASERVERS))
-
-
-def read(body: bytes):
-    source = next(s for s in load_sources() if s.id == "aws_capacity_blocks")
-    return parser_for(source.adapter)(body, source, "text/html; charset=utf-8")
+        parse("aws_capacity_blocks", embedded_page(ULTRASERVERS))

@@ -4,6 +4,7 @@ refresh of its declared source: what the recorded-capture tests of AWS Neuron's 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
@@ -20,8 +21,16 @@ def land_raw_files(root: Path, folder: Path, recordings: dict[str, str]) -> tupl
     outcomes = {}
     with LocalServer() as server, Fetcher(FetchSettings(max_attempts=1)) as fetcher:
         for source_id, recording in recordings.items():
-            path = "/" + str(declared[source_id].url).split("://", 1)[1].split("/", 1)[1]
-            server.set(path, Reply(body=(folder / recording).read_bytes(), content_type="text/plain; charset=utf-8"))
-            source = SourceSpec.model_validate(declared[source_id].model_dump() | {"url": server.url(path)})
+            reply = Reply(body=(folder / recording).read_bytes(), content_type="text/plain; charset=utf-8")
+            source = served_at_its_path(server, declared[source_id], reply)
             outcomes[source_id] = refresh_source(source, fetcher=fetcher, db_path=db, archive=Archive(root / "a"))
     return db, outcomes
+
+
+def served_at_its_path(server: LocalServer, source: SourceSpec, reply: Reply | None) -> SourceSpec:
+    """The source pointed at `server`, which answers `reply` at the path the source's real host serves it (no reply:
+    the server does not have the page)."""
+    path = urlsplit(str(source.url)).path  # the local server answers by path
+    if reply is not None:
+        server.set(path, reply)
+    return SourceSpec.model_validate(source.model_dump() | {"url": server.url(path)})
