@@ -26,7 +26,8 @@ PACKAGES = VersionedTable(
 
 STATEMENTS = VersionedTable(
     name="neuron_support_history",
-    key_columns=("package", "work"),  # within one source, which reads one page: a package, for one work or any
+    # Within one source, which reads one page: a package (or some versions of it), for one work or any.
+    key_columns=("package", "work", "versions"),
     attribute_fields=(
         pa.field("package", pa.string()),
         pa.field("framework", pa.string()),
@@ -36,6 +37,8 @@ STATEMENTS = VersionedTable(
         pa.field("instances", NAMES),
         pa.field("instances_only", pa.bool_()),
         pa.field("from_release", pa.string()),
+        pa.field("last_release", pa.string()),
+        pa.field("versions", pa.string()),
         pa.field("doc_release", pa.string()),
         pa.field("work", pa.string()),
         pa.field("in_maintenance", pa.bool_()),

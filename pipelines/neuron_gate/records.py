@@ -61,6 +61,11 @@ class SupportStatement(Record):
     instances_only: bool = False
     # The release it takes effect from: "not included in Neuron 2.32.0 and later", "starting with Neuron 2.30"
     from_release: str | None = Field(default=None, pattern=RELEASE)
+    # The last release that has it, where the page says so ("2.28 will be the last release to include NxDT"): it is
+    # out from the release after, whichever that is.
+    last_release: str | None = Field(default=None, pattern=RELEASE)
+    # The versions of the package it speaks of, as printed ("1.9 and 1.10", "1.x"); None: the package as a whole.
+    versions: str | None = None
     doc_release: str | None = None  # the documentation release the page belongs to (its URL), when it says
     # The work it speaks of ("no longer supported for training"); None: not stated, so any.
     work: Work | None = None

@@ -10,7 +10,10 @@ applies to the name tagged in the same unit. A dated announcement (about-neuron/
 from which release, for which work and families:
 - "Neuron no longer supports TensorFlow for Inferentia2 (Inf2) starting with Neuron 2.29" (end of support);
 - "Torch/XLA support for Inference on Inf2 and Trn1 instances is now in maintenance mode starting with Neuron 2.31"
-  (the SDK policy's Maintenance phase: still supported, critical fixes only).
+  (the SDK policy's Maintenance phase: still supported, critical fixes only);
+- "Neuron SDK release 2.28 (PyTorch 2.9) will be the last release to include the NeuronX Distributed Training (NxDT)
+  library" (not included after 2.28);
+- and of some versions of a package: "torch-neuron 1.9 and 1.10 versions will enter maintenance mode" (versions.py).
 What a page says of one package (for one work) in several places is one statement: its most restrictive status
 (STATUS_ORDER), every word printed, the instance families named, each sentence quoted.
 """
@@ -26,6 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from pipelines.neuron_gate.records import STATUS_ORDER, GateStatus, SupportStatement
+from pipelines.neuron_gate.versions import without_versions
 from pipelines.reading.values import full_release
 
 _WORDS = r"(?:recommended|supported|archived|beta|deprecated)"
@@ -40,12 +44,22 @@ _NOT_INCLUDED = re.compile(
     r"(?: release)? and later",
     re.IGNORECASE,
 )
-# An announced name: up to four words, never one of the words around it; "X and Y are ..." names two.
-_WORD = r"(?!(?:and|for|on|is|are|support|now|in|starting|with|from|will)\b)[A-Za-z][\w.+/\-]*"
+# An announced name: up to four words, never one of the words around it; "X and Y are ..." names two. A name's
+# word never ends in a full stop, which ends its sentence.
+_WORD = r"(?!(?:and|for|on|is|are|support|now|in|starting|with|from|will)\b)[A-Za-z](?:[\w.+/\-]*[\w+/\-])?"
 _ANNOUNCED = rf"{_WORD}(?: {_WORD}){{0,3}}(?: and {_WORD}(?: {_WORD}){{0,3}})*"
 _NO_LONGER = re.compile(rf"no longer supports (?P<names>{_ANNOUNCED})(?P<scope>[^.;]*)", re.IGNORECASE)
 _NO_LONGER_PASSIVE = re.compile(
-    rf"(?P<names>{_ANNOUNCED}) (?:(?:is|are) no longer|will no longer be|will not be) supported(?P<scope>[^.;]*)",
+    rf"(?P<names>{_ANNOUNCED})(?P<before> for (?:training|inference)(?: workloads)?)?"
+    rf" (?:(?:is|are) no longer|will no longer be|will not be) supported(?P<scope>[^.;]*)",
+    re.IGNORECASE,
+)
+# "Neuron SDK release 2.28 (PyTorch 2.9) will be the last release to include the NeuronX Distributed Training (NxDT)
+# library": not included (or, "to support", end of support) after that release. An abbreviation in parentheses is
+# the same name's short form, never a package.
+_LAST_RELEASE = re.compile(
+    r"(?:Neuron )?(?:SDK )?release (?P<last>\d+\.\d+(?:\.\d+)?)(?: \([^)]*\))? will be the last (?:release )?"
+    rf"to (?P<verb>include|support) (?:support for )?(?P<names>{_ANNOUNCED})(?: \([A-Za-z][\w\-]*\))?(?P<scope>)",
     re.IGNORECASE,
 )
 _ENTERS = r"(?:(?:is|are) (?:now )?(?:in|entering)|enters|will enter) maintenance mode"
@@ -57,20 +71,19 @@ _SUPPORT_FOR = re.compile(
     rf"Neuron support for (?P<names>{_ANNOUNCED})(?: \((?P<package>[a-z][\w.\-]*)\))?(?P<scope>) {_ENTERS}",
     re.IGNORECASE,
 )
-# A name with a version ("torch-neuron 1.9", "Tensorflow-Neuron 1.x") speaks of some versions of a package, which a
-# statement cannot scope: it is reported, never read as the whole package's.
-_VERSIONED = re.compile(r"\s(?:v?\d+(?:\.(?:\d+|x))+|\d+\.x)\b", re.IGNORECASE)
-_VERSION_BEFORE = re.compile(r"[\w.+/\-]*\s+v?\d+(?:\.\d+)*\.(?:\d+|x)?\s*(?:and\s+)?$|\d+\.$", re.IGNORECASE)
 _STARTING = re.compile(
     r"starting (?:with|in|from) (?:the )?(?:AWS )?(?:Neuron )?(?:SDK )?(?:release )?(?P<release>\d+\.\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
-_PRINTED = re.compile(r"no longer (?:be )?support(?:s|ed)|not be supported|maintenance mode", re.IGNORECASE)
+_PRINTED = re.compile(
+    r"no longer (?:be )?support(?:s|ed)|not be supported|maintenance mode|the last (?:release )?to (?:include|support)",
+    re.IGNORECASE,
+)
 _WORK = re.compile(r"\b(training|inference)\b", re.IGNORECASE)
 _INSTANCE = re.compile(r"\b(trn|inf)(\d+)(n?)\b", re.IGNORECASE)
 # Families named as the only ones: "Trn2/Trn3 only", "Inf1 only", "Trn1 and Trn2 only".
 _ONLY = re.compile(r"\b(?:trn|inf)\d+n?(?:\s*(?:/|,|&|and|or)\s*(?:trn|inf)\d+n?)*\s+only\b", re.IGNORECASE)
-_LEADING = re.compile(r"^(?:(?:the|a|an|option \d+|and|or)\s+)+", re.IGNORECASE)
+_LEADING = re.compile(r"^(?:(?:the use of|the|a|an|option \d+|and|or)\s+)+", re.IGNORECASE)
 # A status word the docs use that is one of ours under another name.
 _SYNONYMS: dict[str, GateStatus] = {"deprecated": "archived"}
 _NAMES_FILE = Path(__file__).resolve().parent / "package_names.toml"
@@ -106,7 +119,9 @@ class _Said:
     work: str | None = None
     from_release: str | None = None
     maintenance: bool = False
-    printed: str = ""  # the words as printed, where they are not the status itself ("no longer supports")
+    printed: str = ""
+    versions: str | None = None  # the versions of the package it speaks of, as printed; None: the package
+    last_release: str | None = None  # the words as printed, where they are not the status itself ("no longer supports")
 
 
 @dataclass
@@ -120,6 +135,8 @@ class _Found:
     instances: set[str] = field(default_factory=set)
     only: bool = False  # some statement of it limits it to the families it names
     from_release: str | None = None
+    versions: str | None = None
+    last_release: str | None = None
     quotes: list[str] = field(default_factory=list)
 
 
@@ -136,19 +153,16 @@ def statements_in(
 ) -> tuple[list[SupportStatement], list[str]]:
     """The statements the units make, one per package and work, and warnings for what could not be tied to a
     package."""
-    found: dict[tuple[str, str | None], _Found] = {}
+    found: dict[tuple[str, str | None, str | None], _Found] = {}
     warnings: list[str] = []
     for unit in units:
-        announced, versioned = _announced_in(unit)
-        named = _statuses_in(unit) + announced
-        warnings += [
-            f"{name!r} names versions of a package, which a statement cannot scope: not read" for name in versioned
-        ]
+        named = _statuses_in(unit) + _announced_in(unit)
         excluded = _NOT_INCLUDED.search(unit)
         if excluded and not named:
             warnings.append(f"{excluded[0]!r} names no package in its sentence: not read ({unit[:120]!r})")
         for said in named:
-            entry = found.setdefault((said.package.lower(), said.work), _Found(said.framework, said.package, said.work))
+            key = (said.package.lower(), said.work, said.versions)
+            entry = found.setdefault(key, _Found(said.framework, said.package, said.work, versions=said.versions))
             entry.statuses.append(said.status)
             entry.printed.append(said.printed or said.status)
             entry.instances |= instances_named(said.scope)
@@ -156,6 +170,8 @@ def statements_in(
             entry.maintenance |= said.maintenance
             if said.from_release:
                 entry.from_release = said.from_release
+            if said.last_release:
+                entry.last_release = said.last_release
             if excluded:
                 entry.statuses.append("not included")
                 entry.printed.append("not included")
@@ -180,41 +196,49 @@ def _statuses_in(unit: str) -> list[_Said]:
     return out
 
 
-def _announced_in(unit: str) -> tuple[list[_Said], list[str]]:
-    """What an announcement's sentence changes: an end of support or a maintenance mode, for each name it gives,
-    from the release it starts with, for the work and families it scopes."""
+def _announced_in(unit: str) -> list[_Said]:
+    """What an announcement's sentence changes: an end of support or a maintenance mode, for each name it gives (and
+    the versions of it, where it names some), from the release it starts with, for the work and families it scopes."""
     starting = _STARTING.search(unit)
     release = full_release(starting["release"]) if starting else None
+    scoped = without_versions(unit)
     out: list[_Said] = []
-    versioned: list[str] = []
     taken: list[tuple[int, int]] = []
     for pattern, status, maintenance in (
         (_SUPPORT_FOR, "supported", True),
+        (_LAST_RELEASE, "not included", False),
         (_NO_LONGER, "end of support", False),
         (_NO_LONGER_PASSIVE, "end of support", False),
         (_MAINTENANCE, "supported", True),
     ):
-        for m in pattern.finditer(unit):
+        for m in pattern.finditer(scoped.text):
             if any(start < m.end() and m.start() < end for start, end in taken):
                 continue  # the SDK's support for a package, read once, under the package's name
             taken.append(m.span())
-            works = {w.lower() for w in _WORK.findall(m["scope"])}
+            scope = (m.groupdict().get("before") or "") + m["scope"]
+            works = {w.lower() for w in _WORK.findall(scope)}
             work = works.pop() if len(works) == 1 else None
             printed = _PRINTED.search(m[0])
-            # A version just before the names ("torch-neuron 1.9 and 1.10 versions", "Tensorflow-Neuron 1.x") makes
-            # the whole sentence about versions.
-            before = _VERSION_BEFORE.search(unit[: m.start("names")])
+            last = m.groupdict().get("last")
+            said_status = "end of support" if last and m["verb"].lower() == "support" else status
+            at = m.start("names")
             for name in m["names"].split(" and "):
-                if before or _VERSIONED.search(f" {_name(name)}"):
-                    versioned.append(f"{before[0] if before else ''}{_name(name)}".strip())
-                    continue
+                versions = scoped.versions_of(at + len(name))
+                at += len(name) + len(" and ")
                 framework = framework_named(_name(name))
                 # "Neuron support for X" names a package the manifest lists; elsewhere the name as printed is the key.
                 named = m.groupdict().get("package") or (_manifest_name(framework) if pattern is _SUPPORT_FOR else None)
                 package = (named or framework).strip()
-                said = _Said(framework, package, status, m["scope"], work, release, maintenance)
-                out.append(replace(said, printed=printed[0].lower() if printed else status))
-    return out, list(dict.fromkeys(versioned))
+                said = _Said(framework, package, said_status, scope, work, None if last else release, maintenance)
+                out.append(
+                    replace(
+                        said,
+                        printed=printed[0].lower() if printed else status,
+                        versions=versions,
+                        last_release=full_release(last) if last else None,
+                    )
+                )
+    return out
 
 
 def _statement(entry: _Found, doc_release: str | None, announced_on: date | None) -> SupportStatement:
@@ -231,6 +255,8 @@ def _statement(entry: _Found, doc_release: str | None, announced_on: date | None
         instances=sorted(entry.instances) or None,
         instances_only=entry.only and bool(entry.instances),
         from_release=entry.from_release,
+        last_release=entry.last_release,
+        versions=entry.versions,
         doc_release=doc_release,
         work=entry.work,  # type: ignore[arg-type]
         in_maintenance=entry.maintenance,

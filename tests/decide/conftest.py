@@ -14,7 +14,8 @@ from tests.support.pilot_runs import SOURCES, plan, ratecard
 GATE_SOURCES = ["neuron_manifest", "neuron_torch_status", "neuron_jax_status", "neuron_vllm_status",
                 "neuron_release_status", "neuron_announce_pytorch_xla_training",
                 "neuron_announce_pytorch_xla_inference", "neuron_announce_nxd_inference",
-                "neuron_announce_tensorflow_inf2", "neuron_sdk_policy"]  # fmt: skip
+                "neuron_announce_tensorflow_inf2", "neuron_announce_tensorflow_1x_maintenance",
+                "neuron_announce_nxdt_eos", "neuron_sdk_policy"]  # fmt: skip
 BENCHMARK_SOURCES = ["neuron_inf2_latency_benchmarks", "neuron_inf2_throughput_benchmarks",
                      "neuron_trn1_latency_benchmarks", "neuron_trn1_throughput_benchmarks",
                      "neuron_trn1_training_decoder_benchmarks"]  # fmt: skip

@@ -202,8 +202,17 @@ ANNOUNCED = "UPDATE pilot_result_history SET framework_path = '{path}' WHERE off
          "validate first", "TensorFlow reaches end of support from Neuron 2.40.0 (announced 2026-03-30)"),
         ("PyTorch/XLA", "", "not verified",  # its end of support speaks of training only
          "no Neuron documentation page ratecard reads states a status for PyTorch/XLA"),
+        ("NeuronX Distributed Training", "", "ineligible",
+         "NeuronX Distributed Training is not included after Neuron 2.28.0 (announced 2026-02-26)"),
+        ("NeuronX Distributed Training",
+         "UPDATE neuron_support_history SET last_release = '2.40.0' WHERE package = 'NeuronX Distributed Training'",
+         "validate first", "NeuronX Distributed Training is not included after Neuron 2.40.0 (announced 2026-02-26)"),
+        ("tensorflow-neuron", "", "validate first",  # a pilot names no version: a warning, never the status
+         "tensorflow-neuron 1.x: maintenance mode from Neuron 2.18.0 (announced 2024-04-01); the pilot names no "
+         "version, so check the one it runs"),
     ],
-    ids=["maintenance", "maintenance_for_its_work_and_families", "end_of_support", "announced_not_yet", "other_work"],
+    ids=["maintenance", "maintenance_for_its_work_and_families", "end_of_support", "announced_not_yet", "other_work",
+         "last_release", "last_release_not_yet", "some_versions"],
 )  # fmt: skip
 def test_an_announcement_gates_its_path_from_its_release_for_its_work(scratch, path, later, gate, reason):
     steps, _ = verdict_after(scratch, "summarise-batch", ANNOUNCED.format(path=path) + later)

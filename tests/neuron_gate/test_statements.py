@@ -125,17 +125,54 @@ def test_a_name_ends_before_the_release_it_starts_with():
     ]
 
 
+def scoped(unit: str) -> list[tuple]:
+    statements, warnings = statements_in([unit], None)
+    assert warnings == []
+    return [(s.package, s.status, s.versions, s.from_release, s.last_release, s.in_maintenance) for s in statements]
+
+
 @pytest.mark.parametrize(
-    "unit",
+    ("unit", "expected"),
     [
-        "Starting with Neuron release 2.20, torch-neuron 1.9 and 1.10 versions will enter maintenance mode.",
-        "Starting with Neuron release 2.18, Tensorflow-Neuron 1.x is entering maintenance mode.",
+        (
+            "Starting with Neuron release 2.20, torch-neuron 1.9 and 1.10 versions will enter maintenance mode.",
+            ("torch-neuron", "supported", "1.9 and 1.10", "2.20.0", None, True),
+        ),
+        (
+            "Starting with Neuron release 2.18, Tensorflow-Neuron 1.x is entering maintenance mode.",
+            ("tensorflow-neuron", "supported", "1.x", "2.18.0", None, True),
+        ),
+        (
+            "Starting with Neuron Release 2.21, Neuron no longer supports torch-neuron 1.9 and 1.10 versions. Current "
+            "users of torch-neuron 1.9 and 1.10 versions are advised to migrate to torch-neuron 1.13.",
+            ("torch-neuron", "end of support", "1.9 and 1.10", "2.21.0", None, False),
+        ),
     ],
 )
-def test_a_statement_about_some_versions_of_a_package_is_reported_never_read_as_the_package(unit):
-    statements, warnings = statements_in([unit], None)
-    assert statements == []
-    assert len(warnings) == 1 and "names versions of a package" in warnings[0]
+def test_a_statement_about_some_versions_of_a_package_is_scoped_to_them(unit, expected):
+    assert scoped(unit) == [expected]
+
+
+def test_a_release_number_is_never_read_as_a_packages_versions():
+    unit = "Starting with Neuron SDK 2.31.0, Neuron release 2.30 and Neuron 2.29, Neuron no longer supports vLLM V0."
+    assert scoped(unit) == [("vLLM V0", "end of support", None, "2.31.0", None, False)]
+
+
+def test_the_last_release_to_include_a_package_dates_its_exclusion_by_that_release():
+    unit = (
+        "Neuron SDK release 2.28 (PyTorch 2.9) will be the last release to include the NeuronX Distributed Training "
+        "(NxDT) library. Starting with Neuron SDK release 2.29 (PyTorch 2.10), the use of NxD Core training APIs and "
+        "the PyTorch/XLA package for training will no longer be supported."
+    )
+    statements, _ = statements_in([unit], None)
+    found = {s.package: (s.status, s.work, s.from_release, s.last_release, s.manifest_package) for s in statements}
+    assert found == {
+        "NeuronX Distributed Training": ("not included", None, None, "2.28.0", "neuronx_distributed_training"),
+        "NxD Core training APIs": ("end of support", "training", "2.29.0", None, None),
+        "PyTorch/XLA": ("end of support", "training", "2.29.0", None, "torch-neuronx"),
+    }
+    support = "Neuron release 2.19 will be the last release to support Tensorflow-Neuron 1.x. Future releases"
+    assert scoped(support) == [("tensorflow-neuron", "end of support", "1.x", None, "2.19.0", False)]
 
 
 def test_a_future_tense_end_of_support_is_read_from_its_release():

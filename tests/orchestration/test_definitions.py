@@ -44,9 +44,15 @@ GATE_SOURCE_IDS = [
     "neuron_announce_mxnet",
     "neuron_announce_nxd_inference",
     "neuron_announce_nxd_training",
+    "neuron_announce_nxdt_eos",
     "neuron_announce_pytorch_xla_inference",
     "neuron_announce_pytorch_xla_training",
+    "neuron_announce_tensorflow_1x_eos",
+    "neuron_announce_tensorflow_1x_last",
+    "neuron_announce_tensorflow_1x_maintenance",
     "neuron_announce_tensorflow_inf2",
+    "neuron_announce_torch_neuron_versions_eos",
+    "neuron_announce_torch_neuron_versions_maintenance",
     "neuron_announce_transformers_neuronx",
     "neuron_announce_vllm_v0",
     "neuron_jax_status",
@@ -156,7 +162,7 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     # price list, the Savings Plans and the spot feed + 2 references
     expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
     expected += len(PRICELIST_IDS + REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 68 + len(GPU_SOURCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 74 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 

@@ -143,7 +143,7 @@ COMMENT ON COLUMN decision_gate.work IS 'inference (a pilot) or training (a trai
 COMMENT ON COLUMN decision_gate.offering IS 'The AWS instance type.';
 COMMENT ON COLUMN decision_gate.family IS 'Its instance family (instance_family macro).';
 COMMENT ON COLUMN decision_gate.framework_path IS 'The framework path the pilot or run names; NULL: not stated.';
-COMMENT ON COLUMN decision_gate.gate IS 'eligible (recommended or supported), validate first (beta), ineligible (archived, not included at the current release, end of support, or the statement names only other instance families) or not verified (no statement, no path named, or the statement names other families without saying only those).';
+COMMENT ON COLUMN decision_gate.gate IS 'eligible (recommended or supported), validate first (beta, maintenance mode, or a warning about some versions of the package, since a pilot names none), ineligible (archived, not included at the current release, end of support, or the statement names only other instance families) or not verified (no statement, no path named, or the statement names other families without saying only those).';
 COMMENT ON COLUMN decision_gate.reason IS 'The judgement in words.';
 COMMENT ON COLUMN decision_gate.status IS 'The documentation''s status for the path (neuron_support.status); NULL: none stated.';
 COMMENT ON COLUMN decision_gate.release IS 'The release the statement speaks for (neuron_support.release).';

@@ -118,7 +118,7 @@ SELECT valid_from, 'status', 'neuron_gate', source_id, 'AWS Neuron', package, fr
        prev_status, status, fetch_id, source_url
 FROM (SELECT *, lag(status) OVER w AS prev_status, lag(valid_to) OVER w AS prev_valid_to
       FROM neuron_support_history
-      WINDOW w AS (PARTITION BY source_id, package ORDER BY valid_from))
+      WINDOW w AS (PARTITION BY source_id, package, work, versions ORDER BY valid_from))
 WHERE prev_valid_to = valid_from AND prev_status IS DISTINCT FROM status;
 
 -- The NVIDIA reference per GPU, and every current price per accelerator-hour, GiB-hour and dense PFLOP-hour.
@@ -254,11 +254,15 @@ WITH candidates AS (
 current_release AS (
     SELECT arg_max(release, release_order) AS release FROM neuron_releases WHERE release_date IS NOT NULL
 ),
--- A dated statement holds from its release on: before it (or with no dated release known) it is announced only.
+-- A dated statement holds from its release on (or after the last release that has the package): before it, it is
+-- announced only.
 statements AS (
     SELECT s.*,
-           s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
-               OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release) AS in_force,
+           (s.from_release IS NULL OR (SELECT release FROM current_release) IS NULL
+               OR release_order((SELECT release FROM current_release)) >= release_order(s.from_release))
+           AND (s.last_release IS NULL OR (SELECT release FROM current_release) IS NULL
+               OR release_order((SELECT release FROM current_release)) > release_order(s.last_release)) AS in_force,
+           coalesce(' from Neuron ' || s.from_release, ' after Neuron ' || s.last_release, '') AS dated,
            CASE WHEN s.work IS NOT NULL THEN ' for ' || s.work ELSE '' END
                || CASE WHEN s.announced_on IS NOT NULL THEN ' (announced ' || strftime(s.announced_on, '%Y-%m-%d') || ')'
                        ELSE '' END AS said
@@ -270,6 +274,8 @@ judged AS (
            s.fetched_at, s.sha256, s.parser_version, s.lifecycle_phase, s.phase_meaning,
            CASE WHEN c.framework_path IS NULL THEN 'not verified'
                 WHEN s.status IS NULL THEN 'not verified'
+                -- A statement about some versions of the package: the pilot names no version, so it can only warn.
+                WHEN s.versions IS NOT NULL THEN 'validate first'
                 WHEN s.instances IS NOT NULL AND s.instances_only
                      AND NOT list_contains(s.instances, instance_family(c.offering)) THEN 'ineligible'
                 WHEN s.status = 'archived' THEN 'ineligible'
@@ -282,28 +288,30 @@ judged AS (
            CASE WHEN c.framework_path IS NULL THEN 'the pilot names no framework path'
                 WHEN s.status IS NULL THEN 'no Neuron documentation page ratecard reads states a status for '
                      || c.framework_path
+                WHEN s.versions IS NOT NULL
+                    THEN c.framework_path || ' ' || s.versions || ': '
+                         || CASE WHEN s.in_maintenance THEN 'maintenance mode' ELSE s.status END || s.dated || s.said
+                         || '; the pilot names no version, so check the one it runs'
                 WHEN s.instances IS NOT NULL AND s.instances_only
                      AND NOT list_contains(s.instances, instance_family(c.offering))
                     THEN 'the documentation names only ' || array_to_string(s.instances, ', ') || ' for '
                          || c.framework_path
                 WHEN s.status = 'archived' THEN c.framework_path || ' is archived' || s.said
                 WHEN s.status = 'not included' AND s.in_force
-                    THEN c.framework_path || ' is not included from Neuron '
-                         || coalesce(s.from_release, 'a release not stated') || s.said
+                    THEN c.framework_path || ' is not included'
+                         || CASE WHEN s.dated = '' THEN ' from a release not stated' ELSE s.dated END || s.said
                 WHEN s.status = 'end of support' AND s.in_force
-                    THEN c.framework_path || ' is end of support'
-                         || coalesce(' from Neuron ' || s.from_release, '') || s.said
+                    THEN c.framework_path || ' is end of support' || s.dated || s.said
                 WHEN s.instances IS NOT NULL AND NOT list_contains(s.instances, instance_family(c.offering))
                     THEN 'the documentation names ' || array_to_string(s.instances, ', ') || ' for '
                          || c.framework_path || ' (' || s.status || ') and says nothing of '
                          || instance_family(c.offering)
                 WHEN s.status = 'not included'
-                    THEN c.framework_path || ' is not included from Neuron ' || s.from_release || s.said
+                    THEN c.framework_path || ' is not included' || s.dated || s.said
                 WHEN s.status = 'end of support'
-                    THEN c.framework_path || ' reaches end of support from Neuron ' || s.from_release || s.said
+                    THEN c.framework_path || ' reaches end of support' || s.dated || s.said
                 WHEN s.in_maintenance
-                    THEN c.framework_path || ' is in maintenance mode'
-                         || coalesce(' from Neuron ' || s.from_release, '') || s.said || ': critical fixes only'
+                    THEN c.framework_path || ' is in maintenance mode' || s.dated || s.said || ': critical fixes only'
                 ELSE c.framework_path || ' is ' || s.status
                      || CASE WHEN s.instances IS NULL THEN ' (instance families not stated)' ELSE '' END
            END AS reason
@@ -312,6 +320,8 @@ judged AS (
       ON (lower(s.package) = lower(c.framework_path) OR lower(s.framework) = lower(c.framework_path)
           OR lower(s.manifest_package) = lower(c.framework_path))
      AND (s.work IS NULL OR s.work = c.work)
+     -- Some versions supported says nothing of the path's; only a warning about them is worth showing.
+     AND (s.versions IS NULL OR s.in_maintenance OR s.status IN ('archived', 'not included', 'end of support'))
      -- An announced end of support or maintenance mode for named families speaks of those families only.
      AND NOT ((s.status = 'end of support' OR coalesce(s.in_maintenance, false)) AND s.instances IS NOT NULL
               AND NOT coalesce(s.instances_only, false)

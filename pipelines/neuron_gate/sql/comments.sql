@@ -27,6 +27,8 @@ COMMENT ON COLUMN neuron_support_history.printed_statuses IS 'Every status word 
 COMMENT ON COLUMN neuron_support_history.instances IS 'Instance families the statement itself names (Trn2/Trn3 only -> trn2, trn3); NULL: the statement names none (not stated, never all).';
 COMMENT ON COLUMN neuron_support_history.instances_only IS 'True when the statement limits itself to those families ("Trn2/Trn3 only", "(Inf1 only)"); false when it names them without saying the others are out; NULL on rows landed before this was read.';
 COMMENT ON COLUMN neuron_support_history.from_release IS 'The release from which a dated exclusion holds ("not included in Neuron 2.32.0 and later" -> 2.32.0); NULL when the page dates none.';
+COMMENT ON COLUMN neuron_support_history.last_release IS 'The last release that has it, where the page says so ("2.28 will be the last release to include NxDT" -> 2.28.0): out from any later release; NULL when the page says none.';
+COMMENT ON COLUMN neuron_support_history.versions IS 'The versions of the package the statement speaks of, as printed ("torch-neuron 1.9 and 1.10 versions" -> 1.9 and 1.10); NULL: the package as a whole.';
 COMMENT ON COLUMN neuron_support_history.doc_release IS 'The documentation release the page belongs to: its URL''s /en/<version>/, else its own "AWS released version <v>"; NULL for /en/latest/ pages that say neither.';
 COMMENT ON COLUMN neuron_support_history.work IS 'The work the statement speaks of, training or inference ("no longer supported for training"); NULL: not stated, so any work.';
 COMMENT ON COLUMN neuron_support_history.in_maintenance IS 'True when the statement puts the package in maintenance mode (the SDK policy''s Maintenance phase: critical fixes only); NULL on rows landed before this was read.';
@@ -120,6 +122,8 @@ COMMENT ON COLUMN neuron_support.printed_statuses IS 'Every status word the page
 COMMENT ON COLUMN neuron_support.instances IS 'Instance families the statement names; NULL: not stated.';
 COMMENT ON COLUMN neuron_support.instances_only IS 'True when the statement says only those families ("Trn2/Trn3 only"): another family is then out; false or NULL: another family is not stated, neither in nor out.';
 COMMENT ON COLUMN neuron_support.from_release IS 'Release from which a dated exclusion holds; NULL: none dated.';
+COMMENT ON COLUMN neuron_support.last_release IS 'The last release that has it, as the page says; NULL: none said.';
+COMMENT ON COLUMN neuron_support.versions IS 'The versions of the package it speaks of, as printed; NULL: the package as a whole. A pilot names no version, so the gate reads such a statement as "validate first", never as the package''s status.';
 COMMENT ON COLUMN neuron_support.doc_release IS 'The documentation release of the page (URL or text); NULL: the page names none.';
 COMMENT ON COLUMN neuron_support.work IS 'Training or inference when the statement names one; NULL: any work.';
 COMMENT ON COLUMN neuron_support.in_maintenance IS 'True: in maintenance mode from from_release (critical fixes only); the gate passes it flagged "validate first".';

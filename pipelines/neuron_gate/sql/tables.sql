@@ -66,6 +66,11 @@ ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS work VARCHAR;
 ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS in_maintenance BOOLEAN;
 ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS announced_on DATE;
 
+-- The last release an announcement says has a package, and the versions of a package a statement speaks of, read
+-- since versions are: NULL on rows landed before (not stated; a NULL version scope is the package as a whole).
+ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS last_release VARCHAR;
+ALTER TABLE neuron_support_history ADD COLUMN IF NOT EXISTS versions VARCHAR;
+
 -- The SDK maintenance policy's life-cycle phases: what the documentation's status words mean, quoted.
 CREATE TABLE IF NOT EXISTS neuron_lifecycle_history (
     source_id          VARCHAR NOT NULL,

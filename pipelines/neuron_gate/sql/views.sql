@@ -53,6 +53,8 @@ SELECT s.package,
        s.instances,
        s.instances_only,
        s.from_release,
+       s.last_release,
+       s.versions,
        s.doc_release,
        s.work,
        s.in_maintenance,
@@ -112,12 +114,15 @@ found AS (
     FROM stated
     WHERE status IN ('archived', 'not included', 'end of support') AND package_versions IS NOT NULL
       AND (from_release IS NULL OR release_order(release) >= release_order(from_release))
+      AND (last_release IS NULL OR release_order(release) > release_order(last_release))
+      AND versions IS NULL  -- a statement about some versions says nothing of the versions a manifest ships
     UNION ALL BY NAME
     SELECT 'stated_but_not_shipped' AS warning, *,
            'the documentation calls it ' || status || ', yet the manifest of ' || release || ' lists no '
                || manifest_package AS detail
     FROM stated
     WHERE status IN ('recommended', 'supported', 'beta') AND release_in_manifest AND package_versions IS NULL
+      AND versions IS NULL
     UNION ALL BY NAME
     SELECT 'instances_differ' AS warning, *,
            'the documentation names ' || array_to_string(instances, ', ') || '; the manifest of ' || release
