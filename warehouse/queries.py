@@ -11,11 +11,20 @@ from warehouse.binding import execute
 
 # The source's last shape, for the drift rules (each kind's open rows: its History, pipelines.kind).
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
+# The page's own last shape: a capture another made of it (capture_log) is read in its own shape.
 LAST_SHAPE = """
 SELECT shape_fingerprint FROM fetch_log
 WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND shape_fingerprint IS NOT NULL
-  AND fetch_id < $before
+  AND fetch_id < $before AND fetch_id NOT IN (SELECT fetch_id FROM capture_log)
 ORDER BY fetch_id DESC LIMIT 1
+"""
+
+# Whether the source's newest landing (by the time it speaks for) is a capture another made of the page: its rows
+# are then no baseline for the page's own drift rules, which watch this parser on this page.
+NEWEST_IS_CAPTURE = """
+SELECT coalesce(arg_max(fetch_id IN (SELECT fetch_id FROM capture_log), (fetched_at, fetch_id)), false)
+FROM fetch_log
+WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND fetched_at < $before_at
 """
 
 

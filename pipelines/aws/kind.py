@@ -16,7 +16,7 @@ from schemas.gx_runner import ValidationReport
 
 
 def _prepare(batch: SourceBatch, _source: SourceSpec, _on: date, _state: LandedSoFar) -> PreparedBatch:
-    return PreparedBatch(batch, [], {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
+    return PreparedBatch(batch, list(batch.warnings), {"spec_rows": len(batch.specs), "price_rows": len(batch.prices)})
 
 
 def _prices(batch: SourceBatch) -> dict[Key, Decimal]:

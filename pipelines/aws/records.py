@@ -98,3 +98,4 @@ class SourceBatch(BaseModel):
     specs: list[InstanceSpec]
     prices: list[InstancePrice]
     shape: str | None = None  # fingerprint of the source table's headers, for drift detection
+    warnings: list[str] = []  # what the parser tolerated and did not read, named (an UltraServer in a capture)

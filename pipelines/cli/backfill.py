@@ -13,7 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipelines.cli.options import SourcesOption, WriteOption
+from pipelines.cli import backfill_captures
+from pipelines.cli.options import RefreshWaitOption, SourcesOption, WriteOption
 from pipelines.cli.reporting import Mistake
 from pipelines.cli.terminal import quiet_libraries
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
@@ -116,9 +117,7 @@ def register(app: typer.Typer, console: Console) -> None:
         offline: Annotated[bool, typer.Option("--offline", help="Serve the bundled samples on 127.0.0.1.")] = False,
         sources_file: SourcesOption = DEFAULT_SOURCES_FILE,
         db: WriteOption = DEFAULT_DB_PATH,
-        wait: Annotated[
-            float, typer.Option("--wait", min=0, help="Seconds to wait for a refresh holding the warehouse.")
-        ] = (60.0),
+        wait: RefreshWaitOption = 60.0,
     ) -> None:
         """Fetch every past version of the EC2 offer (each region's file) and land it as history from the date it
         took effect. Resumable and idempotent: versions landed before are skipped."""
@@ -155,4 +154,5 @@ def register(app: typer.Typer, console: Console) -> None:
         if report.errors or report.failed:
             raise typer.Exit(code=1)
 
+    backfill_captures.register(backfill_app, console)
     app.add_typer(backfill_app, name="backfill")

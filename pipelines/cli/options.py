@@ -49,3 +49,9 @@ def selected_sources(declared: list[SourceSpec], wanted: list[str] | None) -> li
             f"unknown source id(s) {unknown}; declared: {[s.id for s in declared]}", param_hint="--source"
         )
     return [s for s in declared if not wanted or s.id in wanted]
+
+
+# Seconds a command that writes waits for a refresh holding the warehouse.
+RefreshWaitOption = Annotated[
+    float, typer.Option("--wait", min=0, help="Seconds to wait for a refresh holding the warehouse.")
+]

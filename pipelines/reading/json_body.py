@@ -19,3 +19,14 @@ def load_json(body: bytes, source_id: str) -> Any:
         return json.loads(body, parse_float=Decimal, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise ParseError(source_id, f"response is not valid JSON: {exc}") from exc
+
+
+def exact_json(value: Any) -> str:
+    """JSON text with each Decimal written as the exact number it holds (json.dumps would need floats)."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(key)}:{exact_json(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(exact_json(item) for item in value) + "]"
+    return json.dumps(value)

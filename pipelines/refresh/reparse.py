@@ -22,6 +22,7 @@ from pipelines.errors import ReparseRolledBack, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.kind import History
 from pipelines.kinds import kind_named
+from pipelines.refresh.captures import capture_readers, stated
 from pipelines.refresh.checking import check_body, check_past, prepare_body
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
@@ -105,6 +106,9 @@ def reparse_source(
         # A past version (a backfilled price-list offer) replays at its effective date, in date order among the
         # daily fetches.
         effective = kind.past.effective(con, source.id) if kind.past is not None else {}
+        # A capture another made of the page (`backfill captures`) is logged at its capture time and replays in
+        # its place, read by its own reader, landing the tables it gives rows for.
+        readers = capture_readers(con, source.id)
         fetches = rows_as_dicts(con, REPLAYABLE_FETCHES, {"source_id": source.id})
         fetches.sort(key=lambda row: effective.get(row["fetch_id"], row["fetched_at"]))
         result.rows_before = current_rows(con, kind.history, source.id)
@@ -125,18 +129,23 @@ def reparse_source(
             on = fetch.fetched_at.astimezone(UTC).date()
             # The Content-Type logged with the fetch: its charset decodes the body exactly as the first parse did.
             at = effective.get(row["fetch_id"])
-            if at is None:
+            reader = readers.get(row["fetch_id"])
+            read_as = source if reader is None else source.model_copy(update={"adapter": reader})
+            if at is None and reader is None:
                 checked = check_body(source, body, on, state, fetch.content_type)
             else:
-                checked = check_past(source, prepare_body(source, body, on, state, fetch.content_type))
+                checked = check_past(read_as, prepare_body(read_as, body, on, state, fetch.content_type))
             fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))
             error, stage = checked.error, checked.stage
             if error is None:
-                if at is None or kind.past is None:
+                if reader is not None:
+                    snapshots = stated(kind.snapshots(checked.batch))
+                elif at is None or kind.past is None:
                     snapshots = kind.snapshots(checked.batch)
                 else:
                     snapshots = kind.past.snapshots(checked.batch)
-                landed = land_in_transaction(con, fetch, row["fetch_id"], version, snapshots, at)
+                used = version if reader is None else parser_version(reader)
+                landed = land_in_transaction(con, fetch, row["fetch_id"], used, snapshots, at)
                 result.landed += landed.outcome == "landed"
                 result.unchanged += landed.outcome == "unchanged"
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from pipelines.kind import Kind, LandedRead, T
 from pipelines.refresh.drift import Baseline
 from warehouse.binding import execute
 from warehouse.db import connect
-from warehouse.queries import LAST_SHAPE
+from warehouse.queries import LAST_SHAPE, NEWEST_IS_CAPTURE
 
 NO_FETCH_YET = 2**62  # a fetch id above every logged one: "compare with the newest"
 
@@ -64,6 +64,10 @@ class WarehouseState:
             last = execute(con, LAST_SHAPE, before).fetchall()
             shape = last[0][0] if last else None
             if kind.history.current_rows is None:
+                return Baseline(prices={}, shape=shape)
+            at = {"before_at": self._before[1] if self._before else datetime.max.replace(tzinfo=UTC)}
+            ((captured,),) = execute(con, NEWEST_IS_CAPTURE, params | at).fetchall()
+            if captured:  # as a first fetch: nothing of the page itself to compare with
                 return Baseline(prices={}, shape=shape)
             params |= dict(scope or {})
             current_prices = kind.history.current_prices

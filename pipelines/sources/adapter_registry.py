@@ -16,6 +16,8 @@ CSV = ("text/csv", "application/csv", "application/octet-stream", "binary/octet-
 # A Sphinx page's source text (`_sources/<page>.rst.txt`), read when the rendered page lost its table.
 RST_SOURCE = ("text/plain", "text/x-rst", "text/prs.fallenstein.rst")
 JAVASCRIPT = ("application/x-javascript", "application/javascript", "text/javascript")  # the spot feed's label
+# A file in a repository, as GitHub's raw host serves any text: a capture kept in git.
+PLAIN_TEXT = ("text/plain",)
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,10 @@ class AdapterInfo:
 ADAPTERS: dict[str, AdapterInfo] = {
     "aws_product_page": AdapterInfo("pipelines.adapters.aws_product_page", "aws", HTML, reads_html=True),
     "aws_capacity_blocks": AdapterInfo("pipelines.adapters.aws_capacity_blocks", "aws", HTML, reads_html=True),
+    # Readers of captures only (pipelines/captures.toml): a scraper's JSON of the Capacity Blocks page, RunPod's
+    # pricing page with its GPU types embedded.
+    "aws_capacity_blocks_json": AdapterInfo("pipelines.adapters.aws_capacity_blocks_json", "aws", JSON + PLAIN_TEXT),
+    "gpu_runpod_page": AdapterInfo("pipelines.adapters.gpu_runpod_page", "gpu", HTML + PLAIN_TEXT, reads_html=True),
     "gpu_hyperstack": AdapterInfo("pipelines.adapters.gpu_hyperstack", "gpu", HTML, reads_html=True),
     "gpu_lambda": AdapterInfo("pipelines.adapters.gpu_lambda", "gpu", HTML, reads_html=True),
     "gpu_coreweave": AdapterInfo("pipelines.adapters.gpu_coreweave", "gpu", HTML, reads_html=True),

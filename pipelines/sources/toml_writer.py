@@ -1,9 +1,10 @@
-"""Sources written back as a sources file (TOML): for benches and tests that declare sources of their own."""
+"""Sources (and capture sets) written back as TOML: for benches and tests that declare sources of their own."""
 
 from __future__ import annotations
 
 import json
 
+from pipelines.sources.captures import CaptureSet
 from pipelines.sources.file import Concurrency, SourceSpec
 
 
@@ -22,4 +23,19 @@ def sources_toml(sources: list[SourceSpec], concurrency: Concurrency | None = No
         fields = source.model_dump(mode="json")
         lines = [f"{k} = {toml_value(v)}" for k, v in fields.items() if v is not None]  # TOML has no null
         blocks.append("[[sources]]\n" + "\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+def captures_toml(sets: list[CaptureSet]) -> str:
+    """A captures file declaring `sets` as they are (URLs included)."""
+    blocks = []
+    for capture_set in sets:
+        fields = capture_set.model_dump(mode="json", exclude={"captures"})
+        lines = [f"{k} = {toml_value(v)}" for k, v in fields.items()]
+        captures = [
+            f"  {{ id = {toml_value(c.id)}, url = {toml_value(str(c.url))}, "
+            f"captured_at = {c.captured_at.isoformat()} }},"
+            for c in capture_set.captures
+        ]
+        blocks.append("[[capture_sets]]\n" + "\n".join(lines) + "\ncaptures = [\n" + "\n".join(captures) + "\n]")
     return "\n\n".join(blocks) + "\n"

@@ -12,6 +12,7 @@ import pytest
 from pipelines.adapters import parser_for, parser_version
 from pipelines.refresh.references import REFERENCE_FILES
 from pipelines.sources.adapter_registry import adapter_names
+from pipelines.sources.captures import load_captures
 from pipelines.sources.file import DEFAULT_SOURCES_FILE, load_sources, sample_path
 from tests.support.paths import TESTS
 
@@ -76,7 +77,8 @@ def test_adapter_module_is_registered_and_used(name: str) -> None:
     assert name in adapter_names(), f"adapter module {name} is not registered in pipelines.adapters"
     users = [s.id for s in SOURCES if s.adapter == name]
     users += [sid for sid, (adapter, _) in REFERENCE_FILES.items() if adapter == name]  # in-repo reference files
-    assert users, f"adapter module {name} is used by no source in sources.toml"
+    users += [c.id for c in load_captures() if c.reader == name]  # the readers of others' captures
+    assert users, f"adapter module {name} is used by no source in sources.toml and no capture set"
 
 
 def test_every_registered_adapter_has_a_module() -> None:

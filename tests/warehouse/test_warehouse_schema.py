@@ -72,8 +72,8 @@ def test_schema_is_idempotent(tmp_path):
             count = con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
     # eleven data tables (notify_log and the notification claims and turn the latest), seven spec tables, three
     # pilot tables and the traffic profiles, schema_version and catalog_comments, the price list's type catalog
-    # and its backfilled versions, the Neuron gate's four and the training runs
-    assert count == (32,)
+    # and its backfilled versions, the Neuron gate's four and the training runs, and the capture log
+    assert count == (33,)
 
 
 def test_schema_is_applied_once_and_again_when_it_changes(tmp_path):

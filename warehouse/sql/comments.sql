@@ -20,6 +20,17 @@ COMMENT ON COLUMN fetch_log.shape_fingerprint IS 'Hash of the parsed table''s he
 COMMENT ON COLUMN fetch_log.warnings IS 'Quality warnings raised while landing: drift rules set to warn, unknown GPU names, rows listed without a price.';
 COMMENT ON COLUMN fetch_log.error IS 'Why the fetch did not land, naming the source and the cause; NULL when it landed.';
 
+COMMENT ON TABLE capture_log IS 'Dated captures of a source''s page made by others (a repository''s versions of a scraped file, a web archive''s copies; declared in pipelines/captures.toml), one row per capture fetched by `ratecard backfill captures`. Its rows in the source''s history start at the capture time; a rerun skips the captures that landed here, so it adds nothing.';
+COMMENT ON COLUMN capture_log.capture_id IS 'The capture''s id as its origin names it (repository@commit, web-archive timestamp): what a row backfilled from it says in backfilled_from.';
+COMMENT ON COLUMN capture_log.capture_set IS 'The capture set it belongs to (pipelines/captures.toml).';
+COMMENT ON COLUMN capture_log.source_id IS 'The source whose history it joined.';
+COMMENT ON COLUMN capture_log.reader IS 'The adapter that read the capture''s shape (which may differ from the source''s own page): a reparse replays the capture with it.';
+COMMENT ON COLUMN capture_log.captured_at IS 'When the page was captured, as the capture states it (UTC): its fetch time, and the fetch_log time of its fetch.';
+COMMENT ON COLUMN capture_log.fetch_id IS 'The capture''s fetch (fetch_log); its rows carry this fetch_id.';
+COMMENT ON COLUMN capture_log.url IS 'Where the capture was fetched from.';
+COMMENT ON COLUMN capture_log.sha256 IS 'SHA-256 of the capture''s bytes, as archived.';
+COMMENT ON COLUMN capture_log.outcome IS 'landed, unchanged (it said nothing new) or quarantined (refused: the reasons are in quarantine; a later run tries it again).';
+COMMENT ON COLUMN capture_log.parser_version IS 'The reader''s version.';
 COMMENT ON TABLE quarantine IS 'Fetched bodies that failed parsing or validation, with the reasons; nothing from them landed in any history table.';
 COMMENT ON COLUMN quarantine.quarantine_id IS 'Surrogate key.';
 COMMENT ON COLUMN quarantine.source_id IS 'Source whose batch was refused.';

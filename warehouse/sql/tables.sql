@@ -41,6 +41,20 @@ CREATE TABLE IF NOT EXISTS quarantine (
     quarantined_at  TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
 );
 
+-- Dated captures of a source's page made by others, as `ratecard backfill captures` landed them.
+CREATE TABLE IF NOT EXISTS capture_log (
+    capture_id      VARCHAR NOT NULL,
+    capture_set     VARCHAR NOT NULL,
+    source_id       VARCHAR NOT NULL,
+    reader          VARCHAR NOT NULL,
+    captured_at     TIMESTAMPTZ NOT NULL,
+    fetch_id        BIGINT NOT NULL,
+    url             VARCHAR NOT NULL,
+    sha256          VARCHAR NOT NULL,
+    outcome         VARCHAR NOT NULL CHECK (outcome IN ('landed', 'unchanged', 'quarantined')),
+    parser_version  VARCHAR NOT NULL
+);
+
 -- Every comment of the schema files as a table: a DuckLake keeps comments on tables, views and table columns
 -- but none on view columns or macros, so clients of either backend can read them all here. Refilled with the schema.
 

@@ -75,6 +75,7 @@ COMMENT ON COLUMN aws_instance_prices.sha256 IS 'SHA-256 of the archived page bo
 COMMENT ON COLUMN aws_instance_prices.parser_version IS 'Adapter and version that parsed it.';
 COMMENT ON COLUMN aws_instance_prices.content_sha256 IS 'The same hash as sha256, under the name every price view gives it (fetch_log.sha256).';
 COMMENT ON COLUMN aws_instance_prices.fetch_id IS 'fetch_log row of the producing fetch.';
+COMMENT ON COLUMN aws_instance_prices.backfilled_from IS 'The capture the row was backfilled from (capture_log.capture_id: a repository@commit or a web-archive capture, landed by `ratecard backfill captures` at its capture time); NULL: a fetch of the page itself.';
 COMMENT ON COLUMN aws_instance_prices.valid_from IS 'When this price version was first seen.';
 COMMENT ON COLUMN aws_instance_prices.valid_to IS 'NULL: the version is current.';
 COMMENT ON COLUMN aws_instance_prices.last_confirmed_at IS 'Latest fetch of the source that landed or confirmed its rows unchanged.';

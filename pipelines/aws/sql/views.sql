@@ -45,7 +45,8 @@ SELECT
     false AS indicative,
     CAST(NULL AS VARCHAR) AS offer_version,
     CAST(NULL AS TIMESTAMPTZ) AS publication_date,
-    p.sha256 AS content_sha256  -- the name every price view gives the body's hash (sha256 stays for old readers)
+    p.sha256 AS content_sha256,  -- the name every price view gives the body's hash (sha256 stays for old readers)
+    (SELECT c.capture_id FROM capture_log AS c WHERE c.fetch_id = p.fetch_id) AS backfilled_from
 FROM aws_instance_price_history AS p
 LEFT JOIN aws_instance_spec_history AS s
        ON s.source_id = p.source_id
@@ -98,7 +99,8 @@ SELECT
     l.indicative,
     l.offer_version,
     l.publication_date,
-    l.sha256 AS content_sha256
+    l.sha256 AS content_sha256,
+    CAST(NULL AS VARCHAR) AS backfilled_from  -- a price list's past versions come from AWS itself
 FROM aws_pricelist_price_history AS l
 WHERE l.valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (l.valid_to IS NULL OR l.valid_to > CAST(ts AS TIMESTAMPTZ));

@@ -75,6 +75,7 @@ COMMENT ON COLUMN gpu_listings.sha256 IS 'SHA-256 of the archived body.';
 COMMENT ON COLUMN gpu_listings.parser_version IS 'Adapter and version that parsed it.';
 COMMENT ON COLUMN gpu_listings.content_sha256 IS 'The same hash as sha256, under the name every price view gives it (fetch_log.sha256).';
 COMMENT ON COLUMN gpu_listings.fetch_id IS 'fetch_log row of the producing fetch.';
+COMMENT ON COLUMN gpu_listings.backfilled_from IS 'The capture the row was backfilled from (capture_log.capture_id: a repository@commit or a web-archive capture, landed by `ratecard backfill captures` at its capture time); NULL: a fetch of the page itself.';
 COMMENT ON COLUMN gpu_listings.valid_from IS 'When this version was first seen.';
 COMMENT ON COLUMN gpu_listings.valid_to IS 'NULL: current.';
 COMMENT ON COLUMN gpu_listings.usd_per_gpu_second IS 'Serverless listings only (NULL otherwise): the exact USD per GPU-second billed, excluding tax: original_amount x usd_per_currency_unit, divided by gpu_count for a per-instance price. usd_per_gpu_hour is this x 3600, its GPU-hour equivalent; a provider''s rounded hourly display figure is not used.';

@@ -11,8 +11,9 @@ SELECT provider, listing, gpu_name, gpu_model, gpu_variant, gpu_memory_gib, gpu_
        gpu_memory_printed, gpu_memory_unit, gpu_memory_from_catalog,
        usd_per_gpu_second, billing_increment_seconds, idle_timeout_seconds, cold_start_billed,
        billing_terms, billing_terms_url,
-       sha256 AS content_sha256  -- the name every price view gives the body's hash (sha256 stays for old readers)
-FROM gpu_listing_history
+       sha256 AS content_sha256,  -- the name every price view gives the body's hash (sha256 stays for old readers)
+       (SELECT c.capture_id FROM capture_log AS c WHERE c.fetch_id = h.fetch_id) AS backfilled_from
+FROM gpu_listing_history AS h
 WHERE valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ));
 
