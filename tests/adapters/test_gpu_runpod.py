@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pipelines.adapters import gpu_runpod_graphql as runpod
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
+from pipelines.reading.json_body import exact_json
 from pipelines.sources.file import load_sources, sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import recorded_offer_rows
@@ -30,23 +31,12 @@ IN, OUT, UNK = "in_stock", "sold_out", "unknown"
 EXPECTED = recorded_offer_rows("gpu_runpod")  # tests/sources/expected/gpu_runpod.jsonl
 
 
-def dumps(value) -> str:
-    """JSON text with Decimals written as the exact numbers they hold (json.dumps would need floats)."""
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k)}: {dumps(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(dumps(v) for v in value) + "]"
-    return json.dumps(value)
-
-
 def document() -> dict:
     return json.loads(BODY, parse_float=Decimal)
 
 
 def parse(doc) -> object:
-    return parser_for("gpu_runpod_graphql")(dumps(doc).encode(), SPEC)
+    return parser_for("gpu_runpod_graphql")(exact_json(doc).encode(), SPEC)
 
 
 def with_type(index: int, **fields) -> dict:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pipelines.adapters import gpu_vastai as vast
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
+from pipelines.reading.json_body import exact_json
 from pipelines.sources.file import SourceSpec, sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import recorded_offer_rows
@@ -31,23 +32,12 @@ BODY = sample_path(SPEC).read_bytes()
 EXPECTED = recorded_offer_rows("gpu_vastai")  # tests/sources/expected/gpu_vastai.jsonl
 
 
-def dumps(value) -> str:
-    """JSON text with Decimals written as the exact numbers they hold."""
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k)}: {dumps(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(dumps(v) for v in value) + "]"
-    return json.dumps(value)
-
-
 def offers() -> list[dict]:
     return json.loads(BODY, parse_float=Decimal)["offers"]
 
 
 def parse(offer_list: list[dict]):
-    return parser_for("gpu_vastai")(dumps({"offers": offer_list}).encode(), SPEC)
+    return parser_for("gpu_vastai")(exact_json({"offers": offer_list}).encode(), SPEC)
 
 
 def offer(offer_id: int, name: str, n: int, dph: str, rentable: bool = True) -> dict:
@@ -87,7 +77,7 @@ def test_listing_price_is_the_cheapest_per_gpu_offer() -> None:
 def test_reordered_offers_and_keys_parse_the_same() -> None:
     shuffled = [dict(reversed(list(o.items()))) for o in reversed(offers())]
     assert rows(parse(shuffled)) == EXPECTED
-    assert rows(parser_for("gpu_vastai")(dumps({"extra": [1], "offers": offers()}).encode(), SPEC)) == EXPECTED
+    assert rows(parser_for("gpu_vastai")(exact_json({"extra": [1], "offers": offers()}).encode(), SPEC)) == EXPECTED
 
 
 def test_ties_go_to_the_lowest_id() -> None:
@@ -122,7 +112,7 @@ def test_shape_is_the_key_paths_read_not_their_order_or_unread_keys() -> None:
     shape = parser_for("gpu_vastai")(BODY, SPEC).shape
     assert shape and len(shape) == 16
     shuffled = [{**dict(reversed(list(o.items()))), "cuda_max_good": D("12.4")} for o in reversed(offers())]
-    assert parser_for("gpu_vastai")(dumps({"extra": [1], "offers": shuffled}).encode(), SPEC).shape == shape
+    assert parser_for("gpu_vastai")(exact_json({"extra": [1], "offers": shuffled}).encode(), SPEC).shape == shape
 
 
 def test_shape_changes_when_a_read_key_is_renamed() -> None:
