@@ -21,13 +21,14 @@ from pipelines.reading.tables import Column, HeaderTable, Row, read_cell
 from pipelines.reading.values import clean, parse_decimal, parse_period
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "gpu_hyperstack/1.0"
+PARSER_VERSION = "gpu_hyperstack/1.1"
 PROVIDER = "Hyperstack"  # unless the source names its own (`options.provider`)
 
 COLUMNS = [
     Column("gpu", (r"^gpu( model| type| name)?$", r"^gpu model")),
     Column("vram", (r"vram", r"gpu memory"), required=False),
-    Column("price", (r"on-?\s?demand", r"pay[- ]as[- ]you[- ]go", r"^price")),
+    # "Pricing Per Hour" beside "Reservation Pricing": the page's on-demand column in 2024.
+    Column("price", (r"on-?\s?demand", r"pay[- ]as[- ]you[- ]go", r"^price", r"^pricing per hour")),
     Column("status", (r"^$", r"^(action|availability|status|deploy)"), required=False),
 ]
 

@@ -52,7 +52,7 @@ def test_sample_yields_the_exact_offers() -> None:
     batch = parse()
     assert batch.source_id == "gpu_hyperstack"
     assert batch.provider == "Hyperstack"
-    assert batch.parser_version == "gpu_hyperstack/1.0"
+    assert batch.parser_version == "gpu_hyperstack/1.1"
     assert rows(batch) == EXPECTED
     assert batch.unpriced == []
 
