@@ -1,8 +1,9 @@
 """RunPod Serverless pricing (docs.runpod.io/serverless/pricing): per-second GPU prices for workers that scale to zero.
 
 A Mintlify docs page: top bar, sidebar, headings and prose, then one table, found here by what its headers mean:
-GPU type(s) | Memory | Flex cost per second | Active cost per second | Description. Each row is a GPU *pool*
-("A4000, A4500, RTX 4000" | "16 GB"): one price covers every card named in it. Prices are USD per GPU-second,
+GPU type(s) | Memory | Flex | Active | Description, under the heading "Pricing table (per second)" (a price column's
+own header or cell may state the period instead; the heading over the table is read when neither does). Each row is
+a GPU *pool* ("A4000, A4500, RTX 4000" | "16 GB"): one price covers every card named in it. Prices are USD per GPU-second,
 printed to 5 decimals (`$0.00116`), no hourly figure. "Flex" workers scale to zero (SERVERLESS); "active"
 workers are always on (SERVERLESS_ACTIVE). The active column is optional (the docs dropped it in 2026-05), and
 an empty active cell gives no active offer; a flex cell that is empty gives an unpriced listing.
@@ -11,8 +12,8 @@ One row yields one offer per GPU in its pool, per price kind, named "serverless 
 RTX 4000): A4000" so the listing says it is a pool price. The GPU name is kept as printed ("3090", "H100 PRO"),
 "RTX " prefixed only where the catalog knows the prefixed name and not the printed one ("3090" -> "RTX 3090").
 
-The billing terms (rounded up to the nearest second; start, execution and idle time billed; idle timeout 5 s by
-default) are read from the page's own sentences by pipelines.gpu.readers.billing_terms; a page that no longer
+The billing terms (charged by the second, partial seconds rounded up to the next full second; start, execution and
+idle time billed; idle timeout 5 s by default) are read from the page's own sentences by pipelines.gpu.readers.billing_terms; a page that no longer
 states its billed increment is refused.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from bs4 import BeautifulSoup
 from pydantic import ValidationError
 
 from pipelines.errors import CellError
@@ -39,7 +41,7 @@ from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell
 from pipelines.reading.values import clean, is_empty, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "gpu_runpod_serverless/1.0"
+PARSER_VERSION = "gpu_runpod_serverless/1.1"
 PROVIDER = "RunPod"  # unless the source names its own (`options.provider`)
 CURRENCY = "USD"
 
@@ -58,6 +60,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
     soup = soup_of(body, charset)
     page_text = soup.get_text(" ")  # before locate(), which drops footnote <sup>s from the table
     table = locate(soup, COLUMNS, source.id)
+    stated = _heading_period(soup, table)
     billing = serverless_billing(page_text, source)
     offers: list[GpuOffer] = []
     unpriced: list[str] = []
@@ -72,7 +75,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             if amount is None:  # no flex figure: unpriced; no active figure: simply no active offer
                 unpriced.extend(listing for listing, _ in gpus if kind == GpuPriceKind.SERVERLESS)
                 continue
-            _check_period(row, table, key, source)
+            _check_period(row, table, key, source, stated)
             offers.extend(
                 _offer(row, table, source, key, kind, listing, gpu, amount, memory, billing) for listing, gpu in gpus
             )
@@ -121,9 +124,20 @@ def _per_second_usd(text: str | None) -> Decimal | None:
     return amount
 
 
-def _check_period(row: Row, table: HeaderTable, key: str, source: SourceSpec) -> None:
+def _heading_period(soup: BeautifulSoup, table: HeaderTable) -> str:
+    """The period the heading or caption over the table states ("Pricing table (per second)"), else "unstated"."""
+    for tag in soup.find_all("table"):
+        text = tag.get_text(" ")
+        if all(clean(header) in clean(text) for header in table.headers):
+            above = tag.find("caption") or tag.find_previous(re.compile(r"^h[1-6]$"))
+            return parse_period(above.get_text(" ") if above else "", default="unstated")
+    return "unstated"
+
+
+def _check_period(row: Row, table: HeaderTable, key: str, source: SourceSpec, stated: str) -> None:
     header = table.header_of(key)
-    period = parse_period(row.get(key) or "", header, default="unstated")
+    # The cell, else its header, else the heading over the table (the real page's "Pricing table (per second)").
+    period = parse_period(row.get(key) or "", header, default=stated)
     if period != BillingPeriod.SECOND.value:
         raise CellError(source.id, row.label, header, f"price is per {period}, not per second as this page prints")
 

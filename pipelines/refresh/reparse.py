@@ -130,9 +130,11 @@ def reparse_source(
             # The Content-Type logged with the fetch: its charset decodes the body exactly as the first parse did.
             at = effective.get(row["fetch_id"])
             reader = readers.get(row["fetch_id"])
-            read_as = source if reader is None else source.model_copy(update={"adapter": reader})
+            # Each body is read as it was fetched: from its URL (a page may name it, as the source of its terms), a
+            # capture by its own reader.
+            read_as = source.model_copy(update={"url": fetch.url, "adapter": reader or source.adapter})
             if at is None and reader is None:
-                checked = check_body(source, body, on, state, fetch.content_type)
+                checked = check_body(read_as, body, on, state, fetch.content_type)
             else:
                 checked = check_past(read_as, prepare_body(read_as, body, on, state, fetch.content_type))
             fetch = replace(fetch, shape_fingerprint=checked.shape, warnings=tuple(checked.warnings))

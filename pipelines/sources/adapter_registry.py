@@ -36,9 +36,12 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "aws_product_page": AdapterInfo("pipelines.adapters.aws_product_page", "aws", HTML, reads_html=True),
     "aws_capacity_blocks": AdapterInfo("pipelines.adapters.aws_capacity_blocks", "aws", HTML, reads_html=True),
     # Readers of captures only (pipelines/captures.toml): a scraper's JSON of the Capacity Blocks page, RunPod's
-    # pricing page with its GPU types embedded.
+    # pricing page with its GPU types embedded, RunPod's Serverless page as its Markdown source.
     "aws_capacity_blocks_json": AdapterInfo("pipelines.adapters.aws_capacity_blocks_json", "aws", JSON + PLAIN_TEXT),
     "gpu_runpod_page": AdapterInfo("pipelines.adapters.gpu_runpod_page", "gpu", HTML + PLAIN_TEXT, reads_html=True),
+    "gpu_runpod_serverless_mdx": AdapterInfo(
+        "pipelines.adapters.gpu_runpod_serverless_mdx", "gpu", (*PLAIN_TEXT, "text/markdown"), reads_html=True
+    ),
     "gpu_hyperstack": AdapterInfo("pipelines.adapters.gpu_hyperstack", "gpu", HTML, reads_html=True),
     "gpu_lambda": AdapterInfo("pipelines.adapters.gpu_lambda", "gpu", HTML, reads_html=True),
     "gpu_coreweave": AdapterInfo("pipelines.adapters.gpu_coreweave", "gpu", HTML, reads_html=True),

@@ -55,9 +55,8 @@ class CaptureSet(BaseModel):
                 f"capture set {self.id}: reader {self.reader} gives {ADAPTERS[self.reader].kind} rows, "
                 f"but source {source.id} is of kind {source.kind}"
             )
-        return SourceSpec.model_validate(
-            source.model_dump() | {"adapter": self.reader, "url": str(capture.url), "options": {}}
-        )
+        # The source's options (its provider's name) go with it; a reader with options of its own is checked by them.
+        return SourceSpec.model_validate(source.model_dump() | {"adapter": self.reader, "url": str(capture.url)})
 
 
 def load_captures(path: Path | str | None = None) -> list[CaptureSet]:

@@ -59,7 +59,7 @@ def soup() -> BeautifulSoup:
 
 
 def gpu_table(page: BeautifulSoup) -> Tag:
-    return next(t for t in page.find_all("table") if "Flex cost per second" in t.get_text())
+    return next(t for t in page.find_all("table") if "GPU type(s)" in t.get_text())
 
 
 def cells(tr: Tag) -> list[Tag]:
@@ -84,7 +84,7 @@ def test_sample_yields_the_exact_offers() -> None:
     batch = parse()
     assert batch.source_id == "gpu_runpod_serverless"
     assert batch.provider == "RunPod"
-    assert batch.parser_version == "gpu_runpod_serverless/1.0"
+    assert batch.parser_version == "gpu_runpod_serverless/1.1"
     assert rows(batch) == EXPECTED
     assert batch.unpriced == []
     assert batch.shape
@@ -101,7 +101,7 @@ def test_every_offer_carries_the_billing_terms_the_page_states() -> None:
     assert billing.idle_timeout_seconds == 5
     assert billing.cold_start_billed is True
     assert billing.terms_url == URL
-    assert "rounded up to the nearest second" in billing.terms
+    assert "rounded up to the next full second" in billing.terms
     assert "idle timeout, which defaults to 5 seconds" in billing.terms
 
 
@@ -140,13 +140,13 @@ def test_footnote_marks_on_prices_are_ignored() -> None:
 
 def test_without_the_active_column_only_flex_offers() -> None:
     page = soup()
-    drop_column(page, "Active cost per second")
+    drop_column(page, "Active")
     assert rows(parse(render(page))) == [e for e in EXPECTED if e[3] == FLEX]
 
 
 def test_an_empty_active_cell_gives_no_active_offer_and_an_empty_flex_cell_is_unpriced() -> None:
     page = soup()
-    active, flex = header_index(page, "Active cost per second"), header_index(page, "Flex cost per second")
+    active, flex = header_index(page, "Active"), header_index(page, "Flex")
     cells(row_of(page, "H200 PRO"))[active].string = ""
     cells(row_of(page, "A6000, A40"))[flex].string = "-"
     cells(row_of(page, "A6000, A40"))[active].string = ""
@@ -157,7 +157,7 @@ def test_an_empty_active_cell_gives_no_active_offer_and_an_empty_flex_cell_is_un
     )
 
 
-@pytest.mark.parametrize(("header", "key"), [("Flex cost per second", "flex"), ("GPU type(s)", "gpu")])
+@pytest.mark.parametrize(("header", "key"), [("Flex", "flex"), ("GPU type(s)", "gpu")])
 def test_a_missing_required_column_is_named(header: str, key: str) -> None:
     page = soup()
     drop_column(page, header)
@@ -175,11 +175,11 @@ def test_a_price_cell_that_is_not_a_dollar_figure_is_a_cell_error_naming_the_row
         parse(body)
     assert err.value.source_id == "gpu_runpod_serverless"
     assert "'H100 PRO'" in str(err.value)
-    assert err.value.column == "Flex cost per second"
+    assert err.value.column == "Flex"
 
 
-def test_a_price_per_hour_is_refused_not_read_as_per_second() -> None:
-    body = SAMPLE.replace(b"Flex cost per second", b"Flex cost per hour")
+def test_a_table_headed_per_hour_is_refused_not_read_as_per_second() -> None:
+    body = SAMPLE.replace(b"Flex", b"Flex cost per hour")
     with pytest.raises(CellError, match="per hour, not per second"):
         parse(body)
 

@@ -36,15 +36,26 @@ def recordings() -> dict[str, Path]:
 
 
 def runpod_recordings() -> dict[str, Path]:
-    (capture_set,) = [s for s in load_captures() if s.id == "runpod_pricing_page"]
-    return {c.id: RECORDED / "runpod_pages" / str(c.url).rsplit("/", 1)[1] for c in capture_set.captures}
+    """The RunPod pricing page's captures, and its Serverless page's Markdown versions, by capture id."""
+    sets = {s.id: s for s in load_captures()}
+    pages = {
+        c.id: RECORDED / "runpod_pages" / str(c.url).rsplit("/", 1)[1] for c in sets["runpod_pricing_page"].captures
+    }
+    docs = RECORDED / "runpod_serverless_docs"
+    versions = {
+        c.id: next(docs.glob(f"pricing-{c.id.split('@')[1][:12]}.*")) for c in sets["runpod_serverless_docs"].captures
+    }
+    return pages | versions
 
 
 @pytest.fixture(scope="module")
 def backfilled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     root = tmp_path_factory.mktemp("captures")
     db = root / "prices.duckdb"
-    daily = ratecard("refresh", "--offline", "--source", "aws_capacity_blocks", "--source", "gpu_runpod", "--db", db)
+    daily = ratecard(
+        "refresh", "--offline", "--source", "aws_capacity_blocks", "--source", "gpu_runpod",
+        "--source", "gpu_runpod_serverless", "--db", db,
+    )  # fmt: skip
     assert daily.returncode == 0, daily.stdout + daily.stderr
     before = rows(db, "SELECT * EXCLUDE (fetched_at) FROM aws_instance_price_history ORDER BY ALL")
     with LocalServer() as server:
@@ -62,12 +73,12 @@ def test_every_capture_lands_once_at_its_own_time(backfilled):
         backfilled["db"],
         "SELECT capture_id, captured_at, outcome FROM capture_log ORDER BY captured_at, capture_id",
     )
-    assert len(logged) == 9 and {o for *_, o in logged} <= {"landed", "unchanged"}
+    assert len(logged) == 15 and {o for *_, o in logged} <= {"landed", "unchanged"}
     assert logged[0][:2] == (
         "web.archive.org/web/20230929070808/https://www.runpod.io/gpu-instance/pricing",
         datetime(2023, 9, 29, 7, 8, 8, tzinfo=UTC),
     )
-    assert logged[1][:2] == (
+    assert logged[7][:2] == (
         "koyakimu/ec2-capacity-blocks-for-ml-pricing-json@45e3e84db470",
         datetime(2026, 1, 31, 14, 16, 57, tzinfo=UTC),
     )
@@ -109,7 +120,7 @@ def test_a_rerun_adds_nothing(backfilled):
     assert again.returncode == 0, again.stdout + again.stderr
     assert "already backfilled" in again.stdout and "0 rows added" in again.stdout
     assert rows(backfilled["db"], "SELECT * FROM aws_instance_price_history ORDER BY ALL") == backfilled["history"]
-    assert rows(backfilled["db"], "SELECT count(*) FROM capture_log") == [(9,)]
+    assert rows(backfilled["db"], "SELECT count(*) FROM capture_log") == [(15,)]
 
 
 def test_the_daily_fetch_still_says_what_it_saw(backfilled):
@@ -140,7 +151,12 @@ def test_an_ultraserver_in_a_capture_is_reported_not_read(backfilled):
 
 
 @pytest.mark.parametrize(
-    ("source", "table"), [("aws_capacity_blocks", "aws_instance_price_history"), ("gpu_runpod", "gpu_listing_history")]
+    ("source", "table"),
+    [
+        ("aws_capacity_blocks", "aws_instance_price_history"),
+        ("gpu_runpod", "gpu_listing_history"),
+        ("gpu_runpod_serverless", "gpu_listing_history"),
+    ],
 )
 def test_a_reparse_rebuilds_the_same_history(backfilled, source, table):
     db = backfilled["db"]
@@ -219,3 +235,18 @@ def test_the_dashboards_history_page_draws_the_long_series(backfilled):
     assert min(p["point_at"] for p in gpu["H100"].points) == "2023-09-29T07:08:08Z"
     aws = {chart.title: chart for chart in site.aws_charts}
     assert min(p["point_at"] for p in aws["trn2.48xlarge"].points) == "2026-01-31T14:16:57Z"
+
+
+def test_runpods_serverless_prices_as_its_docs_printed_them_in_2025(backfilled):
+    found = rows(
+        backfilled["db"],
+        """SELECT listing, price_kind, usd_per_gpu_second, idle_timeout_seconds, billing_increment_seconds,
+                  backfilled_from
+           FROM gpu_listings_as_of(TIMESTAMPTZ '2025-06-01 00:00:00+00')
+           WHERE source_id = 'gpu_runpod_serverless' AND listing LIKE '%H100 PRO' ORDER BY price_kind""",
+    )
+    assert [r[:5] for r in found] == [
+        ("serverless pool 80 GB (H100 PRO): H100 PRO", "serverless", Decimal("0.00116"), 5, 1),
+        ("serverless pool 80 GB (H100 PRO): H100 PRO", "serverless_active", Decimal("0.00093"), 5, 1),
+    ]
+    assert {r[5] for r in found} == {"runpod/docs@345cda701431:docs/serverless/pricing.md"}

@@ -1,7 +1,8 @@
 """A serverless provider's billing terms, read from what its page says: the billed increment, the idle time billed
 before a worker scales down, and whether a cold start is billed.
 
-Each is found by the sentence that states it (`rounded up to the nearest second`, `idle timeout ... 5 seconds`,
+Each is found by the sentence that states it (`rounded up to the nearest second`, `charged by the second`,
+`idle timeout ... 5 seconds`,
 `Spin-up is not billed`), never by where it sits. What the page does not say may come from the source's
 `serverless` option in the sources file, which must then name the page that states it (`terms_url`): a documented
 default is data with an address, a guess is not. An increment stated nowhere refuses the page.
@@ -24,8 +25,9 @@ _UNIT_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1}
 _UNIT_SECONDS |= {"min": 60, "mins": 60, "minute": 60, "minutes": 60}
 _UNIT = r"(seconds?|secs?|s|minutes?|mins?)\b"
 _INCREMENT = (
-    re.compile(r"rounded up to the (?:nearest|next) (second|minute)", re.IGNORECASE),
-    re.compile(r"\bbill(?:ed|s|ing)? (?:per|by the|every) (second|minute)\b", re.IGNORECASE),
+    # RunPod's docs: "charged by the second, with partial seconds rounded up to the next full second".
+    re.compile(r"rounded up to the (?:nearest|next)(?: full)? (second|minute)", re.IGNORECASE),
+    re.compile(r"\b(?:bill(?:ed|s|ing)?|charged) (?:per|by the|every) (second|minute)\b", re.IGNORECASE),
     re.compile(r"\bper[- ](second|minute) billing\b", re.IGNORECASE),
 )
 _IDLE = (
