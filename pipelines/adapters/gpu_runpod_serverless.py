@@ -1,20 +1,20 @@
 """RunPod Serverless pricing (docs.runpod.io/serverless/pricing): per-second GPU prices for workers that scale to zero.
 
-A Mintlify docs page: top bar, sidebar, headings and prose, then one table, found here by what its headers mean:
-GPU type(s) | Memory | Flex | Active | Description, under the heading "Pricing table (per second)" (a price column's
-own header or cell may state the period instead; the heading over the table is read when neither does). Each row is
-a GPU *pool* ("A4000, A4500, RTX 4000" | "16 GB"): one price covers every card named in it. Prices are USD per GPU-second,
-printed to 5 decimals (`$0.00116`), no hourly figure. "Flex" workers scale to zero (SERVERLESS); "active"
-workers are always on (SERVERLESS_ACTIVE). The active column is optional (the docs dropped it in 2026-05), and
-an empty active cell gives no active offer; a flex cell that is empty gives an unpriced listing.
+A Mintlify docs page: top bar, sidebar, headings and prose, then one table, found here by what its headers mean: GPU
+type(s) | Memory | Flex | Active | Description, under the heading "Pricing table (per second)" (a price column's own
+header or cell may state the period instead; the heading over the table is read when neither does). Each row is a GPU
+*pool* ("A4000, A4500, RTX 4000" | "16 GB"): one price covers every card named in it. Prices are USD per GPU-second,
+printed to 5 decimals (`$0.00116`), no hourly figure. "Flex" workers scale to zero (SERVERLESS); "active" workers are
+always on (SERVERLESS_ACTIVE). The active column is optional (the docs dropped it in 2026-05), and an empty active cell
+gives no active offer; a flex cell that is empty gives an unpriced listing.
 
-One row yields one offer per GPU in its pool, per price kind, named "serverless pool 16 GB (A4000, A4500,
-RTX 4000): A4000" so the listing says it is a pool price. The GPU name is kept as printed ("3090", "H100 PRO"),
-"RTX " prefixed only where the catalog knows the prefixed name and not the printed one ("3090" -> "RTX 3090").
+One row yields one offer per GPU in its pool, per price kind, named "serverless pool 16 GB (A4000, A4500, RTX 4000):
+A4000" so the listing says it is a pool price. The GPU name is kept as printed ("3090", "H100 PRO"), "RTX " prefixed
+only where the catalog knows the prefixed name and not the printed one ("3090" -> "RTX 3090").
 
-The billing terms (charged by the second, partial seconds rounded up to the next full second; start, execution and
-idle time billed; idle timeout 5 s by default) are read from the page's own sentences by pipelines.gpu.readers.billing_terms; a page that no longer
-states its billed increment is refused.
+The billing terms (charged by the second, partial seconds rounded up to the next full second; start, execution and idle
+time billed; idle timeout 5 s by default) are read from the page's own sentences by pipelines.gpu.readers.billing_terms;
+a page that no longer states its billed increment is refused.
 """
 
 from __future__ import annotations
