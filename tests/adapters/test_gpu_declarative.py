@@ -79,7 +79,7 @@ DECLARED: dict[str, dict] = {
         "options": _options(
             "Crusoe",
             {
-                "gpu": ["^gpu$"],
+                "gpu": ["^gpu( pricing)?$"],
                 "price": ["^on-demand"],
                 "memory": ["^gpu memory"],
                 "stock": ["^status"],
