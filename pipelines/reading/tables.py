@@ -17,6 +17,7 @@ from bs4 import BeautifulSoup, Tag
 
 from pipelines.errors import CellError, MissingColumnError, ParseError, TableNotFoundError
 from pipelines.fetch.encoding import decode_html
+from pipelines.reading.grids import div_grids
 from pipelines.reading.values import clean
 
 
@@ -162,7 +163,8 @@ def _table(headers: list[str], found: dict[str, int], body: list[list[str]], col
 
 
 def locate(soup: BeautifulSoup, columns: Sequence[Column], source_id: str) -> HeaderTable:
-    """The table whose headers carry every required column; else a typed error naming what is missing."""
+    """The table whose headers carry every required column (a `<table>`, else a grid drawn with `<div>`s); else a
+    typed error naming what is missing."""
     best: tuple[int, list[str], list[str]] | None = None
     for table in soup.find_all("table"):
         rows, spanning = grid(table)
@@ -177,6 +179,14 @@ def locate(soup: BeautifulSoup, columns: Sequence[Column], source_id: str) -> He
         score = len(found)  # columns this table actually carries (unmatched optional ones earn nothing)
         if best is None or score > best[0]:
             best = (score, missing, headers)
+    # No <table> carries them: a table drawn with <div>s (or ARIA roles), found by its structure (grids.py).
+    for rows in div_grids(soup):
+        headers = rows[0]
+        found, missing = matched(headers, columns)
+        if not missing:
+            return _table(headers, found, [row for row in rows[1:] if any(row)], columns)
+        if found and (best is None or len(found) > best[0]):
+            best = (len(found), missing, headers)
     if best is None or best[0] == 0:
         wanted = ", ".join(c.key for c in columns if c.required)
         raise TableNotFoundError(source_id, f"columns meaning {wanted}")

@@ -63,8 +63,8 @@ DECLARED: dict[str, dict] = {
         "options": _options(
             "Nebius",
             {
-                "gpu": ["^gpu$"],
-                "price": ["^price per gpu-hour"],
+                "gpu": ["^gpu$", "^item$"],
+                "price": ["^price per gpu-hour", "^on-demand, gpu-hour"],
                 "stock": ["^availability"],
             },
             ["unavailable", "sold out"],
@@ -79,7 +79,7 @@ DECLARED: dict[str, dict] = {
         "options": _options(
             "Crusoe",
             {
-                "gpu": ["^gpu( pricing)?$"],
+                "gpu": ["^gpu( pricing| model)?$"],
                 "price": ["^on-demand"],
                 "memory": ["^gpu memory"],
                 "stock": ["^status"],

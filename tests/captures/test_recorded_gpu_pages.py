@@ -3,9 +3,10 @@ through the adapters their sources in pipelines/sources.toml name. Each file in 
 excerpt of a Wayback Machine capture that others committed as a test fixture, kept unchanged; its header comment
 names the capture (provenance in tests/recorded/SOURCES.md).
 
-Two are read, their figures asserted: Hyperstack's 2024 table and Crusoe's May 2025 table, whose headers the
-adapters know. The other eight are refused: each is another shape than the one the adapters read (a `<div>` grid,
-an ARIA grid, a plain table with no tab panels, tabs that are GPU counts). Each of those tests pins the exact
+Five are read, their figures asserted: Hyperstack's 2024 table and 2025 card grid, Nebius's 2026 `<div>` grid and
+Crusoe's 2025 table and list, tables drawn with `<div>`s read as tables (pipelines/reading/grids.py). The other five
+are refused: a per-instance ARIA grid the source declares per GPU, a grid of GPU component prices with no header
+left, plain tables with no tab panels, tabs that are GPU counts. Each of those tests pins the exact
 refusal: its type, the source it names and what it found missing, so a page is never read by guesswork and a change
 to what the adapters accept shows up here. The comments say what each page prints, for whoever teaches an adapter
 its shape.
@@ -27,25 +28,11 @@ SOURCES = {s.id: s for s in load_sources()}
 HTML = "text/html; charset=utf-8"
 
 NO_TABLE = [
-    # 2025-07-24: the on-demand prices sit in a <div> card grid, no <table> and no ARIA roles (H100 SXM $2.40,
-    # H100 $1.90, A100 SXM $1.60, A100 $1.35 per hour; reservation and spot cards beside it).
-    pytest.param(
-        "hyperstack_20250724001416.html", "gpu_hyperstack", "columns meaning gpu, price", id="hyperstack-2025"
-    ),
     # 2023-09-21 (/gpu-cloud-pricing): a Webflow <div> grid of a-la-carte GPU component prices (HGX H100 $4.76,
     # A100 80GB NVLINK $2.21 per GPU-hour), no node count: not the per-instance table the adapter reads.
     pytest.param(
         "coreweave_20230921194906.html", "gpu_coreweave", "columns meaning model, count, price", id="coreweave-2023"
     ),
-    # 2024-11-15: an ARIA grid (div role=table/row/cell), GPU | ... | On demand | Reserve, priced per instance
-    # (1 x H100 SXM $2.95, 8 x H100 SXM $23.60).
-    pytest.param("nebius_20241115043809.html", "gpu_nebius", "columns meaning gpu, price", id="nebius-2024"),
-    # 2026-07-12: a <div> grid with no roles, Item | ... | Preemptible, GPU-hour | On-demand, GPU-hour
-    # (NVIDIA HGX H100 $2.15 / $3.85).
-    pytest.param("nebius_20260712235400.html", "gpu_nebius", "columns meaning gpu, price", id="nebius-2026"),
-    # 2025-12-15: a Webflow CMS list (role=list/listitem) under <div> headings GPU model | On-demand | Current spot
-    # (NVIDIA H100 $3.90/GPU-hr, spot $1.60/GPU-hr).
-    pytest.param("crusoe_20251215002446.html", "gpu_crusoe", "columns meaning gpu, price", id="crusoe-2025-12"),
     # 2023-09-09 (lambdalabs.com/service/gpu-cloud): plain tables, no tab panels; prices per instance-hour
     # (8x NVIDIA H100 SXM $20.72 / hr, 1x NVIDIA H100 PCIe $1.99 / hr, 1x NVIDIA A100 $1.10 / hr).
     pytest.param(
@@ -65,6 +52,16 @@ NO_TABLE = [
 ]
 
 UNKNOWN_HEADERS = [
+    # 2024-11-15: an ARIA grid (div role=table/row/cell), found, but priced per instance with the GPU count in the GPU
+    # cell (1 x H100 SXM $2.95, 8 x H100 SXM $23.60), which the source declares per GPU: its "On demand" column is not
+    # the declared per-GPU-hour price, so nothing is read.
+    pytest.param(
+        "nebius_20241115043809.html",
+        "gpu_nebius",
+        ["price"],
+        ["GPU", "vRAM, GB", "RAM, GB", "vCPUS", "On demand", "Reserve"],
+        id="nebius-2024",
+    ),
     # 2026-01-09 (lambda.ai/pricing): tab panels, but the tabs are GPU counts (8x/4x/2x/1x), not price kinds,
     # the plan column's header is empty and plans have no count prefix (NVIDIA H100 SXM $2.99 per GPU-hour).
     pytest.param(
@@ -100,6 +97,32 @@ READ = [
         7,
         {"NVIDIA H100 80GB SXM": "3.90", "NVIDIA A100 80GB SXM": "1.95", "NVIDIA A100 40GB PCIe": "1.45"},
         id="crusoe-2025-05",
+    ),
+    # 2025-07-24: the on-demand card grid drawn with <div>s (GPU Model | ... | Pricing Per Hour), read as a table.
+    pytest.param(
+        "hyperstack_20250724001416.html",
+        "gpu_hyperstack",
+        10,
+        {"NVIDIA H100 SXM": "2.40", "NVIDIA H100": "1.90", "NVIDIA A100 SXM": "1.60"},
+        id="hyperstack-2025",
+    ),
+    # 2026-07-12: a <div> grid, Item | vCPUs | RAM, GB | Preemptible, GPU-hour | On-demand, GPU-hour; the NVL72
+    # racks say "Contact us" (unpriced).
+    pytest.param(
+        "nebius_20260712235400.html",
+        "gpu_nebius",
+        7,
+        {"NVIDIA HGX H100": "3.85", "NVIDIA HGX H200": "4.50", "NVIDIA HGX B200": "7.15"},
+        id="nebius-2026",
+    ),
+    # 2025-12-15: a Webflow list under <div> headings GPU model | On-demand | Current spot ($3.90/GPU-hr); B200 and
+    # GB200 say "Contact sales" (unpriced), the A100 item is cut off by the excerpt.
+    pytest.param(
+        "crusoe_20251215002446.html",
+        "gpu_crusoe",
+        2,
+        {"NVIDIA H100 80GB HGX": "3.90", "NVIDIA H200 141GB HGX": "4.29"},
+        id="crusoe-2025-12",
     ),
 ]
 
