@@ -25,7 +25,7 @@ from pipelines.reading.tables import Column, HeaderTable, Row, cell_text, locate
 from pipelines.reading.values import clean, parse_memory, parse_money, parse_period
 from pipelines.sources.file import SourceSpec
 
-PARSER_VERSION = "gpu_lambda/1.1"
+PARSER_VERSION = "gpu_lambda/1.2"
 PROVIDER = "Lambda"  # unless the source names its own (`options.provider`)
 
 COLUMNS = [
@@ -94,6 +94,7 @@ def _tables(
     elements = panel.find_all("table")
     for number, element in enumerate(elements, start=1):
         alone = BeautifulSoup(str(element), "lxml")  # one table at a time: a panel may hold one per group
+        _name_blank_headers(alone)
         try:
             table = locate(alone, COLUMNS, source.id)
         except ParseError as exc:
@@ -107,6 +108,18 @@ def _tables(
     if not found and any(not isinstance(e, TableNotFoundError) for _, e in errors):
         raise next(e for _, e in errors if not isinstance(e, TableNotFoundError))
     return found, errors if found else []
+
+
+def _name_blank_headers(table: BeautifulSoup) -> None:
+    """A header cell left blank is named by what its column's cells say they are (`data-label="Plan"`), as the page
+    tells a screen reader; a column whose cells say nothing stays unnamed."""
+    rows = [tr.find_all(["th", "td"], recursive=False) for tr in table.find_all("tr")]
+    if len(rows) < 2:
+        return
+    for index, header in enumerate(rows[0]):
+        labels = {str(row[index].get("data-label") or "").strip() for row in rows[1:] if index < len(row)}
+        if not clean(header.get_text(" ")) and len(labels) == 1 and (label := labels.pop()):
+            header.string = label
 
 
 def _stock(tr: Tag | None, price_text: str) -> StockStatus:

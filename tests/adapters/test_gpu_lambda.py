@@ -58,7 +58,7 @@ def test_sample_yields_the_exact_offers() -> None:
     batch = parse()
     assert batch.source_id == "gpu_lambda"
     assert batch.provider == "Lambda"
-    assert batch.parser_version == "gpu_lambda/1.1"
+    assert batch.parser_version == "gpu_lambda/1.2"
     assert rows(batch) == EXPECTED
     assert batch.unpriced == [] and batch.refused == []
 

@@ -19,7 +19,7 @@ from decimal import Decimal
 import pytest
 
 from pipelines.adapters import parser_for
-from pipelines.errors import MissingColumnError, TableNotFoundError
+from pipelines.errors import MissingColumnError, ParseError, TableNotFoundError
 from pipelines.sources.file import load_sources
 from tests.support.paths import RECORDED
 
@@ -61,15 +61,6 @@ UNKNOWN_HEADERS = [
         ["price"],
         ["GPU", "vRAM, GB", "RAM, GB", "vCPUS", "On demand", "Reserve"],
         id="nebius-2024",
-    ),
-    # 2026-01-09 (lambda.ai/pricing): tab panels, but the tabs are GPU counts (8x/4x/2x/1x), not price kinds,
-    # the plan column's header is empty and plans have no count prefix (NVIDIA H100 SXM $2.99 per GPU-hour).
-    pytest.param(
-        "lambda_20260109103934.html",
-        "gpu_lambda",
-        ["plan"],
-        ["", "VRAM/GPU", "vCPUs", "RAM", "STORAGE", "PRICE/GPU/HR"],
-        id="lambda-2026",
     ),
 ]
 
@@ -140,7 +131,7 @@ def test_a_page_in_a_shape_the_adapter_knows_lands_its_figures(
 
 
 def test_every_recorded_page_has_a_case() -> None:
-    cases = {str(p.values[0]) for p in [*NO_TABLE, *UNKNOWN_HEADERS, *READ]}
+    cases = {str(p.values[0]) for p in [*NO_TABLE, *UNKNOWN_HEADERS, *READ]} | {"lambda_20260109103934.html"}
     assert {p.name for p in PAGES.iterdir()} == cases
 
 
@@ -161,3 +152,12 @@ def test_a_table_with_headers_the_source_does_not_know_is_refused_naming_the_col
     assert err.value.source_id == source_id
     assert (err.value.missing, err.value.headers) == (missing, headers)
     assert str(err.value).startswith(f"[{source_id}] parse: required column(s) {', '.join(missing)} missing")
+
+
+def test_lambdas_2026_page_names_no_price_kind_and_is_refused_saying_so() -> None:
+    """lambda.ai/pricing on 2026-01-09: tab panels whose tabs are GPU counts (8x/4x/2x/1x), the plan column's header
+    left blank (its cells say data-label="Plan"), NVIDIA H100 SXM $2.99 per GPU-hour; no tab or heading says whether
+    the price is on-demand or reserved, so nothing is read as either."""
+    with pytest.raises(ParseError) as err:
+        read("lambda_20260109103934.html", "gpu_lambda")
+    assert str(err.value) == "[gpu_lambda] parse: price tab '8x' is neither on-demand nor reserved"
