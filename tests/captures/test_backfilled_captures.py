@@ -20,6 +20,8 @@ from tests.support.localserver import LocalServer
 from tests.support.paths import RECORDED
 from tests.support.pilot_runs import ratecard, rows
 
+pytestmark = pytest.mark.xdist_group("backfilled_captures")  # one worker, one landed warehouse
+
 FOLDER = RECORDED / "capacity_blocks_json"
 SET = "koyakimu_capacity_blocks"
 TRN2_OHIO = """
