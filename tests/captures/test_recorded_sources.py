@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from pipelines.sources.file import load_sources
 from tests.support.paths import RECORDED
 
 SOURCES = RECORDED / "SOURCES.md"
@@ -57,3 +58,27 @@ def test_each_recording_names_its_upstream_commit_and_licence(name: str) -> None
     what, _repository, _path, commit, captured, licence, _digest = cells
     assert what and captured and licence, f"{name}: empty description, capture date or licence"
     assert COMMIT.search(commit), f"{name}: the commit column holds no 40-hex commit"
+
+
+STATE = re.compile(r"^- \*\*(?P<state>[^(]+) \((?P<count>\d+)\):\*\*")
+
+
+def test_every_declared_source_is_in_one_state_and_the_counts_are_right() -> None:
+    text = SOURCES.read_text(encoding="utf-8")
+    section = text.split("## Every declared source by state", 1)[1].split("\n## ", 1)[0]
+    items = re.split(r"\n(?=- \*\*)", section)
+    states: dict[str, set[str]] = {}
+    for item in items:
+        match = STATE.match(item.strip())
+        if match:
+            named = set(re.findall(r"`([a-z][a-z0-9_]*)`", item))
+            states[match["state"]] = named
+            if match["state"] != "Refused for a named reason":
+                assert len(named) == int(match["count"]), f"{match['state']}: {len(named)} named, {match['count']} said"
+    assert set(states) == {"Real-tested", "Refused for a named reason", "No capture found"}
+    assert len(states["Refused for a named reason"]) == 2
+    declared = {s.id for s in load_sources()}
+    everyone = [sid for named in states.values() for sid in named]
+    assert sorted(everyone) == sorted(declared), "a source missing, repeated, or not declared"
+    unrecorded = text.split("## Sources with no recording of their page", 1)[1]
+    assert all(f"`{sid}`" in unrecorded for sid in states["No capture found"])
