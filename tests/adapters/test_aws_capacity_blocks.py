@@ -1,4 +1,5 @@
-"""The Capacity Blocks page: one row per instance type and region, a follow-on row for another region of the same
+"""The Capacity Blocks page in its table shape (tests/support/pages/capacity_blocks_table.html): one row per instance
+type and region, a follow-on row for another region of the same
 type (an empty or repeated instance cell, or a rowspan), and the rate read whatever the column order."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pipelines.aws.records import SourceBatch
 from tests.support.aws_pages import (
     CB,
     EXPECTED,
+    TABLE_PAGE,
     P,
     altered,
     cell,
@@ -29,16 +31,14 @@ def test_capacity_blocks_rate_first_and_gpu_memory_swapped_give_the_same_records
         move_column(table, col(table, "Effective Instance Hourly Rate"), 0)
         move_column(table, col(table, "Accelerator Memory"), col(table, "GPU"))
 
-    assert dump(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit))) == dump(
-        parse("aws_capacity_blocks")
-    )
+    assert dump(parse(TABLE_PAGE, altered(TABLE_PAGE, edit))) == dump(parse(TABLE_PAGE))
 
 
 def test_capacity_blocks_empty_rate_is_an_absent_price_but_the_spec_stays() -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
         cell(table, "p4d.24xlarge", "Effective Instance Hourly Rate").string = "N/A"
 
-    batch = parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit))
+    batch = parse(TABLE_PAGE, altered(TABLE_PAGE, edit))
     assert "p4d.24xlarge" in spec_rows(batch)
     assert [p.instance_type for p in batch.prices] == ["p5.48xlarge", "trn1.32xlarge", "trn2.48xlarge"]
 
@@ -51,8 +51,8 @@ def _trn2_prices(batch: SourceBatch) -> dict[tuple, tuple]:
 
 
 def _assert_two_trn2_regions(batch: SourceBatch) -> None:
-    assert [s.instance_type for s in batch.specs] == list(EXPECTED["aws_capacity_blocks"]["specs"])
-    assert spec_rows(batch) == EXPECTED["aws_capacity_blocks"]["specs"]
+    assert [s.instance_type for s in batch.specs] == list(EXPECTED[TABLE_PAGE]["specs"])
+    assert spec_rows(batch) == EXPECTED[TABLE_PAGE]["specs"]
     assert len(batch.prices) == 5
     assert _trn2_prices(batch) == {
         ("trn2.48xlarge", CB, "US East (Ohio)"): P("35.7608", "2.23505", "2.2351", "2.235"),
@@ -69,7 +69,7 @@ def test_follow_on_row_with_an_empty_instance_cell_is_another_region_of_the_same
             )
         )
 
-    _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
+    _assert_two_trn2_regions(parse(TABLE_PAGE, altered(TABLE_PAGE, edit)))
 
 
 def test_follow_on_row_repeating_the_spec_cells() -> None:
@@ -82,7 +82,7 @@ def test_follow_on_row_repeating_the_spec_cells() -> None:
             )
         )
 
-    _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
+    _assert_two_trn2_regions(parse(TABLE_PAGE, altered(TABLE_PAGE, edit)))
 
 
 def test_rowspan_instance_cell_covers_both_region_rows() -> None:
@@ -97,7 +97,7 @@ def test_rowspan_instance_cell_covers_both_region_rows() -> None:
             )
         )
 
-    _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
+    _assert_two_trn2_regions(parse(TABLE_PAGE, altered(TABLE_PAGE, edit)))
 
 
 def test_rowspan_on_every_spec_cell_covers_both_region_rows() -> None:
@@ -108,4 +108,4 @@ def test_rowspan_on_every_spec_cell_covers_both_region_rows() -> None:
                 c["rowspan"] = "2"
         row.insert_after(new_row("<tr><td>US West (Oregon)</td><td>$36.50 USD</td><td>$2.281 USD</td></tr>"))
 
-    _assert_two_trn2_regions(parse("aws_capacity_blocks", altered("aws_capacity_blocks", edit)))
+    _assert_two_trn2_regions(parse(TABLE_PAGE, altered(TABLE_PAGE, edit)))

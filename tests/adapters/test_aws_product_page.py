@@ -21,6 +21,8 @@ from tests.support.aws_pages import (
     R1,
     R3,
     SOURCES,
+    TABLE_PAGE,
+    TABLE_SHAPED,
     D,
     altered,
     cell,
@@ -78,7 +80,7 @@ def _reverse_columns(soup: BeautifulSoup, table: Tag) -> None:
         move_column(table, width - 1, i)
 
 
-@pytest.mark.parametrize("source_id", sorted(SOURCES))
+@pytest.mark.parametrize("source_id", TABLE_SHAPED)
 def test_columns_in_reverse_order_give_the_same_records(source_id: str) -> None:
     body = altered(source_id, _reverse_columns)
     headers = [cell_text(c) for c in header_cells(main_table(BeautifulSoup(body, "lxml")))]
@@ -98,7 +100,7 @@ def test_trn1_price_first_and_chips_memory_swapped_give_the_same_records() -> No
     assert dump(parse("aws_trn1", body)) == dump(parse("aws_trn1"))
 
 
-@pytest.mark.parametrize("source_id", sorted(SOURCES))
+@pytest.mark.parametrize("source_id", TABLE_SHAPED)
 def test_unknown_columns_are_ignored(source_id: str) -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
         insert_column(table, 1, "NeuronCores", "2")
@@ -113,7 +115,7 @@ def test_unknown_columns_are_ignored(source_id: str) -> None:
     assert dump(parse(source_id, body)) == dump(parse(source_id))
 
 
-@pytest.mark.parametrize("source_id", sorted(SOURCES))
+@pytest.mark.parametrize("source_id", TABLE_SHAPED)
 def test_footnote_marks_on_headers_and_cells_are_ignored(source_id: str) -> None:
     def edit(soup: BeautifulSoup, table: Tag) -> None:
         rows = table_rows(table)
@@ -143,7 +145,7 @@ def test_footnote_marks_on_headers_and_cells_are_ignored(source_id: str) -> None
         ("aws_trn1", "trn1n.32xlarge"),
         ("aws_inf1", "inf1.xlarge"),
         ("aws_inf2", "inf2.xlarge"),
-        ("aws_capacity_blocks", "trn1.32xlarge"),
+        (TABLE_PAGE, "trn1.32xlarge"),
     ],
 )
 def test_group_header_rows_spanning_the_table_are_ignored(source_id: str, instance_type: str) -> None:
@@ -256,10 +258,10 @@ def test_rowspan_on_a_product_page_instance_cell() -> None:
         ("aws_inf1", "On-Demand Price", "on_demand"),
         ("aws_inf2", "Accelerator Memory (GB)", "accelerator_memory"),
         ("aws_trn2", "Trainium2 Chips", "accelerators"),
-        ("aws_capacity_blocks", "Region", "region"),
-        ("aws_capacity_blocks", "Effective Instance Hourly Rate", "instance_rate"),
-        ("aws_capacity_blocks", "GPU", "accelerators"),
-        ("aws_capacity_blocks", "Instance Type", "instance_type"),
+        (TABLE_PAGE, "Region", "region"),
+        (TABLE_PAGE, "Effective Instance Hourly Rate", "instance_rate"),
+        (TABLE_PAGE, "GPU", "accelerators"),
+        (TABLE_PAGE, "Instance Type", "instance_type"),
     ],
 )
 def test_required_column_removed_is_a_missing_column_error(source_id: str, header: str, key: str) -> None:
@@ -268,14 +270,14 @@ def test_required_column_removed_is_a_missing_column_error(source_id: str, heade
         parse(source_id, body)
     error = caught.value
     assert isinstance(error, ParseError)
-    assert error.source_id == source_id
+    assert error.source_id == SOURCES[source_id].id
     assert error.missing == [key]
-    assert source_id in str(error)
+    assert SOURCES[source_id].id in str(error)
     assert key in str(error)
     assert header not in error.headers
 
 
-@pytest.mark.parametrize("source_id", sorted(SOURCES))
+@pytest.mark.parametrize("source_id", TABLE_SHAPED)
 def test_no_table_at_all_is_table_not_found(source_id: str) -> None:
     soup = soup_of_sample(source_id)
     for table in soup.find_all("table"):
@@ -283,18 +285,18 @@ def test_no_table_at_all_is_table_not_found(source_id: str) -> None:
     with pytest.raises(TableNotFoundError) as caught:
         parse(source_id, render(soup))
     assert isinstance(caught.value, ParseError)
-    assert caught.value.source_id == source_id
-    assert f"[{source_id}]" in str(caught.value)
+    assert caught.value.source_id == SOURCES[source_id].id
+    assert f"[{SOURCES[source_id].id}]" in str(caught.value)
 
 
-@pytest.mark.parametrize("source_id", sorted(SOURCES))
+@pytest.mark.parametrize("source_id", TABLE_SHAPED)
 def test_only_unrelated_tables_left_is_table_not_found(source_id: str) -> None:
     # The samples keep a "Benefits" table that shares no header with the price table.
     body = altered(source_id, lambda soup, table: table.decompose())
     assert body.count(b"<table") == 1
     with pytest.raises(TableNotFoundError) as caught:
         parse(source_id, body)
-    assert caught.value.source_id == source_id
+    assert caught.value.source_id == SOURCES[source_id].id
 
 
 def test_empty_document_is_table_not_found() -> None:
@@ -310,8 +312,8 @@ def test_empty_document_is_table_not_found() -> None:
         ("aws_trn1", "trn1.2xlarge", "On-Demand Price/hr", "1.34", "no currency"),
         ("aws_trn1", "trn1n.32xlarge", "Trainium Chips", "sixteen", "sixteen"),
         ("aws_inf1", "inf1.6xlarge", "On-Demand Price", "Contact sales", "Contact sales"),
-        ("aws_capacity_blocks", "p5.48xlarge", "Effective Instance Hourly Rate", "call us", "call us"),
-        ("aws_capacity_blocks", "trn1.32xlarge", "Accelerator Memory", "lots", "lots"),
+        (TABLE_PAGE, "p5.48xlarge", "Effective Instance Hourly Rate", "call us", "call us"),
+        (TABLE_PAGE, "trn1.32xlarge", "Accelerator Memory", "lots", "lots"),
     ],
 )
 def test_unreadable_cell_is_a_cell_error_naming_row_and_column(
@@ -324,10 +326,10 @@ def test_unreadable_cell_is_a_cell_error_naming_row_and_column(
         parse(source_id, altered(source_id, edit))
     error = caught.value
     assert isinstance(error, ParseError)
-    assert error.source_id == source_id
+    assert error.source_id == SOURCES[source_id].id
     assert error.column == header
     message = str(error)
-    assert f"[{source_id}]" in message
+    assert f"[{SOURCES[source_id].id}]" in message
     assert repr(instance_type) in message
     assert repr(header) in message
     assert re.search(detail, message)

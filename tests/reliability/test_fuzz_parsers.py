@@ -196,7 +196,7 @@ def test_fuzz_bytes(source_id, scenario):
 
 # What the fuzzer found, pinned as plain examples (the derandomised examples shift when a strategy changes).
 FOUND = {
-    "nested_table_in_thead": ("aws_capacity_blocks", "<thead><tr>", "<thead><tr><table>\n<thead><tr>"),  # IndexError
+    "nested_table_in_thead": ("aws_trn1", "<thead><tr>", "<thead><tr><table>\n<thead><tr>"),  # IndexError
     "price_beyond_decimal_precision": ("gpu_runpod", "2.6899999999999995", "1e300"),  # decimal.InvalidOperation
 }
 

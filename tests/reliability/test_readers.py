@@ -6,6 +6,7 @@ the `children` fixture."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pipelines.sources.file import load_sources
 from tests.reliability.harness import Matrix, sample_text, start, wait_until
 from tests.reliability.promises import LAST_GOOD_LOST, READER_SAW_A_MIX, ROWS_WRONGLY_LANDED
 from tests.support.localserver import Reply
@@ -77,10 +79,9 @@ def edited(m: Matrix, source_id: str, old: str, new: str) -> Reply:
     return Reply(body=text.replace(old, new).encode(), content_type="text/html; charset=utf-8")
 
 
-P4D_ROW = (
-    "<tr><td>p4d.24xlarge</td><td>US East (Ohio)</td><td>$14.75 USD</td><td>$1.844 USD</td><td>8 x A100</td>"
-    "<td></td><td>1152 GiB</td><td>320 GB HBM2e</td><td>8 x 1</td><td>400 Gigabit</td></tr>"
-)
+# The Capacity Blocks page's P4 table: an embedded JSON block of its own, holding the p4d row.
+_CAPACITY_BLOCKS = sample_text(next(s for s in load_sources() if s.id == "aws_capacity_blocks"))
+P4D_ROW = next(b for b in re.findall(r"<script type=\"application/json\">.*?</script>", _CAPACITY_BLOCKS) if "p4d" in b)
 # Version 1 changes both sources (two landing transactions: the working file is half-new in between);
 # version 2 only trn1. The snapshot may show v0, v1 or v2, never trn1's v1 price without the p4d row gone.
 CHANGES = [

@@ -13,10 +13,18 @@ from pipelines.adapters import parser_for
 from pipelines.aws.records import PriceKind, SourceBatch
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from tests.support.paths import TESTS
 
 D = Decimal
 # The AWS sources; GPU and FX adapters have their own test modules (tests/adapters/test_gpu_*.py, test_fx_ecb.py).
 SOURCES: dict[str, SourceSpec] = {s.id: s for s in load_sources() if s.kind == "aws"}
+# The Capacity Blocks page in its earlier shape (an HTML table that also printed each type's memory, vCPUs and host
+# memory), read by the same adapter: the restyle tests edit its table. Its id is this module's own.
+TABLE_PAGE = "aws_capacity_blocks_table"
+SOURCES[TABLE_PAGE] = SOURCES["aws_capacity_blocks"]
+_PAGES = {TABLE_PAGE: TESTS / "support" / "pages" / "capacity_blocks_table.html"}
+# The pages whose prices sit in an HTML table (today's Capacity Blocks page carries them as embedded JSON).
+TABLE_SHAPED = sorted(sid for sid in SOURCES if sid != "aws_capacity_blocks")
 PRODUCT_PAGES = [sid for sid, s in SOURCES.items() if s.adapter == "aws_product_page"]
 INF1_BASIS = "chips x 8 GiB per Inferentia chip (AWS Neuron Inferentia specification)"
 
@@ -96,7 +104,7 @@ EXPECTED: dict[str, dict] = {
         "specs": {"trn2.48xlarge": S("Trainium2", 16, "1.5", "TB", 192, "1862.645149")},
         "prices": {},
     },
-    "aws_capacity_blocks": {
+    TABLE_PAGE: {
         "specs": {
             "p5.48xlarge": S("H100", 8, "640", "GB", 192, "2048"),
             "p4d.24xlarge": S("A100", 8, "320", "GB", None, "1152"),  # the vCPU cell is empty
@@ -110,12 +118,27 @@ EXPECTED: dict[str, dict] = {
             ("trn2.48xlarge", CB, "US East (Ohio)"): P("35.7608", "2.23505", "2.2351", "2.235"),
         },
     },
+    # Today's page: embedded tables that print each type's accelerator and count, no memory, vCPUs or host memory.
+    "aws_capacity_blocks": {
+        "specs": {
+            "p5.48xlarge": S("H100", 8, None, None, None, None),
+            "p4d.24xlarge": S("A100", 8, None, None, None, None),
+            "trn1.32xlarge": S("Trainium", 16, None, None, None, None),
+            "trn2.48xlarge": S("Trainium2", 16, None, None, None, None),
+        },
+        "prices": {
+            ("p5.48xlarge", CB, "US East (N. Virginia)"): P("39.33", "4.91625", "4.9163", "4.916"),
+            ("p4d.24xlarge", CB, "US East (Ohio)"): P("14.75", "1.84375", "1.8438", "1.844"),
+            ("trn1.32xlarge", CB, "Asia Pacific (Melbourne)"): P("15.49", "0.968125", "0.9681", "0.968"),
+            ("trn2.48xlarge", CB, "US East (Ohio)"): P("35.7608", "2.23505", "2.2351", "2.235"),
+        },
+    },
 }
 
 
 @cache
 def sample_bytes(source_id: str) -> bytes:
-    return sample_path(SOURCES[source_id]).read_bytes()
+    return (_PAGES.get(source_id) or sample_path(SOURCES[source_id])).read_bytes()
 
 
 def parse(source_id: str, body: bytes | None = None) -> SourceBatch:
@@ -259,7 +282,7 @@ def check_records(source_id: str) -> None:
     """The source's bundled sample yields exactly EXPECTED's records: specs in page order, every price."""
     batch = parse(source_id)
     expected = EXPECTED[source_id]
-    assert batch.source_id == source_id
+    assert batch.source_id == SOURCES[source_id].id
     assert [s.instance_type for s in batch.specs] == list(expected["specs"])
     assert spec_rows(batch) == expected["specs"]
     assert len(batch.prices) == len(expected["prices"])

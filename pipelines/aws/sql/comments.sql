@@ -56,7 +56,7 @@ COMMENT ON COLUMN aws_instance_prices.accelerator_memory_value IS 'Total acceler
 COMMENT ON COLUMN aws_instance_prices.accelerator_memory_unit IS 'Unit printed with accelerator_memory_value.';
 COMMENT ON COLUMN aws_instance_prices.accelerator_memory_gib IS 'Accelerator memory in GiB by unit definition (1 GB = 10^9 bytes), 6 decimals.';
 COMMENT ON COLUMN aws_instance_prices.accelerator_memory_derived IS 'True when the figure was derived rather than printed (Inf1: chips x 8 GiB).';
-COMMENT ON COLUMN aws_instance_prices.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed; NULL when printed.';
+COMMENT ON COLUMN aws_instance_prices.accelerator_memory_basis IS 'How a derived accelerator memory figure was computed, or, where the pricing page states no memory for the type (the Capacity Blocks tables), which other source states it: "stated by aws_trn2: this page states none" (a product page first, else the price list''s type catalog, at the same instant); NULL when the page prints it.';
 COMMENT ON COLUMN aws_instance_prices.vcpus IS 'Host vCPUs.';
 COMMENT ON COLUMN aws_instance_prices.host_memory_gib IS 'Host RAM in GiB; not accelerator memory.';
 COMMENT ON COLUMN aws_instance_prices.price_kind IS 'on_demand, reserved_1y, reserved_3y (price list: see purchase_option and offering_class), compute_savings_plan_1y/_3y and ec2_instance_savings_plan_1y/_3y (Savings Plans rates: see purchase_option), spot (indicative) or capacity_block. A Capacity Block rate never fills a missing on-demand price, nor a Savings Plan rate a reserved one.';

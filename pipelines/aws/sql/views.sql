@@ -8,11 +8,17 @@ SELECT
     s.family,
     s.accelerator,
     p.accelerator_count,
-    s.accelerator_memory_value,
-    s.accelerator_memory_unit,
-    s.accelerator_memory_gib,
-    s.accelerator_memory_derived,
-    s.accelerator_memory_basis,
+    -- Accelerator memory is the hardware's: a page that prices a type but states no memory for it (the Capacity
+    -- Blocks tables) takes the figure another AWS page states for the same type at ts, saying which (basis).
+    coalesce(s.accelerator_memory_value, other.o.accelerator_memory_value) AS accelerator_memory_value,
+    coalesce(s.accelerator_memory_unit, other.o.accelerator_memory_unit) AS accelerator_memory_unit,
+    coalesce(s.accelerator_memory_gib, other.o.accelerator_memory_gib) AS accelerator_memory_gib,
+    coalesce(s.accelerator_memory_derived, false) OR (s.accelerator_memory_value IS NULL
+        AND coalesce(other.o.accelerator_memory_derived, false)) AS accelerator_memory_derived,
+    CASE WHEN s.accelerator_memory_value IS NULL AND other.o.accelerator_memory_value IS NOT NULL
+         THEN 'stated by ' || other.o.source_id || coalesce(' (' || other.o.accelerator_memory_basis || ')', '')
+              || ': this page states none'
+         ELSE s.accelerator_memory_basis END AS accelerator_memory_basis,
     s.vcpus,
     s.host_memory_gib,
     p.price_kind,
@@ -53,6 +59,28 @@ LEFT JOIN aws_instance_spec_history AS s
       AND s.instance_type = p.instance_type
       AND s.valid_from <= CAST(ts AS TIMESTAMPTZ)
       AND (s.valid_to IS NULL OR s.valid_to > CAST(ts AS TIMESTAMPTZ))
+LEFT JOIN (  -- one other source's memory per type: a product page's first, then the price list's, by source id
+    SELECT instance_type,
+           arg_min({'source_id': source_id, 'accelerator_memory_value': accelerator_memory_value,
+                    'accelerator_memory_unit': accelerator_memory_unit,
+                    'accelerator_memory_gib': accelerator_memory_gib,
+                    'accelerator_memory_derived': accelerator_memory_derived,
+                    'accelerator_memory_basis': accelerator_memory_basis}, (rank, source_id)) AS o
+    FROM (
+        SELECT 1 AS rank, source_id, instance_type, accelerator_memory_value, accelerator_memory_unit,
+               accelerator_memory_gib, accelerator_memory_derived, accelerator_memory_basis
+        FROM aws_instance_spec_history
+        WHERE accelerator_memory_value IS NOT NULL AND valid_from <= CAST(ts AS TIMESTAMPTZ)
+          AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ))
+        UNION ALL
+        SELECT 2, source_id, instance_type, accelerator_memory_value, accelerator_memory_unit,
+               accelerator_memory_gib, accelerator_memory_basis = 'catalog', accelerator_memory_basis
+        FROM aws_pricelist_type_history
+        WHERE accelerator_memory_value IS NOT NULL AND valid_from <= CAST(ts AS TIMESTAMPTZ)
+          AND (valid_to IS NULL OR valid_to > CAST(ts AS TIMESTAMPTZ))
+    )
+    GROUP BY instance_type
+) AS other ON other.instance_type = p.instance_type
 WHERE p.valid_from <= CAST(ts AS TIMESTAMPTZ)
   AND (p.valid_to IS NULL OR p.valid_to > CAST(ts AS TIMESTAMPTZ))
 UNION ALL BY NAME
