@@ -162,6 +162,23 @@ def test_memory_is_accelerator_memory_as_printed(landed, db_path):
     ]
 
 
+def test_a_page_that_states_no_memory_says_whose_figure_it_shows(landed, db_path):
+    """The Capacity Blocks tables print no memory: each type's comes from another AWS source, named."""
+    rows = query(
+        db_path,
+        """SELECT instance_type, accelerator_memory_value, accelerator_memory_unit, accelerator_memory_basis
+           FROM aws_instance_prices WHERE source_id = 'aws_capacity_blocks' ORDER BY instance_type""",
+    )
+    assert [r[:3] for r in rows] == [
+        ("p4d.24xlarge", Decimal("320"), "GB"),
+        ("p5.48xlarge", Decimal("640"), "GB"),
+        ("trn1.32xlarge", Decimal("512"), "GB"),
+        ("trn2.48xlarge", Decimal("1.5"), "TB"),
+    ]
+    assert rows[3][3] == "stated by aws_trn2: this page states none"
+    assert rows[0][3].startswith("stated by aws_pricelist_") and rows[0][3].endswith(": this page states none")
+
+
 def test_every_figure_traces_to_its_fetch(landed, db_path, site, tmp_path):
     trn1 = next(s for s in load_sources() if s.id == "aws_trn1")
     body = sample_path(trn1).read_bytes()
