@@ -42,9 +42,7 @@ from warehouse.transactions import in_transaction
 
 ALREADY = "already backfilled"
 
-LANDED_CAPTURES = """
-SELECT capture_id FROM capture_log WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged')
-"""
+LANDED_CAPTURES = "SELECT capture_id FROM capture_log WHERE outcome IN ('landed', 'unchanged')"
 
 # The first landing that observed the source after $at: a later capture or daily fetch bounds what this one says.
 NEXT_OBSERVED = """
@@ -92,14 +90,16 @@ def backfill_captures(
 ) -> list[CaptureOutcome]:
     """Every capture of the sets, oldest first; each lands, is skipped (landed before), or is quarantined."""
     done = []
+    with connect(db_path) as con:  # read once: the run itself lands each capture at most once
+        landed = {row[0] for row in execute(con, LANDED_CAPTURES).fetchall()}
     for capture_set, capture in in_date_order(sets):
         spec = capture_set.reader_spec(sources[capture_set.source], capture)
-        outcome = CaptureOutcome(
-            capture_set.id,
-            capture,
-            backfill_one(capture_set, capture, spec, fetcher=fetcher, db_path=db_path, archive=archive,
-                         lock_wait_s=lock_wait_s),
-        )  # fmt: skip
+        if capture.id in landed:
+            result = SourceOutcome(spec.id, "unchanged", str(spec.url), warnings=[ALREADY])
+        else:
+            result = backfill_one(capture_set, capture, spec, fetcher=fetcher, db_path=db_path, archive=archive,
+                                  lock_wait_s=lock_wait_s)  # fmt: skip
+        outcome = CaptureOutcome(capture_set.id, capture, result)
         done.append(outcome)
         if on_capture is not None:
             on_capture(outcome)
@@ -116,10 +116,6 @@ def backfill_one(
     archive: Archive,
     lock_wait_s: float,
 ) -> SourceOutcome:
-    with connect(db_path) as con:
-        landed = {row[0] for row in execute(con, LANDED_CAPTURES, {"source_id": spec.id}).fetchall()}
-    if capture.id in landed:
-        return SourceOutcome(spec.id, "unchanged", str(spec.url), warnings=[ALREADY])
     started = datetime.now(capture.captured_at.tzinfo)
     try:
         result = fetch_source(spec, fetcher, to_file=False)
