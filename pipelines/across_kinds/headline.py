@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-# The articles' GPU table: cheapest in-stock on-demand USD per GPU-hour per model.
+# The articles' GPU table: cheapest on-demand USD per GPU-hour per model not stated sold out, the providers offering
+# one, and how many of them state it in stock.
 GPU_CHEAPEST = """
-SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock, listing, original_amount, original_currency,
-       original_unit
+SELECT gpu_model, usd_per_gpu_hour, provider, coalesce(stock_status, 'unknown') AS stock_status, providers_offering,
+       providers_in_stock, listing, original_amount, original_currency, original_unit
 FROM gpu_cheapest
 ORDER BY gpu_model
 """

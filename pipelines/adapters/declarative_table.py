@@ -9,6 +9,7 @@ per GPU or per instance, billing period, price kind, a fixed GPU count). A row w
     provider = "QuantaCloud"       currency = "USD"         decimal_separator = "."   (optional; "," for 7,50)
     price_per = "gpu"              period = "hour"          price_kind = "on_demand"
     gpu_count = 1                  # or a `gpu_count` column ("8", "8x", "8 x H100"); exactly one of the two
+    memory_in_gpu_cell = true      # (optional) memory printed inside the GPU cell ("NVIDIA H100 80GB HGX")
     [sources.options.columns]      # required: gpu, price; optional: memory, stock, gpu_count, region, listing
     gpu = ["^accelerator"]         price = ["^on-demand"]   memory = ["memory"]      stock = ["status"]
     [sources.options.stock_values] # substring of the lower-cased cell; the longest match wins; else unknown
@@ -25,7 +26,7 @@ from pipelines.errors import CellError, ParseError
 from pipelines.gpu.declared_table import Options, StockValues
 from pipelines.gpu.records import GpuOffer, GpuRows, StockStatus
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
-from pipelines.reading.values import parse_accelerators, parse_memory_in, parse_money, unit_in_header
+from pipelines.reading.values import parse_accelerators, parse_memory, parse_memory_in, parse_money, unit_in_header
 from pipelines.sources.file import SourceSpec, option_problems
 
 PARSER_VERSION = "declarative_table/1.0"
@@ -95,6 +96,8 @@ def _offer(
         if printed is not None and printed[1] not in ("GB", "GiB"):
             raise CellError(source.id, row.label, table.header_of("memory"), f"GPU memory in {printed[1]}")
         memory, memory_unit = (printed[0], printed[1]) if printed else (None, "GB")
+    elif opts.memory_in_gpu_cell and (printed := _memory_in(row.get("gpu"))) is not None:
+        memory, memory_unit = printed
     try:
         return GpuOffer(
             listing=listing,
@@ -112,6 +115,14 @@ def _offer(
         )
     except ValidationError as exc:
         raise ParseError(source.id, f"row {row.label!r} makes no valid offer: {exc.errors()[0]['msg']}") from None
+
+
+def _memory_in(gpu_cell: str | None) -> tuple[Decimal, str] | None:
+    """The memory figure a GPU cell prints ("AMD MI300X 192GB"), or None when it prints none."""
+    try:
+        return parse_memory(gpu_cell)
+    except ValueError:
+        return None
 
 
 def _required(row: Row, table: HeaderTable, key: str, source_id: str) -> str:

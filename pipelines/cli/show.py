@@ -41,7 +41,9 @@ GPU_HEADERS = {
     "gpu_model": "GPU",
     "usd_per_gpu_hour": "cheapest USD/GPU-h",
     "provider": "provider",
-    "providers_in_stock": "providers in stock",
+    "stock_status": "its stock",
+    "providers_offering": "providers (not sold out)",
+    "providers_in_stock": "of them stating stock",
     "listing": "listing",
     "original_price": "as printed",
 }

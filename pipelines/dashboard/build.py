@@ -24,7 +24,7 @@ VENDORED = {
     "simple-datatables.css": "simple-datatables/dist/style.css",
 }
 # Columns sorted as numbers rather than text (as text, "10.5" would sort before "9.2").
-NUMERIC = {"accels", "usd_per_accel_hour", "usd_per_gpu_hour", "providers_in_stock"}
+NUMERIC = {"accels", "usd_per_accel_hour", "usd_per_gpu_hour", "providers_in_stock", "providers_offering"}
 PAGES = {
     "index.html": "Today's prices per accelerator-hour",
     "gpus.html": "Cheapest GPU per model",

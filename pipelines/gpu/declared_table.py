@@ -55,6 +55,8 @@ class Options(_Strict):
     gpu_count: int | None = Field(default=None, ge=1, le=1024)
     columns: Columns
     stock_values: StockValues = StockValues()
+    # The page prints each GPU's memory inside its GPU cell (Crusoe's "80GB" tag), not in a column of its own.
+    memory_in_gpu_cell: bool = False
 
     @model_validator(mode="after")
     def _one_gpu_count(self) -> Options:

@@ -1,5 +1,7 @@
 """Hyperstack GPU pricing page (source "gpu_hyperstack", adapter gpu_hyperstack): exact offers from the bundled
-sample, then the ways the page can drift. Altered pages are built from the sample; the sample is never modified."""
+sample (the live page's shape: cards drawn with <div>s), then the ways the page can drift. Altered pages are built from
+the page's earlier <table> shape (tests/support/pages/hyperstack_table.html), which the 2024 page had and the adapter
+still reads; neither file is ever modified."""
 
 from __future__ import annotations
 
@@ -18,10 +20,12 @@ from pipelines.gpu.records import GpuBatch
 from pipelines.sources.file import sample_path
 from tests.support.gpu_offers import offer_rows as rows
 from tests.support.gpu_offers import recorded_offer_rows, render
+from tests.support.paths import PAGES
 from tests.support.source_kit import declared
 
 SOURCE = declared()["gpu_hyperstack"]  # as pipelines/sources.toml declares it
 SAMPLE = sample_path(SOURCE).read_bytes()
+TABLE = (PAGES / "hyperstack_table.html").read_bytes()  # the drift tests' page: one <table>, a stock link per row
 D = Decimal
 
 
@@ -32,8 +36,11 @@ def parse(body: bytes = SAMPLE) -> GpuBatch:
     return parser_for("gpu_hyperstack")(body, SOURCE)
 
 
+TABLE_EXPECTED = rows(parse(TABLE))
+
+
 def soup() -> BeautifulSoup:
-    return BeautifulSoup(SAMPLE, "lxml")
+    return BeautifulSoup(TABLE, "lxml")
 
 
 def gpu_table(page: BeautifulSoup) -> Tag:
@@ -57,6 +64,19 @@ def test_sample_yields_the_exact_offers() -> None:
     assert batch.unpriced == []
 
 
+def test_only_the_on_demand_card_is_read_and_no_stock_is_guessed() -> None:
+    offers = parse().offers
+    # The Reservation card's "Starting from" $2.04 and the Spot VM card's $1.08 are other price kinds, not read here.
+    assert {o.price_kind.value for o in offers} == {"on_demand"}
+    assert not {D("2.04"), D("1.08")} & {o.amount for o in offers}
+    assert {o.stock_status.value for o in offers} == {"unknown"}  # the live page states no stock
+
+
+def test_the_table_shaped_page_reads_its_stock_links() -> None:
+    stock = {row[0]: row[8] for row in TABLE_EXPECTED}
+    assert (stock["NVIDIA H100 SXM"], stock["NVIDIA RTX A6000"]) == ("in_stock", "sold_out")
+
+
 def test_registered_parser_is_this_module() -> None:
     assert adapter_module("gpu_hyperstack") is gpu_hyperstack
 
@@ -74,7 +94,7 @@ def test_reordered_columns_and_no_table_id_parse_the_same() -> None:
         found = [c.extract() for c in cells(tr)]
         for cell in [found[4], found[5], found[1], found[0], found[3], found[2]]:
             tr.append(cell)
-    assert rows(parse(render(page))) == EXPECTED
+    assert rows(parse(render(page))) == TABLE_EXPECTED
 
 
 def test_an_extra_column_is_ignored() -> None:
@@ -83,7 +103,7 @@ def test_an_extra_column_is_ignored() -> None:
         extra = page.new_tag("th" if index == 0 else "td")
         extra.string = "Reserved price" if index == 0 else "$ 1.90 per Hour"
         cells(tr)[4].insert_after(extra)
-    assert rows(parse(render(page))) == EXPECTED
+    assert rows(parse(render(page))) == TABLE_EXPECTED
 
 
 def test_stock_from_the_link_text() -> None:
@@ -111,7 +131,7 @@ def test_contact_sales_and_blank_prices_are_unpriced_not_zero() -> None:
 
 
 def test_a_per_minute_price_keeps_its_period() -> None:
-    body = SAMPLE.replace(b"$ 2.50 per Hour", b"$ 0.0417 per Minute")
+    body = TABLE.replace(b"$ 2.50 per Hour", b"$ 0.0417 per Minute")
     offer = parse(body).offers[0]
     assert (offer.amount, offer.period.value) == (D("0.0417"), "minute")
 
@@ -147,7 +167,7 @@ def test_not_html_at_all_is_a_typed_error() -> None:
 
 @pytest.mark.parametrize("cell", ["€ 2.50 per Hour", "2.50 EUR per Hour", "£2.50", "$ 0.00 per Hour"])
 def test_a_price_in_another_currency_or_zero_is_a_cell_error(cell: str) -> None:
-    body = SAMPLE.replace(b"$ 2.50 per Hour", cell.encode())
+    body = TABLE.replace(b"$ 2.50 per Hour", cell.encode())
     with pytest.raises(CellError) as err:
         parse(body)
     assert err.value.source_id == "gpu_hyperstack"
@@ -156,7 +176,7 @@ def test_a_price_in_another_currency_or_zero_is_a_cell_error(cell: str) -> None:
 
 
 def test_a_model_listed_twice_is_refused() -> None:
-    body = SAMPLE.replace(b"<td>NVIDIA L40</td>", b"<td>NVIDIA H100 SXM</td>")
+    body = TABLE.replace(b"<td>NVIDIA L40</td>", b"<td>NVIDIA H100 SXM</td>")
     with pytest.raises(ParseError, match="listed twice"):
         parse(body)
 
@@ -171,7 +191,7 @@ def test_the_bundled_sample_is_declared_a_sample_and_small() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=40))
 def test_arbitrary_price_text_yields_a_valid_offer_or_a_parse_error(text: str) -> None:
-    body = SAMPLE.replace(b"$ 2.59 per Hour", html.escape(text).encode("utf-8", "surrogatepass"))
+    body = TABLE.replace(b"$ 2.59 per Hour", html.escape(text).encode("utf-8", "surrogatepass"))
     try:
         batch = parse(body)
     except ParseError as exc:

@@ -19,7 +19,9 @@ from tests.support.landed import copy_of
 from tests.support.localserver import Reply
 from tests.support.sourcefiles import serve_samples
 
-ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026)
+# GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026). Most pricing pages state no stock: the
+# articles' count is the providers offering the model on demand, not stated sold out (providers_offering).
+ARTICLE_TABLE = [
     ("A10", Decimal("0.37"), "LeaderGPU", 2),
     ("B200", Decimal("6.79"), "RunPod", 3),
     ("H100", Decimal("2.50"), "Hyperstack", 9),
@@ -31,7 +33,7 @@ ARTICLE_TABLE = [  # GPU, cheapest $/GPU-hr, provider, providers in stock (28 Se
 def cheapest(db_path) -> list[tuple]:
     return query(
         db_path,
-        """SELECT gpu_model, usd_per_gpu_hour, provider, providers_in_stock FROM gpu_cheapest
+        """SELECT gpu_model, usd_per_gpu_hour, provider, providers_offering FROM gpu_cheapest
                              WHERE gpu_model IN ('A10', 'B200', 'H100', 'H200', 'L4') ORDER BY gpu_model""",
     )
 
@@ -192,11 +194,11 @@ def test_accelerator_hour_prices_puts_both_halves_in_one_unit(landed_db):
 
 def test_a_stock_change_is_a_new_version(shared, sources, tmp_path, monkeypatch):
     site, sources_file = shared.site, shared.sources_file
-    page = sample_path(next(s for s in sources if s.id == "gpu_hyperstack")).read_text()
-    h100_row = page[page.index("NVIDIA H100 SXM") :]
-    sold_out = page.replace(h100_row, h100_row.replace("Deploy now", "Sold out", 1), 1)
+    page = sample_path(next(s for s in sources if s.id == "gpu_quantacloud")).read_text()
+    h200_row = page[page.index("H200 SXM 141GB") :]
+    sold_out = page.replace(h200_row, h200_row.replace("Available", "Waitlist", 1), 1)
     assert sold_out != page
-    site.set("/gpu/hyperstack.html", Reply(body=sold_out.encode()))
+    site.set("/gpu/quantacloud.html", Reply(body=sold_out.encode()))
 
     try:
         with copy_of(shared.db_path, tmp_path / "copy", monkeypatch) as db_path:
@@ -206,11 +208,11 @@ def test_a_stock_change_is_a_new_version(shared, sources, tmp_path, monkeypatch)
     versions = query(
         db_path,
         """SELECT stock_status, valid_to IS NULL FROM gpu_listing_history
-                                 WHERE listing = 'NVIDIA H100 SXM' ORDER BY valid_from""",
+                                 WHERE listing = 'H200 SXM 141GB' ORDER BY valid_from""",
     )
     assert versions == [("in_stock", False), ("sold_out", True)]
-    # Hyperstack still has its H100 PCIe in stock, so it still counts among the 9 providers.
-    assert cheapest(db_path)[2] == ("H100", Decimal("2.528333333333333333"), "LeaderGPU", 9)
+    # QuantaCloud offers no other H200: the next cheapest takes its place, and it no longer counts among the providers.
+    assert cheapest(db_path)[3] == ("H200", Decimal("3.47"), "Vast.ai", 5)
 
 
 def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path, site, sources):

@@ -217,11 +217,15 @@ def test_the_readmes_cheapest_gpus_are_the_demos(demo):
     db, _ = demo
     table = readme_table("gpu_cheapest")
     assert len(table) >= 4
-    for model, cheapest, provider, in_stock in table:
+    for model, cheapest, provider, stock, offering, in_stock in table:
         found = query(
-            db, f"SELECT usd_per_gpu_hour, provider, providers_in_stock FROM gpu_cheapest WHERE gpu_model = '{model}'"
+            db,
+            "SELECT usd_per_gpu_hour, provider, coalesce(stock_status, 'unknown'), providers_offering, "
+            f"providers_in_stock FROM gpu_cheapest WHERE gpu_model = '{model}'",
         )
-        assert [(as_quoted(usd, cheapest), p, str(n)) for usd, p, n in found] == [(cheapest, provider, in_stock)], model
+        assert [(as_quoted(usd, cheapest), p, s, str(o), str(n)) for usd, p, s, o, n in found] == [
+            (cheapest, provider, stock, offering, in_stock)
+        ], model
 
 
 def test_the_readmes_backfill_and_history_examples_run_on_the_demos_warehouse(demo, tmp_path):

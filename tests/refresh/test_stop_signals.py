@@ -24,6 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.app import app
+from tests.support.paths import ROOT
 
 RATECARD = [sys.executable, "-m", "pipelines.cli"]
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -160,12 +161,18 @@ def test_a_signal_in_the_first_moments_ends_the_command_quietly(tmp_path, sig):
         assert "Traceback" not in err and "bug" not in (out + err).lower(), (delay, err[-1000:])
 
 
+RATECARD_PACKAGES = [ROOT / name for name in ("pipelines", "assets", "schemas", "warehouse")]
+
+
 def interpreter_starting(returncode: int | None, err: str) -> bool:
-    """A SIGINT that found Python still starting up: its own handler raised KeyboardInterrupt inside its frozen
-    bootstrap modules (os, abc, importlib), before any file of ratecard ran, and it exited 1."""
+    """A SIGINT that found Python still starting up: its own handler raised KeyboardInterrupt inside its bootstrap
+    (frozen modules, the site-packages .pth hooks and the standard library they import, such as the editable
+    install's finder), before any file of ratecard ran, and it exited 1."""
     files = re.findall(r'File "([^"]+)"', err)
     return (
-        returncode == 1 and err.rstrip().endswith("KeyboardInterrupt") and all(f.startswith("<frozen") for f in files)
+        returncode == 1
+        and err.rstrip().endswith("KeyboardInterrupt")
+        and not any(Path(f).resolve().is_relative_to(package) for f in files for package in RATECARD_PACKAGES)
     )
 
 

@@ -13,7 +13,7 @@ from pipelines.adapters import parser_for
 from pipelines.aws.records import PriceKind, SourceBatch
 from pipelines.reading.tables import cell_text
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
-from tests.support.paths import TESTS
+from tests.support.paths import PAGES
 
 D = Decimal
 # The AWS sources; GPU and FX adapters have their own test modules (tests/adapters/test_gpu_*.py, test_fx_ecb.py).
@@ -22,7 +22,7 @@ SOURCES: dict[str, SourceSpec] = {s.id: s for s in load_sources() if s.kind == "
 # memory), read by the same adapter: the restyle tests edit its table. Its id is this module's own.
 TABLE_PAGE = "aws_capacity_blocks_table"
 SOURCES[TABLE_PAGE] = SOURCES["aws_capacity_blocks"]
-_PAGES = {TABLE_PAGE: TESTS / "support" / "pages" / "capacity_blocks_table.html"}
+_PAGES = {TABLE_PAGE: PAGES / "capacity_blocks_table.html"}
 # The pages whose prices sit in an HTML table (today's Capacity Blocks page carries them as embedded JSON).
 TABLE_SHAPED = sorted(sid for sid in SOURCES if sid != "aws_capacity_blocks")
 PRODUCT_PAGES = [sid for sid, s in SOURCES.items() if s.adapter == "aws_product_page"]

@@ -7,4 +7,5 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 RECORDED = TESTS / "recorded"  # others' captures of the real services, bytes unchanged (SOURCES.md there)
+PAGES = TESTS / "support" / "pages"  # test pages of ours in shapes the samples no longer have (each says what it is)
 PILOT_SAMPLES = ROOT / "pipelines" / "samples" / "pilots"

@@ -85,12 +85,12 @@ COMMENT ON COLUMN gpu_listings.cold_start_billed IS 'Serverless listings only: w
 COMMENT ON COLUMN gpu_listings.billing_terms IS 'Serverless listings only: the sentences the billing terms were read from, as printed (or the sources file''s note, with its page).';
 COMMENT ON COLUMN gpu_listings.billing_terms_url IS 'Serverless listings only: where the billing terms are stated: the price page itself, or the documentation page the sources file names.';
 
-COMMENT ON VIEW gpu_cheapest IS 'One row per canonical GPU model: the cheapest listing among on-demand listings in stock (community, spot and reserved prices, sold-out and unknown-stock listings, and unrecognised names are not considered), and the number of distinct providers with an on-demand listing of that model in stock. Ties go to the provider name first alphabetically.';
+COMMENT ON VIEW gpu_cheapest IS 'One row per canonical GPU model: the cheapest on-demand listing not stated sold out (community, spot and reserved prices, sold-out listings and unrecognised names are not considered; a listing whose page states no stock is considered, its stock_status unknown), the number of distinct providers offering one, and how many of them state it in stock. Ties go to the provider name first alphabetically.';
 COMMENT ON COLUMN gpu_cheapest.gpu_model IS 'Canonical GPU model.';
-COMMENT ON COLUMN gpu_cheapest.usd_per_gpu_hour IS 'Cheapest on-demand, in-stock USD per GPU-hour, excluding tax.';
+COMMENT ON COLUMN gpu_cheapest.usd_per_gpu_hour IS 'Cheapest on-demand USD per GPU-hour not stated sold out, excluding tax.';
 COMMENT ON COLUMN gpu_cheapest.usd_per_gpu_hour_4dp IS 'The same, rounded half-up to 4 decimals.';
 COMMENT ON COLUMN gpu_cheapest.provider IS 'Provider offering the cheapest listing.';
-COMMENT ON COLUMN gpu_cheapest.providers_in_stock IS 'Distinct providers with an on-demand listing of this model in stock.';
+COMMENT ON COLUMN gpu_cheapest.providers_in_stock IS 'Distinct providers whose source states an on-demand listing of this model in stock (a page that states no stock is not counted).';
 COMMENT ON COLUMN gpu_cheapest.listing IS 'The cheapest listing''s own name.';
 COMMENT ON COLUMN gpu_cheapest.gpu_variant IS 'Variant of the cheapest listing.';
 COMMENT ON COLUMN gpu_cheapest.original_amount IS 'Its price as printed, excluding tax.';
@@ -100,8 +100,10 @@ COMMENT ON COLUMN gpu_cheapest.source_url IS 'URL it was fetched from.';
 COMMENT ON COLUMN gpu_cheapest.fetched_at IS 'When it was fetched (UTC).';
 COMMENT ON COLUMN gpu_cheapest.content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
 COMMENT ON COLUMN gpu_cheapest.parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
+COMMENT ON COLUMN gpu_cheapest.stock_status IS 'The cheapest listing''s stock as its source states it: in_stock, or unknown where the page states none.';
+COMMENT ON COLUMN gpu_cheapest.providers_offering IS 'Distinct providers with an on-demand listing of this model not stated sold out (in stock or unknown).';
 
-COMMENT ON VIEW gpu_cheapest_by_kind IS 'One row per canonical GPU model and price kind: the cheapest listing not sold out (in stock or unknown). Price kinds never compete: a serverless GPU-second, an on-demand GPU-hour and a spot GPU-hour are different purchases. gpu_cheapest is its on-demand, in-stock counterpart. Prices exclude tax.';
+COMMENT ON VIEW gpu_cheapest_by_kind IS 'One row per canonical GPU model and price kind: the cheapest listing not sold out (in stock or unknown). Price kinds never compete: a serverless GPU-second, an on-demand GPU-hour and a spot GPU-hour are different purchases. gpu_cheapest is its on-demand counterpart, with the providers that state stock counted apart. Prices exclude tax.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.gpu_model IS 'Canonical GPU model.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.price_kind IS 'The price kind ranked within: on_demand, community, spot, reserved, serverless or serverless_active.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_hour IS 'Cheapest USD per GPU-hour of this kind, excluding tax (for serverless, the per-second price x 3600: the cost of an hour of busy time only).';

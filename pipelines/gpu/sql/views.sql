@@ -20,21 +20,24 @@ WHERE valid_from <= CAST(ts AS TIMESTAMPTZ)
 CREATE OR REPLACE VIEW gpu_listings AS
 SELECT * FROM gpu_listings_as_of('infinity');
 
--- Per canonical model: the cheapest on-demand listing in stock, and how many providers have one in stock.
+-- Per canonical model: the cheapest on-demand listing not stated sold out (most pricing pages state no stock: their
+-- listings stay in, their stock shown as unknown), how many providers offer one, and how many of those state it in stock.
 CREATE OR REPLACE VIEW gpu_cheapest AS
 WITH offered AS (
     SELECT * FROM gpu_listings
-    WHERE gpu_model IS NOT NULL AND price_kind = 'on_demand' AND stock_status = 'in_stock'
+    WHERE gpu_model IS NOT NULL AND price_kind = 'on_demand' AND stock_status <> 'sold_out'
 ),
 ranked AS (
     SELECT *,
            row_number() OVER (PARTITION BY gpu_model ORDER BY usd_per_gpu_hour, provider, listing) AS price_rank,
-           count(DISTINCT provider) OVER (PARTITION BY gpu_model) AS providers_in_stock
+           count(DISTINCT provider) OVER (PARTITION BY gpu_model) AS providers_offering,
+           count(DISTINCT provider) FILTER (WHERE stock_status = 'in_stock')
+               OVER (PARTITION BY gpu_model) AS providers_in_stock
     FROM offered
 )
 SELECT gpu_model, usd_per_gpu_hour, usd_per_gpu_hour_4dp, provider, providers_in_stock,
        listing, gpu_variant, original_amount, original_currency, original_unit, source_url, fetched_at,
-       sha256 AS content_sha256, parser_version
+       sha256 AS content_sha256, parser_version, stock_status, providers_offering
 FROM ranked
 WHERE price_rank = 1;
 
