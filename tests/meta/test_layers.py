@@ -33,7 +33,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.kinds",),  # the registry of kinds
     (KIND_OBJECTS,),
     ("pipelines.dashboard",),
-    ("pipelines.decide",),  # the verdict, which the CLI, the Dagster asset and the dashboard's pages show
+    # The verdict, which the CLI, the Dagster asset and the dashboard's pages show; the offers search, which the CLI
+    # and the Python API share.
+    ("pipelines.decide", "pipelines.offers"),
     ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.kind"),
     (KIND_READERS,),
     ("pipelines.reading",),
