@@ -13,7 +13,7 @@ TRAFFIC_EXAMPLE := pipelines/samples/pilots/traffic_example.csv
 TRAINING_EXAMPLE := pipelines/samples/pilots/training_example.csv
 VENDOR_STAMP := $(DASHBOARD)/vendor/.stamp
 # What ruff lints and format-checks; mypy's packages are set in pyproject.toml.
-LINT_PATHS := pipelines assets schemas warehouse tests bench
+LINT_PATHS := pipelines assets schemas warehouse ratecard tests bench
 export DAGSTER_DISABLE_TELEMETRY := 1
 export GX_ANALYTICS_ENABLED := False
 export TQDM_DISABLE := 1

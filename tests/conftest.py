@@ -65,6 +65,20 @@ def dagster_landings(tmp_path_factory) -> Iterator[DagsterLandings]:
         yield DagsterLandings(tmp_path_factory, stack)
 
 
+@pytest.fixture(scope="session")
+def demo_warehouse(tmp_path_factory) -> Path:
+    """The demo warehouse: every bundled sample refreshed offline (`ratecard refresh --offline`), landed once per
+    test process and its snapshot published. Tests only read it."""
+    from typer.testing import CliRunner
+
+    from pipelines.cli.app import app
+
+    db = tmp_path_factory.mktemp("demo") / "prices.duckdb"
+    result = CliRunner().invoke(app, ["refresh", "--offline", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    return db
+
+
 @pytest.fixture
 def children():
     """Child processes a test starts (harness.start); any still running at teardown is killed."""

@@ -1,10 +1,10 @@
 """The SQL a warehouse is made of: the house's own tables (fetch log, quarantine, comments), then each kind's.
 
-A kind of data keeps its SQL in its own folder (`pipelines/<kind>/sql/`: `tables.sql`, `views.sql`,
-`comments.sql`, each optional) and declares it, with the upgrade its older rows need, as a `SchemaPart`. The kind
-registry (`pipelines/kinds.py`) hands every part here once, when `pipelines` is imported, so the warehouse applies
-every kind's SQL without importing a kind. A leaf (pathlib only): the schema, the lake's CHECK enforcement and the
-tests read the same list without importing the connection code.
+A kind of data keeps its SQL in its own folder (`pipelines/<kind>/sql/`: `tables.sql`, `views.sql`, `comments.sql`,
+each optional, and named companions such as `views_<name>.sql`) and declares it, with the upgrade its older rows
+need, as a `SchemaPart`. The kind registry (`pipelines/kinds.py`) hands every part here once, when `pipelines` is
+imported, so the warehouse applies every kind's SQL without importing a kind. A leaf (pathlib only): the schema, the
+lake's CHECK enforcement and the tests read the same list without importing the connection code.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ class SchemaPart:
 
     def file(self, phase: str) -> Path:
         return self.sql_dir / f"{phase}.sql"
+
+    def files(self, phase: str) -> list[Path]:
+        """The phase's main file, then its named companions (`views_<name>.sql`, by name): one view's SQL and its
+        comments can keep a file of their own and still run in their phase."""
+        main = self.file(phase)
+        return [*([main] if main.exists() else []), *sorted(self.sql_dir.glob(f"{phase}_*.sql"))]
 
 
 HOUSE = SchemaPart("house", Path(__file__).resolve().parent / "sql")
@@ -61,7 +67,7 @@ def schema_parts() -> tuple[SchemaPart, ...]:
 def schema_files() -> list[Path]:
     """Every SQL file of the schema, in the order it runs."""
     parts = schema_parts()
-    return [part.file(phase) for phase in PHASES for part in parts if part.file(phase).exists()]
+    return [path for phase in PHASES for part in parts for path in part.files(phase)]
 
 
 def sql(path: Path) -> str:

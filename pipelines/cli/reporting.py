@@ -21,6 +21,7 @@ from pipelines.cli.faults import DiskFull, PathNotWritable, machine_fault
 from pipelines.cli.terminal import EXIT_CLOSED_PIPE, closed_pipe
 from pipelines.dashboard import DashboardError, PortTaken
 from pipelines.errors import SourcesFileError
+from pipelines.offers.names import UnknownName
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import (
     DamagedDuckDBFile,
@@ -42,7 +43,8 @@ EXIT_CODES = {
     1: "a source failed (its previous version stays current), or reparse rolled a source back (today's parser "
     "refuses fetches that landed: its rows stay as they were), or show/reparse found no database yet, or history "
     "found no prices under that name, or pilot costs no such workload",
-    EXIT_USAGE: "usage: an unknown option, command or --source id, or a value out of range or empty",
+    EXIT_USAGE: "usage: an unknown option, command or --source id, or a value out of range or empty, or a name find "
+    "does not know (accelerator, region, price kind, provider)",
     3: "another refresh of this database is running",
     4: "bad sources file: missing, not TOML, or a field wrong (file:line and field named)",
     5: "the database is not a DuckDB file, or is damaged (cut short, or its WAL cannot be replayed), or was written "
@@ -113,6 +115,11 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
     PathNotWritable: (EXIT_UNWRITABLE, "name a path on a writable file system (--out, --db), or remount it read-write"),
     PortTaken: (10, "pass another --port, or --port 0 for any free one"),
     DashboardError: (1, "do what the message says, then run the command again"),
+    UnknownName: (
+        EXIT_USAGE,
+        "use one of the names above; every accelerator name is in the accelerator_names view, and --region any or "
+        "--kind all drop those filters",
+    ),
     PilotInputError: (8, "correct the rows named (offering names: the offering_prices view) and run it again"),
 }
 EPILOG = "Exit codes:\n\n" + "\n".join(f"- {code}: {meaning}" for code, meaning in EXIT_CODES.items())

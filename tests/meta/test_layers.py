@@ -13,7 +13,7 @@ import pytest
 from pipelines.kinds import KIND_FOLDERS
 from tests.support.paths import ROOT
 
-PACKAGES = ("pipelines", "assets", "schemas", "warehouse")
+PACKAGES = ("ratecard", "pipelines", "assets", "schemas", "warehouse")
 # A kind's folder (pipelines/<kind>/) spans two rows: its records, suite, landing and readers sit where the code
 # below them needs them, and its Kind object (`kind.py`), which reads the sources it prepares, sits in this room.
 KIND_OBJECTS = "pipelines.*.kind"
@@ -24,6 +24,7 @@ KIND_READERS = "pipelines.*.readers"
 KIND_STEPS = "pipelines.*.steps"
 # Top to bottom. A room may import rooms below it; rooms that share a line are independent of each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("ratecard",),  # the Python API: imports the pipeline, which never imports it
     ("pipelines.cli", "pipelines.definitions"),
     ("assets",),
     ("pipelines.orchestration",),
@@ -33,7 +34,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.kinds",),  # the registry of kinds
     (KIND_OBJECTS,),
     ("pipelines.dashboard",),
-    ("pipelines.decide",),  # the verdict, which the CLI, the Dagster asset and the dashboard's pages show
+    # The verdict, which the CLI, the Dagster asset and the dashboard's pages show; the offers search, which the CLI
+    # and the Python API share.
+    ("pipelines.decide", "pipelines.offers"),
     ("pipelines.specs", "pipelines.pricelist", "pipelines.pilots", "pipelines.kind"),
     (KIND_READERS,),
     ("pipelines.reading",),

@@ -1,0 +1,69 @@
+"""ratecard from Python: the same search as `ratecard find`, on the published snapshot (opened read-only).
+
+import ratecard
+offers = ratecard.query(gpu="H100", count=8)          # a pyarrow Table, cheapest first per GPU-hour
+frame = ratecard.query(accelerator="trn2", kind="all", as_="pandas")
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Literal
+
+import pipelines.kinds  # noqa: F401 - declares every kind's tables, as the CLI's import of pipelines does
+from pipelines.offers.names import UnknownName
+from pipelines.offers.search import OfferSearch, Per, find_in_snapshot
+from warehouse.files import DEFAULT_DB_PATH
+from warehouse.target import WAREHOUSE_ENV
+
+__all__ = ["UnknownName", "query"]
+
+Frame = Literal["arrow", "pandas", "polars"]
+
+
+def query(
+    gpu: str | None = None,
+    *,
+    accelerator: str | None = None,
+    count: int | None = None,
+    total: int | None = None,
+    memory_gib: Decimal | int | str | None = None,
+    region: str = "any",
+    kind: str = "on-demand",
+    provider: str | None = None,
+    max_price: Decimal | int | str | None = None,
+    in_stock: bool = False,
+    per: str = "accel-hour",
+    db: Path | str | None = None,
+    as_: Frame = "arrow",
+) -> Any:
+    """The offers `ratecard find` lists for the same filters, with its defaults (on-demand, any region, per
+    accelerator-hour), as a pyarrow Table (money as decimal128), or a pandas or polars frame (`as_`; polars only
+    when it is installed). `gpu` and `accelerator` are one filter. The warehouse is `db`, else
+    `$RATECARD_WAREHOUSE`, else ratecard's default. An unknown name raises UnknownName (a ValueError)."""
+    if gpu is not None and accelerator is not None and gpu != accelerator:
+        raise ValueError("gpu and accelerator name one filter: give one of them")
+    search = OfferSearch(
+        accelerator=gpu if gpu is not None else accelerator,
+        count=count,
+        total=total,
+        memory_gib=None if memory_gib is None else Decimal(str(memory_gib)),
+        region=region,
+        kind=kind,
+        provider=provider,
+        max_price=None if max_price is None else Decimal(str(max_price)),
+        in_stock=in_stock,
+        per=Per(per),
+    )
+    offers = find_in_snapshot(db if db is not None else os.environ.get(WAREHOUSE_ENV, DEFAULT_DB_PATH), search)
+    if as_ == "arrow":
+        return offers
+    if as_ == "pandas":
+        return offers.to_pandas()
+    if as_ == "polars":
+        # Not a dependency of ratecard: installed by whoever asks for polars frames (an ImportError names it).
+        return importlib.import_module("polars").from_arrow(offers)
+    raise ValueError(f"as_={as_!r}: use 'arrow', 'pandas' or 'polars'")
