@@ -146,4 +146,7 @@ def find_in_snapshot(db: Path | str, search: OfferSearch, *, wait_s: float = 30.
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     with connect(readable(db), read_only=True, wait_s=wait_s) as con:
-        return find_offers(con, search)
+        try:
+            return find_offers(con, search)
+        except duckdb.CatalogException as exc:  # a snapshot published by an earlier release: a refresh publishes them
+            raise WarehouseMissing(db, f"its published snapshot predates the offers views ({exc})") from exc
