@@ -194,11 +194,16 @@ class CursorsInUse:
             self._changed.notify_all()
 
     def close(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Done with `con` for good: close it, then release it."""
-        try:
-            con.close()
-        finally:
-            self.release(con)
+        """Done with `con` for good: close it, then release it, holding the lock `quit` interrupts under. A stop must
+        never interrupt a cursor while another thread closes it: DuckDB would interrupt a connection it is
+        destroying, and may leave the database instance referenced after its last close, which makes the next
+        opening of the file in this process spin forever."""
+        with self._changed:
+            try:
+                con.close()
+            finally:
+                self._busy.discard(con)
+                self._changed.notify_all()
 
     def quit(self, timeout_s: float) -> bool:
         """Once `stopping` is set: interrupt whatever the cursors run and wait until their threads closed them."""

@@ -48,6 +48,17 @@ ROW_2XL = (
 )
 
 
+# Hyperstack's sample is its live page's cards of <div>s: the on-demand card's rows come before this heading.
+HYPERSTACK_RESERVATION_CARD = "<h3><span>Reservation</span> Pricing</h3>"
+HYPERSTACK_ROW = '<div class="page-price_card_row_item df">'
+
+
+def hyperstack_first_row(page: str) -> str:
+    """The on-demand card's first row (H200 SXM), whole: a copy edited is a row the page could print."""
+    start = page.index(HYPERSTACK_ROW)
+    return page[start : page.index(HYPERSTACK_ROW, start + 1)]
+
+
 def edit(text: str, old: str, new: str) -> str:
     assert old in text, f"the sample no longer contains {old!r}"
     return text.replace(old, new)
@@ -249,10 +260,12 @@ def test_currency_switch_on_aws_page(matrix, scenario):
 @pytest.mark.expect("quarantined")
 @pytest.mark.promises(*REFUSED_FAULT)
 def test_currency_switch_on_hyperstack(matrix, scenario):
-    def fault(m):  # Hyperstack switches to euros; RunPod's JSON (still USD) is served unchanged
-        text, n = re.subn(r"<td>\$ (\d+\.\d+ per Hour)</td>", r"<td>€ \1</td>", sample_text(m.source(HYPERSTACK)))
+    def fault(m):  # Hyperstack's on-demand card switches to euros; RunPod's JSON (still USD) is served unchanged
+        page = sample_text(m.source(HYPERSTACK))
+        on_demand, rest = page.split(HYPERSTACK_RESERVATION_CARD, 1)
+        on_demand, n = re.subn(r"<span> \$(\d+\.\d+)</span>", r"<span> €\1</span>", on_demand)
         assert n == 6
-        m.serve(HYPERSTACK, Reply(body=text.encode()))
+        m.serve(HYPERSTACK, Reply(body=(on_demand + HYPERSTACK_RESERVATION_CARD + rest).encode()))
 
     run_fault(
         matrix,
@@ -361,10 +374,8 @@ def test_markup_in_cells_is_read_as_text(matrix, scenario, variant):
 @pytest.mark.expect("landed")
 @pytest.mark.promises(*FAULT)
 def test_unknown_gpu_name_is_kept_and_reported(matrix, scenario):
-    row = (
-        "<tr><td>NVIDIA Z999 Ultra</td><td>96</td><td>32</td><td>256</td><td>$ 4.20 per Hour</td>\n"
-        '<td><a class="btn btn-primary" href="https://console.hyperstack.cloud/">Deploy now</a></td></tr>\n'
-    )
+    h200 = hyperstack_first_row(sample_text(matrix.source(HYPERSTACK)))
+    row = h200.replace("NVIDIA H200 SXM", "NVIDIA Z999 Ultra").replace(" $3.50", " $4.20").replace(">141<", ">96<")
     before = {}
 
     def fault(m):
@@ -378,7 +389,7 @@ def test_unknown_gpu_name_is_kept_and_reported(matrix, scenario):
         serve_edited(
             m,
             HYPERSTACK,
-            ('</tbody>\n</table>\n</div>\n<p class="note">', row + '</tbody>\n</table>\n</div>\n<p class="note">'),
+            (h200, h200 + row),
         )
 
     outcomes = run_fault(matrix, scenario, source_id=HYPERSTACK, fault=fault, expect_status="landed", lands=1)
@@ -388,7 +399,7 @@ def test_unknown_gpu_name_is_kept_and_reported(matrix, scenario):
         """SELECT gpu_model, usd_per_gpu_hour, stock_status FROM gpu_listing_history
                            WHERE source_id = ? AND listing = 'NVIDIA Z999 Ultra' AND valid_to IS NULL""",
         [HYPERSTACK],
-    ) == [(None, Decimal("4.2"), "in_stock")]
+    ) == [(None, Decimal("4.2"), "unknown")]  # the page states no stock
     assert any("unknown GPU name 'NVIDIA Z999 Ultra'" in w for w in new.warnings), new.warnings
     assert any("NVIDIA Z999 Ultra" in w for w in fetch_row(matrix, new.fetch_id)[1])
     after = dict(
@@ -433,7 +444,7 @@ def test_sql_looking_gpu_listing_is_stored_verbatim(matrix, scenario):
         source_id=HYPERSTACK,
         expect_status="landed",
         lands=1,
-        fault=lambda m: serve_edited(m, HYPERSTACK, ("<td>NVIDIA L40</td>", f"<td>{name}</td>")),
+        fault=lambda m: serve_edited(m, HYPERSTACK, ("<span>NVIDIA L40</span>", f"<span>{name}</span>")),
     )
     # Wrongly landed here also means the payload stored altered (escaped, cut, re-cased) instead of verbatim.
     scenario.measure(
