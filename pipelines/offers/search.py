@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
@@ -23,6 +23,7 @@ from warehouse.files import WarehouseMissing
 from warehouse.publish import readable
 from warehouse.target import exists
 
+Read = TypeVar("Read")
 HOURS_PER_MONTH = 730  # the month cloud price lists bill by: 8,760 hours a year / 12
 
 
@@ -147,11 +148,9 @@ def find_in_snapshot(db: Path | str, search: OfferSearch, *, wait_s: float = 30.
     return read_snapshot(db, lambda con: find_offers(con, search), wait_s=wait_s)
 
 
-def read_snapshot(
-    db: Path | str, read: Callable[[duckdb.DuckDBPyConnection], pa.Table], *, wait_s: float = 30.0
-) -> pa.Table:
-    """`read` on the warehouse's published snapshot, opened read-only; a missing warehouse, or a snapshot published
-    before the offers views, is the user's to fix (WarehouseMissing)."""
+def read_snapshot(db: Path | str, read: Callable[[duckdb.DuckDBPyConnection], Read], *, wait_s: float = 30.0) -> Read:
+    """What `read` reads from the warehouse's published snapshot, opened read-only; a missing warehouse, or a
+    snapshot published before the offers views, is the user's to fix (WarehouseMissing)."""
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     with connect(readable(db), read_only=True, wait_s=wait_s) as con:
