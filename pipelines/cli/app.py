@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pipelines.cli import agents as cli_agents
 from pipelines.cli import backfill as cli_backfill
 from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
@@ -213,6 +214,7 @@ for _commands in (
     cli_backfill,
     cli_samples,
     cli_doctor,
+    cli_agents,
 ):
     _commands.register(app, console)
 
