@@ -3,6 +3,7 @@
 import ratecard
 offers = ratecard.query(gpu="H100", count=8)          # a pyarrow Table, cheapest first per GPU-hour
 frame = ratecard.query(accelerator="trn2", kind="all", as_="pandas")
+places = ratecard.where("trn2")                       # where it is listed now: providers, regions, kinds
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pipelines.kinds  # noqa: F401 - declares every kind's tables, as the CLI's import of pipelines does
+from pipelines.offers.availability import where_in_snapshot
 from pipelines.offers.names import UnknownName
 from pipelines.offers.search import OfferSearch, Per, find_in_snapshot
 from warehouse.files import DEFAULT_DB_PATH
 from warehouse.target import WAREHOUSE_ENV
 
-__all__ = ["UnknownName", "query"]
+__all__ = ["UnknownName", "query", "where"]
 
 Frame = Literal["arrow", "pandas", "polars"]
 
@@ -58,12 +60,27 @@ def query(
         in_stock=in_stock,
         per=Per(per),
     )
-    offers = find_in_snapshot(db if db is not None else os.environ.get(WAREHOUSE_ENV, DEFAULT_DB_PATH), search)
+    return framed(find_in_snapshot(warehouse(db), search), as_)
+
+
+def where(accelerator: str, *, include_gone: bool = False, db: Path | str | None = None, as_: Frame = "arrow") -> Any:
+    """The rows `ratecard where` shows: per price kind family, provider and region listing the accelerator now
+    (also those that no longer do, with `include_gone`), its cheapest current USD per accelerator-hour (decimal128)
+    and when each was first and last seen, as a pyarrow Table or a pandas or polars frame (`as_`). The warehouse
+    is found as `query` finds it. An unknown name raises UnknownName (a ValueError)."""
+    return framed(where_in_snapshot(warehouse(db), accelerator, include_gone=include_gone), as_)
+
+
+def warehouse(db: Path | str | None) -> Path | str:
+    return db if db is not None else os.environ.get(WAREHOUSE_ENV, DEFAULT_DB_PATH)
+
+
+def framed(table: Any, as_: Frame) -> Any:
     if as_ == "arrow":
-        return offers
+        return table
     if as_ == "pandas":
-        return offers.to_pandas()
+        return table.to_pandas()
     if as_ == "polars":
         # Not a dependency of ratecard: installed by whoever asks for polars frames (an ImportError names it).
-        return importlib.import_module("polars").from_arrow(offers)
+        return importlib.import_module("polars").from_arrow(table)
     raise ValueError(f"as_={as_!r}: use 'arrow', 'pandas' or 'polars'")

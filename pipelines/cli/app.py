@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pipelines.cli import agents as cli_agents
 from pipelines.cli import backfill as cli_backfill
 from pipelines.cli import changes as cli_changes
 from pipelines.cli import dashboard as cli_dashboard
@@ -22,6 +23,7 @@ from pipelines.cli import export as cli_export
 from pipelines.cli import find as cli_find
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli import samples as cli_samples
+from pipelines.cli import where as cli_where
 from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption, selected_sources
 from pipelines.cli.process import skip_the_exit_collection
 from pipelines.cli.reporting import EPILOG, ReportingGroup
@@ -202,7 +204,18 @@ def replayed_units(selected: list[SourceSpec], db: Path) -> list[SourceSpec]:
 
 
 # Each further command lives in its own module (kept light at import: `--help` loads them all).
-for _commands in (cli_find, cli_export, cli_changes, cli_pilot, cli_decide, cli_backfill, cli_samples, cli_doctor):
+for _commands in (
+    cli_find,
+    cli_where,
+    cli_export,
+    cli_changes,
+    cli_pilot,
+    cli_decide,
+    cli_backfill,
+    cli_samples,
+    cli_doctor,
+    cli_agents,
+):
     _commands.register(app, console)
 
 if __name__ == "__main__":

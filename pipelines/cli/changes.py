@@ -14,47 +14,13 @@ from rich.table import Table
 
 from pipelines.cli.options import SnapshotReadOption
 from pipelines.cli.reporting import Mistake
+from pipelines.offers.history import CHANGES, HISTORY, OFFERING_NAMES, over_threshold
 from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
 from warehouse.target import exists
 
 DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
 UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
 SPARKS = "▁▂▃▄▅▆▇█"
-CHANGES = """
-SELECT changed_at, change, source_id, provider, offering, model, price_kind, coalesce(region, 'not stated') AS region,
-       old_usd_per_accelerator_hour, new_usd_per_accelerator_hour, change_pct, old_value, new_value
-FROM price_changes
-WHERE changed_at >= $since
-ORDER BY changed_at DESC, source_id, offering, change
-"""
-HISTORY = """
-SELECT * FROM (
-    SELECT 'AWS' AS provider, instance_type AS offering, price_kind, region, usd_per_accelerator_hour AS price,
-           CAST(NULL AS VARCHAR) AS stock_status, valid_from, valid_to, source_url
-    FROM aws_instance_price_history WHERE lower(instance_type) = lower($offering)
-    UNION ALL  -- the price list, per region; a reserved or Savings Plan term, payment (and class) are part of its kind
-    SELECT 'AWS price list', instance_type,
-           CASE WHEN lease_years IS NOT NULL
-                THEN concat_ws(' ', price_kind, lease_years || 'y', purchase_option, offering_class)
-                ELSE price_kind END,
-           region_code, usd_per_accelerator_hour, NULL, valid_from, valid_to, source_url
-    FROM aws_pricelist_price_history WHERE lower(instance_type) = lower($offering)
-    UNION ALL
-    SELECT provider, listing, price_kind, region, usd_per_gpu_hour, stock_status, valid_from, valid_to, source_url
-    FROM gpu_listing_history WHERE lower(gpu_model) = lower($offering) OR lower(listing) = lower($offering)
-)
--- A kind as the views name it (reserved_1y, compute_savings_plan_3y) also finds the price list's terms under it.
-WHERE ($kind IS NULL OR price_kind = $kind OR starts_with(price_kind, $kind || ' ')
-       OR starts_with(price_kind, regexp_replace($kind, '_(\\d+y)$', ' \\1') || ' '))
-  AND ($region IS NULL OR lower(region) = lower($region))
-ORDER BY provider, offering, price_kind, region NULLS FIRST, valid_from
-"""
-# Every name `history` answers to, for the nearest-name hint.
-OFFERING_NAMES = """
-SELECT DISTINCT instance_type AS name FROM aws_instance_price_history
-UNION SELECT DISTINCT instance_type FROM aws_pricelist_price_history
-UNION SELECT DISTINCT gpu_model FROM gpu_listing_history
-"""
 DbOption = SnapshotReadOption
 
 
@@ -172,7 +138,7 @@ def history_tables(rows: list[dict[str, Any]], offering: str) -> tuple[Table, Ta
     for name in ("provider", "offering", "kind", "region", "valid from (UTC)", "valid to", "USD/accel-h", "stock"):
         timeline.add_column(name, justify="right" if name == "USD/accel-h" else "left")
     for key, versions in series.items():
-        prices = [v["price"] for v in versions]
+        prices = [v["usd_per_accelerator_hour"] for v in versions]
         stats = (prices[0], prices[-1], min(prices), max(prices))
         current = versions[-1]["valid_to"] is None
         trend.add_row(
@@ -184,7 +150,7 @@ def history_tables(rows: list[dict[str, Any]], offering: str) -> tuple[Table, Ta
                 *key,
                 f"{v['valid_from'].astimezone(UTC):%Y-%m-%d %H:%M:%S}",
                 to,
-                money(v["price"]),
+                money(v["usd_per_accelerator_hour"]),
                 v["stock_status"] or "",
             )
     return trend, timeline
@@ -198,8 +164,6 @@ def register(app: typer.Typer, console: Console) -> None:
         db: DbOption = DEFAULT_DB_PATH,
     ) -> None:
         """What moved: price changes, listings added or removed, stock flips and page shape changes."""
-        from pipelines.orchestration.notify import over_threshold
-
         start, min_pct = window_start(since, datetime.now(UTC)), parse_percent(min_change)
         rows = [r for r in query(db, CHANGES, {"since": start}) if over_threshold(r, min_pct)]
         console.print(

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pipelines.cli.terminal import PipedConsole
+from pipelines.offers.plain import exact_rows
 from pipelines.offers.search import OfferSearch, Per
 
 UNIT_HEADERS = {
@@ -133,13 +134,7 @@ def print_table(console: Console, offers: pa.Table, search: OfferSearch, *, wide
 
 def plain_rows(offers: pa.Table) -> list[dict[str, Any]]:
     """Rows with every Decimal and time as exact text, the other values as they are."""
-    return [
-        {
-            k: text(v) if isinstance(v, datetime) else (format(v, "f") if isinstance(v, Decimal) else v)
-            for k, v in r.items()
-        }
-        for r in offers.to_pylist()
-    ]
+    return exact_rows(offers.to_pylist())
 
 
 def write_rows(offers: pa.Table, fmt: str, output: Path | None) -> None:

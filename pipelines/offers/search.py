@@ -6,11 +6,12 @@ on the exact figures, never in floating point.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
@@ -22,6 +23,7 @@ from warehouse.files import WarehouseMissing
 from warehouse.publish import readable
 from warehouse.target import exists
 
+Read = TypeVar("Read")
 HOURS_PER_MONTH = 730  # the month cloud price lists bill by: 8,760 hours a year / 12
 
 
@@ -143,10 +145,16 @@ def find_offers(con: duckdb.DuckDBPyConnection, search: OfferSearch) -> pa.Table
 
 def find_in_snapshot(db: Path | str, search: OfferSearch, *, wait_s: float = 30.0) -> pa.Table:
     """`find_offers` on the warehouse's published snapshot, opened read-only (never the file a refresh writes)."""
+    return read_snapshot(db, lambda con: find_offers(con, search), wait_s=wait_s)
+
+
+def read_snapshot(db: Path | str, read: Callable[[duckdb.DuckDBPyConnection], Read], *, wait_s: float = 30.0) -> Read:
+    """What `read` reads from the warehouse's published snapshot, opened read-only; a missing warehouse, or a
+    snapshot published before the offers views, is the user's to fix (WarehouseMissing)."""
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     with connect(readable(db), read_only=True, wait_s=wait_s) as con:
         try:
-            return find_offers(con, search)
+            return read(con)
         except duckdb.CatalogException as exc:  # a snapshot published by an earlier release: a refresh publishes them
             raise WarehouseMissing(db, f"its published snapshot predates the offers views ({exc})") from exc

@@ -25,6 +25,7 @@ from typing import Any
 
 import duckdb
 
+from pipelines.offers.history import over_threshold
 from pipelines.sources.file import NotifySettings
 from warehouse.queries import one_row, rows_as_dicts
 from warehouse.transactions import in_transaction
@@ -72,13 +73,6 @@ TAKE_TURN = "UPDATE notify_turn SET claim_id = $claim, claimed_at = $at"
 CLAIMED = "SELECT change_key FROM notify_claims WHERE list_contains($keys, change_key)"
 CLAIM = "INSERT INTO notify_claims SELECT unnest($keys), $claim, $at"
 RELEASE = "DELETE FROM notify_claims WHERE claim_id = $claim"
-
-
-def over_threshold(change: dict[str, Any], min_pct: Decimal) -> bool:
-    """A price move of at least `min_pct` percent, compared as Decimal with the feed's exact DECIMAL percentage
-    (a move from a zero price has none and always passes); every other kind of change passes."""
-    pct: Decimal | None = change["change_pct"]
-    return change["change"] != "price" or pct is None or abs(pct) >= min_pct
 
 
 def pending_changes(con: duckdb.DuckDBPyConnection, settings: NotifySettings) -> tuple[int, list[dict[str, Any]]]:

@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.adapters",),
     ("pipelines.kinds",),  # the registry of kinds
     (KIND_OBJECTS,),
-    ("pipelines.dashboard",),
+    ("pipelines.dashboard", "pipelines.agents"),  # the static site; the MCP server agents query
     # The verdict, which the CLI, the Dagster asset and the dashboard's pages show; the offers search, which the CLI
     # and the Python API share.
     ("pipelines.decide", "pipelines.offers"),
