@@ -51,7 +51,7 @@ SELECT r.region_code AS region,
        (SELECT arg_min(n.instance_type, n.usd_per_instance_hour) FROM neuron AS n
         WHERE n.region_code = r.region_code) AS cheapest_neuron,
        (SELECT min(n.usd_per_instance_hour) FROM neuron AS n WHERE n.region_code = r.region_code)
-           AS cheapest_neuron_usd
+           AS cheapest_neuron_usd_per_instance_hour
 FROM regions AS r
 LEFT JOIN aws_instance_prices AS p ON p.source_family = 'price_list' AND p.region_code = r.region_code
 GROUP BY r.region_code ORDER BY r.region_code
