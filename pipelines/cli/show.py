@@ -12,13 +12,13 @@ import pyarrow as pa
 from rich.console import Console
 
 from pipelines.across_kinds.headline import (
+    AWS_ACCELERATORS_VS_NVIDIA,
     CROSSCHECK_WARNINGS,
     GENERATIONS,
     GPU_CHEAPEST,
     HEADLINE_PRICES,
     PRICELIST_KIND_COUNTS,
     PRICELIST_REGIONS,
-    TRAINIUM_VS_NVIDIA,
 )
 from pipelines.cli import pilot_columns, show_columns
 from pipelines.cli.fitted import Printer
@@ -37,7 +37,7 @@ QUERIES = {
     ShowTable.gpu_cheapest: GPU_CHEAPEST,
     ShowTable.generations: GENERATIONS,
     ShowTable.spec_crosscheck: CROSSCHECK_WARNINGS,
-    ShowTable.accelerators_vs_nvidia: TRAINIUM_VS_NVIDIA,
+    ShowTable.accelerators_vs_nvidia: AWS_ACCELERATORS_VS_NVIDIA,
     ShowTable.cost_per_work: COST_PER_WORK,
     ShowTable.migration_payback: PAYBACK,
     ShowTable.deployment_decisions: DECISIONS,
@@ -54,9 +54,10 @@ TITLES = {
     "file's max_rate_age_days is flagged: gpu_listings.fx_rate_stale)",
     ShowTable.generations: "Accelerator generations (AWS Neuron hardware docs; launch dates: "
     "pipelines/reference/launch_dates.json)",
-    ShowTable.accelerators_vs_nvidia: "Trainium vs NVIDIA, USD excluding tax: the lowest figure per price kind, "
-    "accelerator and measure (view accelerator_value). Dense figures only; memory in GiB; Trainium from the Neuron "
-    "docs, NVIDIA from pipelines/reference/nvidia_gpus.json. Empty: the figure is not known.",
+    ShowTable.accelerators_vs_nvidia: "AWS accelerators vs NVIDIA, USD excluding tax: the lowest figure per price "
+    "kind, accelerator and measure (view accelerator_value). Dense figures only; memory in GiB; Trainium and "
+    "Inferentia from the Neuron docs, NVIDIA from pipelines/reference/nvidia_gpus.json. Empty: the figure is not "
+    "known.",
     ShowTable.cost_per_work: "Cost per completed work, USD excluding tax, at each offering's current price (passed "
     "pilots only)",
     ShowTable.migration_payback: "Migration payback: one-time cost / (monthly saving against the baseline - "

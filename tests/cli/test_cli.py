@@ -40,8 +40,8 @@ def test_refresh_offline_then_show(tmp_path):
     # The accelerator generations table: chip, launch, memory and bandwidth as printed.
     trainium2 = next(line for line in shown.output.splitlines() if line.startswith("│ Trainium2 "))
     assert "Trn2 2024-12-03" in trainium2 and "96 GiB" in trainium2 and "2.9 TB/sec" in trainium2
-    # Trainium vs NVIDIA: Trainium2's Capacity Block per dense FP8 PFLOP-hour, the format named.
-    assert "Trainium vs NVIDIA" in shown.output
+    # AWS accelerators vs NVIDIA: Trainium2's Capacity Block per dense FP8 PFLOP-hour, the format named.
+    assert "AWS accelerators vs NVIDIA" in shown.output
     versus = next(
         x for x in shown.output.splitlines() if "capacity_block" in x and "neuron_docs" in x and "Trainium2" in x
     )

@@ -49,3 +49,11 @@ def test_wide_history_and_changes_name_every_column(worked):
     assert "valid from (UTC)" in history and "│ AWS price list │ trn1.32xlarge │" in history
     changes = printed(worked, "changes", "--since", "520w", "--wide")
     assert "source" in changes and "aws_pricelist_us_east_1" in changes
+
+
+def test_the_comparison_with_nvidia_includes_inferentia(worked):
+    text = printed(worked, "show", "--table", "accelerators_vs_nvidia")
+    assert "AWS accelerators vs NVIDIA" in text
+    inf2 = [line for line in text.splitlines() if "│ Inferentia2 " in line and "neuron_docs" in line]
+    assert inf2 and "0.7600" in inf2[0]  # inf2.xlarge's on-demand price, the pilot's winner, per chip-hour
+    assert any("│ Inferentia " in line for line in text.splitlines()) and "Trainium2" in text and "H100 SXM" in text
