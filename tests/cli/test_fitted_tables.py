@@ -3,10 +3,15 @@ shortened; `--wide` shows every column with names in full."""
 
 from __future__ import annotations
 
+import json
+import re
+from decimal import Decimal
+
 import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.app import app
+from pipelines.cli.fitted import printed as printed_figure
 
 runner = CliRunner()
 LONG_NAME = "RunPod serverless pool 80 GB (H100 PRO): H100 PRO"
@@ -57,3 +62,21 @@ def test_the_comparison_with_nvidia_includes_inferentia(worked):
     inf2 = [line for line in text.splitlines() if "│ Inferentia2 " in line and "neuron_docs" in line]
     assert inf2 and "0.7600" in inf2[0]  # inf2.xlarge's on-demand price, the pilot's winner, per chip-hour
     assert any("│ Inferentia " in line for line in text.splitlines()) and "Trainium2" in text and "H100 SXM" in text
+
+
+@pytest.mark.parametrize("wide", [[], ["--wide"]])
+def test_show_prints_figures_at_their_printed_precision_and_json_keeps_them_exact(worked, wide):
+    text = printed(worked, "show", *wide)
+    assert re.findall(r"\d[eE][-+]?\d", text) == []  # never 0E-10
+    assert re.findall(r"\d\.\d{7,}", text) == []  # nor 18 decimals of a quotient
+    inf2 = next(line for line in text.splitlines() if "inf2.24xlarge" in line)
+    assert "1.0817" in inf2 and "1.081666" not in inf2
+    prices = json.loads(printed(worked, "show", "--format", "json", "--table", "aws_prices"))["aws_prices"]
+    exact = {r["instance_type"]: r["usd_per_accelerator_hour"] for r in prices if r["price_kind"] == "on_demand"}
+    assert Decimal(exact["inf2.24xlarge"]) == (Decimal("6.49") / 6).quantize(Decimal("1E-18"))  # 18 dp, as stored
+
+
+def test_a_zero_at_a_large_scale_prints_in_fixed_point():
+    assert (printed_figure(Decimal("0E-10"), 4), printed_figure(Decimal("0E-10"))) == ("0.0000", "0")
+    assert printed_figure(Decimal("1.081666666666666667")) == "1.0817"  # at most 4 places unless told
+    assert printed_figure(Decimal("21.500000")) == "21.5"
