@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from warehouse.binding import execute
+from warehouse.binding import bound, execute
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # The source's last shape, for the drift rules (each kind's open rows: its History, pipelines.kind).
 # `before`: reparse replays old fetches and must compare each with the fetch before it, not the newest.
@@ -43,6 +46,11 @@ def rows_as_dicts(
     cursor = execute(con, query, params or {})
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def arrow_table(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, object] | None = None) -> pa.Table:
+    """A query's rows as an Arrow table: DECIMALs stay decimal128 (exact), for files and for `to_pylist`."""
+    return con.sql(query, params=bound(params or {})).to_arrow_table()
 
 
 def one_row(con: duckdb.DuckDBPyConnection, query: str, params: Mapping[str, object] | None = None) -> tuple[Any, ...]:

@@ -51,7 +51,7 @@ SELECT r.region_code AS region,
        (SELECT arg_min(n.instance_type, n.usd_per_instance_hour) FROM neuron AS n
         WHERE n.region_code = r.region_code) AS cheapest_neuron,
        (SELECT min(n.usd_per_instance_hour) FROM neuron AS n WHERE n.region_code = r.region_code)
-           AS cheapest_neuron_usd
+           AS cheapest_neuron_usd_per_instance_hour
 FROM regions AS r
 LEFT JOIN aws_instance_prices AS p ON p.source_family = 'price_list' AND p.region_code = r.region_code
 GROUP BY r.region_code ORDER BY r.region_code
@@ -67,9 +67,9 @@ FROM accelerator_generations
 
 CROSSCHECK_WARNINGS = "SELECT warning FROM accelerator_config_crosscheck WHERE warning IS NOT NULL ORDER BY warning"
 
-# Trainium vs NVIDIA: per accelerator and price kind (on-demand, Capacity Blocks), the lowest figure of each
-# measure (each may come from a different price row); a measure no row knows stays NULL.
-TRAINIUM_VS_NVIDIA = """
+# AWS accelerators (Trainium, Inferentia) vs NVIDIA: per accelerator and price kind (on-demand, Capacity Blocks),
+# the lowest figure of each measure (each may come from a different price row); a measure no row knows stays NULL.
+AWS_ACCELERATORS_VS_NVIDIA = """
 SELECT price_kind, accelerator_spec AS accelerator, spec_source,
        count(*) AS price_rows,
        min(usd_per_accelerator_hour) AS usd_per_accelerator_hour,
@@ -79,7 +79,7 @@ SELECT price_kind, accelerator_spec AS accelerator, spec_source,
        min(usd_per_dense_pflop_hour_fp8) AS usd_per_dense_pflop_hour_fp8
 FROM accelerator_value
 WHERE price_kind IN ('on_demand', 'capacity_block')
-  AND (accelerator_spec LIKE 'Trainium%' OR spec_source = 'nvidia_reference')
+  AND (accelerator_spec LIKE 'Trainium%' OR accelerator_spec LIKE 'Inferentia%' OR spec_source = 'nvidia_reference')
 GROUP BY price_kind, accelerator_spec, spec_source
 ORDER BY price_kind DESC, spec_source, min(usd_per_dense_pflop_hour_bf16) NULLS LAST, accelerator_spec
 """

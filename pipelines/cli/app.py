@@ -24,9 +24,11 @@ from pipelines.cli import find as cli_find
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli import samples as cli_samples
 from pipelines.cli import where as cli_where
+from pipelines.cli.formats import FormatOption, OutputFormat, OutputOption, WideOption, check_output
 from pipelines.cli.options import SnapshotReadOption, SourcesOption, WriteOption, selected_sources
 from pipelines.cli.process import skip_the_exit_collection
 from pipelines.cli.reporting import EPILOG, ReportingGroup
+from pipelines.cli.show_columns import ShowTable
 from pipelines.cli.terminal import quiet_libraries, wide_console
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from schemas.gx_warm_up import warm_up_in_background
@@ -140,17 +142,27 @@ def usable_database(db: Path, wait: float) -> int:
 
 @app.command()
 def show(
+    fmt: FormatOption = OutputFormat.table,
+    output: OutputOption = None,
+    table: Annotated[
+        ShowTable | None, typer.Option("--table", help="Only this table; csv and parquet write one table.")
+    ] = None,
+    wide: WideOption = False,
     db: SnapshotReadOption = DEFAULT_DB_PATH,
     wait: Annotated[
         float, typer.Option("--wait", min=0, help="Seconds to wait for a program holding the database.")
     ] = 30.0,
 ) -> None:
     """Print the headline views: AWS prices per instance-hour and per accelerator-hour, and source freshness."""
-    from pipelines.cli.show import print_headline
+    from pipelines.cli.show import print_headline, write_headline
 
+    check_output(fmt, output, f"{table or 'aws_prices'}.parquet")
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
-    print_headline(console, db, wait_s=wait)
+    if fmt is OutputFormat.table:
+        print_headline(console, db, wait_s=wait, wide=wide, only=table)
+    else:
+        write_headline(db, fmt, output, table, wait)
 
 
 @app.command()

@@ -1,4 +1,5 @@
-"""`ratecard changes` and `ratecard history`: the change feed and one offering's price timeline, as rich tables."""
+"""`ratecard changes` and `ratecard history`: the change feed and one offering's price timeline, as tables fitted to
+100 columns (`changes_tables.py`) or as JSON, CSV or Parquet with every figure exact (`formats.py`)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from pipelines.cli.formats import FormatOption, OutputFormat, OutputOption, WideOption, check_output
 from pipelines.cli.options import SnapshotReadOption
 from pipelines.cli.reporting import Mistake
 from pipelines.offers.history import CHANGES, HISTORY, OFFERING_NAMES, over_threshold
@@ -20,7 +21,6 @@ from warehouse.target import exists
 
 DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
 UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
-SPARKS = "▁▂▃▄▅▆▇█"
 DbOption = SnapshotReadOption
 
 
@@ -75,85 +75,25 @@ def no_history(db: Path, offering: str, kind: str | None, region: str | None) ->
     return Mistake(f"no price history for {offering!r} ({asked}) in {db}", hint, code=1)
 
 
-def money(value: Decimal | None) -> str:
-    return "" if value is None else f"{value.quantize(Decimal('0.0001'))}"
-
-
-def sparkline(values: list[Decimal]) -> str:
-    low, high = min(values), max(values)
-    span = high - low
-    steps = len(SPARKS) - 1
-    return "".join(SPARKS[int((v - low) / span * steps) if span else steps // 2] for v in values)
-
-
 def query(db: Path, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = query_arrow(db, sql, params).to_pylist()
+    return rows
+
+
+def query_arrow(db: Path, sql: str, params: dict[str, Any]) -> Any:
+    """The rows as an Arrow table (DECIMALs exact), from the published snapshot."""
     import duckdb
 
     from pipelines.cli.show import reading
-    from warehouse.queries import rows_as_dicts
+    from warehouse.queries import arrow_table
 
     if not exists(db):
         raise WarehouseMissing(db, "does not exist yet")
     with reading(db) as con:
         try:
-            return rows_as_dicts(con, sql, params)
+            return arrow_table(con, sql, params)
         except duckdb.CatalogException as exc:  # a snapshot published by an earlier release
             raise WarehouseMissing(db, f"its published snapshot predates this view ({exc})") from exc
-
-
-def changes_table(rows: list[dict[str, Any]], title: str) -> Table:
-    table = Table(title=title)
-    for name in ("when (UTC)", "change", "offering", "kind", "region", "old", "new", "change %"):
-        table.add_column(name, justify="right" if name in ("old", "new", "change %") else "left")
-    for r in rows:
-        offering = r["offering"] or r["source_id"]
-        who = f"{r['provider']} {offering}" if r["provider"] and r["provider"] != "AWS" else offering
-        old = money(r["old_usd_per_accelerator_hour"]) if r["change"] == "price" else (r["old_value"] or "")
-        new = money(r["new_usd_per_accelerator_hour"]) if r["change"] == "price" else (r["new_value"] or "")
-        pct = "" if r["change_pct"] is None else f"{r['change_pct']:+}%"
-        style = "green" if pct.startswith("-") else "red" if pct.startswith("+") else ""
-        when = r["changed_at"].astimezone(UTC).strftime("%Y-%m-%d %H:%M")
-        table.add_row(
-            when,
-            r["change"],
-            who,
-            r["price_kind"] or "",
-            r["region"] if r["provider"] else "",
-            old[:16],
-            new[:16],
-            f"[{style}]{pct}[/]" if style else pct,
-        )
-    return table
-
-
-def history_tables(rows: list[dict[str, Any]], offering: str) -> tuple[Table, Table]:
-    series: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for r in rows:
-        key: tuple[str, ...] = (r["provider"], r["offering"], r["price_kind"], r["region"] or "not stated")
-        series.setdefault(key, []).append(r)
-    trend = Table(title=f"{offering}: USD per accelerator-hour (GPU-hour), excluding tax, per version")
-    for name in ("provider", "offering", "kind", "region", "first", "now", "min", "max", "versions", "trend"):
-        trend.add_column(name, justify="right" if name in ("first", "now", "min", "max", "versions") else "left")
-    timeline = Table(title=f"{offering}: price timeline (valid from → to; open = current)")
-    for name in ("provider", "offering", "kind", "region", "valid from (UTC)", "valid to", "USD/accel-h", "stock"):
-        timeline.add_column(name, justify="right" if name == "USD/accel-h" else "left")
-    for key, versions in series.items():
-        prices = [v["usd_per_accelerator_hour"] for v in versions]
-        stats = (prices[0], prices[-1], min(prices), max(prices))
-        current = versions[-1]["valid_to"] is None
-        trend.add_row(
-            *key, *(money(p) for p in stats), str(len(prices)), sparkline(prices) + ("" if current else " (gone)")
-        )
-        for v in versions:
-            to = "open" if v["valid_to"] is None else f"{v['valid_to'].astimezone(UTC):%Y-%m-%d %H:%M:%S}"
-            timeline.add_row(
-                *key,
-                f"{v['valid_from'].astimezone(UTC):%Y-%m-%d %H:%M:%S}",
-                to,
-                money(v["usd_per_accelerator_hour"]),
-                v["stock_status"] or "",
-            )
-    return trend, timeline
 
 
 def register(app: typer.Typer, console: Console) -> None:
@@ -161,27 +101,54 @@ def register(app: typer.Typer, console: Console) -> None:
     def changes(
         since: Annotated[str, typer.Option("--since", help="How far back: 7d, 12h, 30m, 2w.")] = "7d",
         min_change: Annotated[str, typer.Option("--min-change", help="Price moves of at least this, e.g. 5%.")] = "0%",
+        fmt: FormatOption = OutputFormat.table,
+        output: OutputOption = None,
+        wide: WideOption = False,
         db: DbOption = DEFAULT_DB_PATH,
     ) -> None:
         """What moved: price changes, listings added or removed, stock flips and page shape changes."""
+        import pyarrow as pa
+
+        from pipelines.cli.changes_tables import print_changes
+        from pipelines.cli.fitted import Printer
+        from pipelines.cli.formats import write_rows
+
+        check_output(fmt, output, "changes.parquet")
         start, min_pct = window_start(since, datetime.now(UTC)), parse_percent(min_change)
-        rows = [r for r in query(db, CHANGES, {"since": start}) if over_threshold(r, min_pct)]
-        console.print(
-            changes_table(rows, f"Changes since {start:%Y-%m-%d %H:%M} UTC (USD per accelerator-hour, excl. tax)")
+        found = query_arrow(db, CHANGES, {"since": start})
+        # Indices typed: an empty list alone is Arrow's null type, which `take` refuses.
+        kept = found.take(
+            pa.array([i for i, r in enumerate(found.to_pylist()) if over_threshold(r, min_pct)], pa.int64())
         )
-        if not rows:
-            console.print("no changes in that window")
+        if fmt is not OutputFormat.table:
+            write_rows(kept, fmt, output, "changes")
+            return
+        show = Printer(console, wide=wide)
+        title = f"Changes since {start:%Y-%m-%d %H:%M} UTC (USD per accelerator-hour, excl. tax)"
+        print_changes(show, kept.to_pylist(), title)
+        if not kept.num_rows:
+            show("no changes in that window")
 
     @app.command()
     def history(
         offering: Annotated[str, typer.Argument(help="An instance type (trn1.32xlarge) or a GPU model (H100).")],
         kind: Annotated[str | None, typer.Option("--kind", help="Only this price kind (on_demand, spot, ...).")] = None,
         region: Annotated[str | None, typer.Option("--region", help="Only this region.")] = None,
+        fmt: FormatOption = OutputFormat.table,
+        output: OutputOption = None,
+        wide: WideOption = False,
         db: DbOption = DEFAULT_DB_PATH,
     ) -> None:
         """The price timeline of one instance type or GPU model, with a sparkline per offering."""
-        rows = query(db, HISTORY, {"offering": offering, "kind": kind, "region": region})
-        if not rows:
+        from pipelines.cli.changes_tables import print_history
+        from pipelines.cli.fitted import Printer
+        from pipelines.cli.formats import write_rows
+
+        check_output(fmt, output, "history.parquet")
+        found = query_arrow(db, HISTORY, {"offering": offering, "kind": kind, "region": region})
+        if not found.num_rows:
             raise no_history(db, offering, kind, region)
-        for table in history_tables(rows, offering):
-            console.print(table)
+        if fmt is OutputFormat.table:
+            print_history(Printer(console, wide=wide), found.to_pylist(), offering)
+        else:
+            write_rows(found, fmt, output, "price versions")

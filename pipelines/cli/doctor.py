@@ -95,7 +95,7 @@ def check(declared: SourcesFile, selected: list[SourceSpec], *, live: bool) -> l
 
 
 def _page_finding(source: SourceSpec, outcome: SourceOutcome, db: Path) -> Finding:
-    from pipelines.cli.show import plain
+    from pipelines.cli.formats import plain
     from pipelines.kinds import kind_named
     from warehouse.binding import execute
     from warehouse.db import connect

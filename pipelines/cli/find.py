@@ -4,26 +4,17 @@ and stock, cheapest first in the unit asked, from the published snapshot (read-o
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from pipelines.cli.options import SnapshotReadOption, named_path
-from pipelines.cli.reporting import Mistake
+from pipelines.cli.formats import FormatOption, OutputFormat, OutputOption, WideOption, check_output
+from pipelines.cli.options import SnapshotReadOption
 from pipelines.offers.search import Per
 from warehouse.files import DEFAULT_DB_PATH
 
 LARGEST = Decimal(10) ** 15  # far above any price or memory, well inside DECIMAL(38, 18)
-
-
-class FindFormat(StrEnum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-    parquet = "parquet"
 
 
 def amount(text: str) -> Decimal:
@@ -78,25 +69,19 @@ def register(app: typer.Typer, console: Console) -> None:
         per: Annotated[
             Per, typer.Option("--per", help="Price unit and order: accel-hour, instance-hour, month (730 h).")
         ] = Per.accel_hour,
-        fmt: Annotated[FindFormat, typer.Option("--format", help="table, json, csv or parquet.")] = FindFormat.table,
-        output: Annotated[
-            Path | None, typer.Option("--output", parser=named_path, help="Write json, csv or parquet here.")
-        ] = None,
-        wide: Annotated[bool, typer.Option("--wide", help="Every column in the table, names in full.")] = False,
+        fmt: FormatOption = OutputFormat.table,
+        output: OutputOption = None,
+        wide: WideOption = False,
         db: SnapshotReadOption = DEFAULT_DB_PATH,
         wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for the database.")] = 30.0,
     ) -> None:
         """Find offers of an accelerator: cheapest first in the --per unit, with kind, terms, region, stock, data
         age and source (region 'not stated' and stock unknown are never assumed)."""
-        from pipelines.cli.find_output import print_table, write_rows
+        from pipelines.cli.find_output import print_table
+        from pipelines.cli.formats import write_rows
         from pipelines.offers.search import OfferSearch, find_in_snapshot
 
-        if output is not None and fmt is FindFormat.table:
-            raise Mistake("--output writes json, csv or parquet", "add --format json, csv or parquet")
-        if fmt is FindFormat.parquet and output is None:
-            raise Mistake("--format parquet needs --output PATH", "name the file to write, such as offers.parquet")
-        if output is not None and output.is_dir():
-            raise Mistake(f"--output {output} is a folder", "name a file to write, such as offers.parquet")
+        check_output(fmt, output, "offers.parquet")
         search = OfferSearch(
             accelerator=accelerator,
             count=count,
@@ -110,7 +95,7 @@ def register(app: typer.Typer, console: Console) -> None:
             per=per,
         )
         offers = find_in_snapshot(db, search, wait_s=wait)
-        if fmt is FindFormat.table:
+        if fmt is OutputFormat.table:
             print_table(console, offers, search, wide=wide)
         else:
-            write_rows(offers, fmt.value, output)
+            write_rows(offers, fmt, output, "offers")

@@ -1,25 +1,20 @@
-"""How `ratecard find` shows offers: a table that fits 100 columns (every column with --wide), or the rows as JSON,
-CSV or Parquet with every figure exact (money as strings in JSON, DECIMAL in Parquet) and names in full."""
+"""How `ratecard find` shows offers in a terminal: a table that fits 100 columns (every column with --wide); the
+files (JSON, CSV, Parquet) are `formats.py`'s."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
-import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from pipelines.cli.formats import NARROW_WIDTH, WIDE_WIDTH
+from pipelines.cli.formats import exact_text as text
 from pipelines.cli.terminal import PipedConsole
-from pipelines.offers.plain import exact_rows
 from pipelines.offers.search import OfferSearch, Per
 
 UNIT_HEADERS = {
@@ -30,22 +25,8 @@ UNIT_HEADERS = {
     "total_usd_per_month_730h": "total USD/month (730 h)",
 }
 NARROW_OFFERING = 24  # characters of an offering's name the narrow table keeps
-NARROW_WIDTH = 100  # the narrow table fits a 100-column terminal
-WIDE_WIDTH = 1000
 FOUR_DP = Decimal("0.0001")
 ONE_DP = Decimal("0.1")
-
-
-def text(value: Any) -> str:
-    """A cell as text, exactly: a Decimal in fixed point with its trailing zeros trimmed (never fewer than cents)."""
-    if value is None:
-        return ""
-    if isinstance(value, Decimal):
-        whole, _, fraction = format(value.normalize(), "f").partition(".")
-        return f"{whole}.{fraction.ljust(2, '0')}"
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return str(value)
 
 
 def age(fetched_at: datetime, now: datetime) -> str:
@@ -130,28 +111,3 @@ def print_table(console: Console, offers: pa.Table, search: OfferSearch, *, wide
     if wide:
         console = PipedConsole(file=console.file, width=WIDE_WIDTH)
     console.print(table, width=None if wide else min(console.width, NARROW_WIDTH))
-
-
-def plain_rows(offers: pa.Table) -> list[dict[str, Any]]:
-    """Rows with every Decimal and time as exact text, the other values as they are."""
-    return exact_rows(offers.to_pylist())
-
-
-def write_rows(offers: pa.Table, fmt: str, output: Path | None) -> None:
-    if fmt == "parquet":
-        assert output is not None  # the command asks for it first
-        pq.write_table(offers, output)
-        return
-    if fmt == "json":
-        body = json.dumps(plain_rows(offers), indent=2) + "\n"
-    else:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=offers.column_names, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(plain_rows(offers))
-        body = buffer.getvalue()
-    if output is None:
-        typer.echo(body, nl=False)
-    else:
-        output.write_text(body, encoding="utf-8")
-        typer.echo(f"wrote {offers.num_rows} offers to {output}", err=True)

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from pipelines.cli.formats import FormatOption, OutputFormat, OutputOption, WideOption, check_output
 from pipelines.cli.options import SnapshotReadOption, WriteOption, named_path
+from pipelines.cli.pilot_costs import CostTable
 from pipelines.cli.pilot_input import canonical, land_input, read_csv_file, say_repeated, validated
 from pipelines.cli.pilot_training import register_training
 from pipelines.cli.reporting import Mistake
 from pipelines.pilots.errors import PilotInputError
 from warehouse.files import DEFAULT_DB_PATH
-
-if TYPE_CHECKING:
-    pass
 
 pilot_app = typer.Typer(help="Pilot results (cost per completed work) and migration plans (payback).")
 DbOption = WriteOption
@@ -159,19 +158,29 @@ def register(app: typer.Typer, console: Console) -> None:
     @pilot_app.command("costs")
     def costs(
         workload: Annotated[str, typer.Option("--workload", help="Workload, as its pilots and profile name it.")],
+        fmt: FormatOption = OutputFormat.table,
+        output: OutputOption = None,
+        table: Annotated[
+            CostTable | None, typer.Option("--table", help="The table csv or parquet writes (default: ranking).")
+        ] = None,
+        wide: WideOption = False,
         db: SnapshotReadOption = DEFAULT_DB_PATH,
         wait: WaitOption = 30.0,
     ) -> None:
         """Rank every priced candidate by a month of the workload's traffic, always-on against serverless."""
+        from pipelines.cli.pilot_costs import print_costs, write_costs
         from pipelines.cli.show import reading
-        from pipelines.pilots.costs import print_costs, workload_costs, workload_names
+        from pipelines.pilots.costs import workload_costs, workload_names
 
+        check_output(fmt, output, "costs.parquet")
         with reading(db, wait) as con:
             found = workload_costs(con, workload)
-            known = [] if found["profile"] else workload_names(con)
-        if not found["profile"]:
+            known = [] if found["profile"].num_rows else workload_names(con)
+        if not found["profile"].num_rows:
             raise _no_profile(workload, known, db)
-        if not print_costs(console, workload, found):
+        if fmt is not OutputFormat.table:
+            write_costs(found, fmt, output, table)
+        elif not print_costs(console, workload, found, wide=wide):
             raise typer.Exit(code=1)
 
     @pilot_app.command("plan")

@@ -1,129 +1,96 @@
-"""Render the headline views as terminal tables (read-only: safe beside a running refresh's readers)."""
+"""`ratecard show`: the headline views as terminal tables fitted to 100 columns (`--wide`: every column), or as
+JSON (one object keyed by table name), CSV or Parquet (one table, `--table`). Read-only: safe beside a refresh."""
 
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 from rich.console import Console
-from rich.table import Table
 
 from pipelines.across_kinds.headline import (
+    AWS_ACCELERATORS_VS_NVIDIA,
     CROSSCHECK_WARNINGS,
     GENERATIONS,
     GPU_CHEAPEST,
     HEADLINE_PRICES,
     PRICELIST_KIND_COUNTS,
     PRICELIST_REGIONS,
-    TRAINIUM_VS_NVIDIA,
 )
-from pipelines.pilots.show import pilot_rows, print_pilots
+from pipelines.cli import pilot_columns, show_columns
+from pipelines.cli.fitted import Printer
+from pipelines.cli.formats import OutputFormat, write_tables
+from pipelines.cli.reporting import Mistake
+from pipelines.cli.show_columns import ShowTable
+from pipelines.pilots.show import COST_PER_WORK, DECISIONS, PAYBACK
 from warehouse.db import connect
 from warehouse.publish import readable
-from warehouse.queries import SOURCE_FRESHNESS, rows_as_dicts
+from warehouse.queries import SOURCE_FRESHNESS, arrow_table
 
-PRICE_HEADERS = {
-    "instance_type": "instance",
-    "accelerator": "accelerator",
-    "accels": "accels",
-    "accel_memory": "accel memory (as printed)",
-    "price_kind": "price kind",
-    "region": "region",
-    "usd_per_instance_hour": "USD/instance-h",
-    "usd_per_accelerator_hour": "USD/accel-h exact",
-    "usd_per_accelerator_hour_4dp": "USD/accel-h 4dp",
+QUERIES = {
+    ShowTable.aws_prices: HEADLINE_PRICES,
+    ShowTable.pricelist_regions: PRICELIST_REGIONS,
+    ShowTable.pricelist_kinds: PRICELIST_KIND_COUNTS,
+    ShowTable.gpu_cheapest: GPU_CHEAPEST,
+    ShowTable.generations: GENERATIONS,
+    ShowTable.spec_crosscheck: CROSSCHECK_WARNINGS,
+    ShowTable.accelerators_vs_nvidia: AWS_ACCELERATORS_VS_NVIDIA,
+    ShowTable.cost_per_work: COST_PER_WORK,
+    ShowTable.migration_payback: PAYBACK,
+    ShowTable.deployment_decisions: DECISIONS,
+    ShowTable.sources: SOURCE_FRESHNESS,
 }
-MONEY_TRIMMED = {"usd_per_instance_hour", "usd_per_accelerator_hour"}
-GPU_HEADERS = {
-    "gpu_model": "GPU",
-    "usd_per_gpu_hour": "cheapest USD/GPU-h",
-    "provider": "provider",
-    "stock_status": "its stock",
-    "providers_offering": "providers (not sold out)",
-    "providers_in_stock": "of them stating stock",
-    "listing": "listing",
-    "original_price": "as printed",
+TITLES = {
+    ShowTable.aws_prices: "AWS accelerator prices, USD excluding tax. Instance prices as printed; per-accelerator "
+    "figures derived (instance price / accelerators). Region 'not stated': the page names none.",
+    ShowTable.pricelist_regions: "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows "
+    "by kind (reserved and Savings Plans: every plan, term and payment option; spot: indicative) and the cheapest "
+    "Trainium/Inferentia on-demand type",
+    ShowTable.gpu_cheapest: "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
+    "only; non-USD prices converted at the latest ECB rate on or before the fetch date (one older than the sources "
+    "file's max_rate_age_days is flagged: gpu_listings.fx_rate_stale)",
+    ShowTable.generations: "Accelerator generations (AWS Neuron hardware docs; launch dates: "
+    "pipelines/reference/launch_dates.json)",
+    ShowTable.accelerators_vs_nvidia: "AWS accelerators vs NVIDIA, USD excluding tax: the lowest figure per price "
+    "kind, accelerator and measure (view accelerator_value). Dense figures only; memory in GiB; Trainium and "
+    "Inferentia from the Neuron docs, NVIDIA from pipelines/reference/nvidia_gpus.json. Empty: the figure is not "
+    "known.",
+    ShowTable.cost_per_work: "Cost per completed work, USD excluding tax, at each offering's current price (passed "
+    "pilots only)",
+    ShowTable.migration_payback: "Migration payback: one-time cost / (monthly saving against the baseline - "
+    "maintenance)",
+    ShowTable.deployment_decisions: "Cheapest deployment per workload for its traffic profile (deployment_costs: "
+    "always-on billed days_per_month x 24 h per instance, serverless its busy time plus cold starts and idle "
+    "tails), USD excluding tax",
+    ShowTable.sources: "Sources",
 }
-GENERATION_HEADERS = {
-    "chip": "chip",
-    "launch": "launch",
-    "memory_printed": "memory (as printed)",
-    "bandwidth_printed": "bandwidth (as printed)",
-    "dense_formats": "dense compute per format",
-    "sparse_formats": "sparse (never used as dense)",
-    "source": "source (Neuron docs release)",
+COLUMNS = {
+    ShowTable.aws_prices: show_columns.PRICES,
+    ShowTable.pricelist_regions: show_columns.REGIONS,
+    ShowTable.gpu_cheapest: show_columns.GPUS,
+    ShowTable.generations: show_columns.GENERATIONS,
+    ShowTable.accelerators_vs_nvidia: show_columns.VERSUS,
+    ShowTable.cost_per_work: pilot_columns.COST_PER_WORK,
+    ShowTable.migration_payback: pilot_columns.PAYBACK,
+    ShowTable.deployment_decisions: pilot_columns.DECISIONS,
+    ShowTable.sources: show_columns.SOURCES,
 }
-VALUE_HEADERS = {
-    "price_kind": "price kind",
-    "accelerator": "accelerator",
-    "spec_source": "figures from",
-    "price_rows": "price rows",
-    "usd_per_accelerator_hour": "USD/accel-h",
-    "usd_per_gib_memory_hour": "USD/GiB-h",
-    "usd_per_dense_pflop_hour_bf16": "USD/dense BF16 PFLOP-h",
-    "usd_per_dense_pflop_hour_fp8": "USD/dense 8-bit PFLOP-h (format)",
-}
-FOUR_DP = Decimal("0.0001")
+PILOT_TABLES = (ShowTable.cost_per_work, ShowTable.migration_payback, ShowTable.deployment_decisions)
 
 
-REGION_HEADERS = {
-    "region": "region",
-    "types": "types",
-    "on_demand": "on-demand",
-    "reserved": "reserved",
-    "savings_plans": "Savings Plans",
-    "spot": "spot",
-    "cheapest_neuron": "cheapest trn/inf on-demand",
-    "cheapest_neuron_usd": "USD/instance-h",
-}
+def reading(db: Path, wait_s: float = 30.0) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
+    """The published snapshot when there is one (never the working file a refresh may be writing), read-only."""
+    return connect(readable(db), read_only=True, wait_s=wait_s)
 
 
-def plain(value: Decimal) -> str:
-    """A Decimal without its storage scale's trailing zeros: 1.500000 -> 1.5, 320.000000 -> 320."""
-    return format(value.normalize(), "f")
-
-
-def money(value: Decimal) -> str:
-    """Dollars with the digits the figure has, never fewer than cents: 21.500000 -> 21.50, 1.34375 stays."""
-    text = plain(value)
-    whole, _, cents = text.partition(".")
-    return f"{whole}.{cents.ljust(2, '0')}"
-
-
-def headline_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for row in rows:
-        memory = ""
-        if row["accelerator_memory_value"] is not None:
-            memory = f"{plain(row['accelerator_memory_value'])} {row['accelerator_memory_unit']}"
-            memory += " (derived)" if row["accelerator_memory_derived"] else ""
-        shown = {key: row.get(key) for key in PRICE_HEADERS}
-        shown["accel_memory"] = memory
-        for key in MONEY_TRIMMED:
-            shown[key] = money(row[key])
-        out.append(shown)
-    return out
-
-
-def gpu_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            **row,
-            "usd_per_gpu_hour": money(row["usd_per_gpu_hour"]),
-            "original_price": f"{money(row['original_amount'])} {row['original_currency']} {row['original_unit']}",
-        }
-        for row in rows
-    ]
-
-
-def region_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {**row, "cheapest_neuron_usd": money(row["cheapest_neuron_usd"]) if row["cheapest_neuron_usd"] else None}
-        for row in rows
-    ]
+def headline_tables(db: Path, wait_s: float, only: ShowTable | None = None) -> dict[ShowTable, pa.Table]:
+    """Each table's rows as the views hold them (DECIMALs exact), in the order `show` prints them."""
+    wanted = [only] if only else list(ShowTable)
+    with reading(db, wait_s) as con:
+        return {name: arrow_table(con, QUERIES[name]) for name in wanted}
 
 
 def where_the_other_rows_are(counts: list[dict[str, Any]]) -> str:
@@ -139,111 +106,29 @@ def where_the_other_rows_are(counts: list[dict[str, Any]]) -> str:
     )
 
 
-def generation_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            **row,
-            "launch": f"{row['launch_family']} {row['launch_date']}"
-            + (" (preview)" if row["launch_status"] == "preview" else "")
-            if row["launch_date"]
-            else "",
-            "source": f"{row['source_url'].rsplit('/', 1)[-1]} (Neuron docs v{row['doc_version']})"
-            if row["doc_version"]
-            else row["source_url"],
-        }
-        for row in rows
-    ]
+def print_headline(
+    console: Console, db: Path, *, wait_s: float = 30.0, wide: bool = False, only: ShowTable | None = None
+) -> None:
+    tables = {name: rows.to_pylist() for name, rows in headline_tables(db, wait_s, only).items()}
+    show = Printer(console, wide=wide)
+    pilots_landed = bool(tables.get(ShowTable.cost_per_work)) or only in PILOT_TABLES
+    for name, rows in tables.items():
+        if name is ShowTable.pricelist_kinds:
+            if rows:
+                show(where_the_other_rows_are(rows))
+        elif name is ShowTable.spec_crosscheck:  # a configuration total that disagrees with chips x the chip's figure
+            for row in rows:
+                show(f"[yellow]spec cross-check:[/] {row['warning']}")
+        elif name in PILOT_TABLES and not pilots_landed:
+            continue  # no pilot has landed (ratecard pilot): an empty table would only be noise
+        elif name is not ShowTable.deployment_decisions or rows:
+            show.table(TITLES[name], rows, COLUMNS[name])
 
 
-def value_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Four decimals, half up; a figure not known stays empty; the 8-bit float format is named beside its figure."""
-
-    def four(value: Decimal | None) -> str | None:
-        return None if value is None else str(value.quantize(FOUR_DP, rounding=ROUND_HALF_UP))
-
-    out = []
-    for row in rows:
-        shown = {key: four(row[key]) if key.startswith("usd") else row[key] for key in VALUE_HEADERS}
-        if shown["usd_per_dense_pflop_hour_fp8"] is not None:
-            shown["usd_per_dense_pflop_hour_fp8"] += f" ({row['fp8_format']})"
-        out.append(shown)
-    return out
-
-
-def rows_table(title: str, rows: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Table:
-    table = Table(title=title, title_justify="left")
-    names = list(headers or (rows[0] if rows else {}))
-    for name in names:
-        sample = rows[0][name] if rows else None
-        numeric = (isinstance(sample, (int, Decimal)) and not isinstance(sample, bool)) or name.startswith("usd")
-        table.add_column((headers or {}).get(name, name), justify="right" if numeric else "left")
-    for row in rows:
-        table.add_row(*("" if row[n] is None else str(row[n]) for n in names))
-    return table
-
-
-def reading(db: Path, wait_s: float = 30.0) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
-    """The published snapshot when there is one (never the working file a refresh may be writing), read-only."""
-    return connect(readable(db), read_only=True, wait_s=wait_s)
-
-
-def print_headline(console: Console, db: Path, *, wait_s: float = 30.0) -> None:
-    with reading(db, wait_s) as con:
-        prices = rows_as_dicts(con, HEADLINE_PRICES)
-        freshness = rows_as_dicts(con, SOURCE_FRESHNESS)
-        cheapest = rows_as_dicts(con, GPU_CHEAPEST)
-        regions = rows_as_dicts(con, PRICELIST_REGIONS)
-        kind_counts = rows_as_dicts(con, PRICELIST_KIND_COUNTS)
-        generations = rows_as_dicts(con, GENERATIONS)
-        warnings = [row["warning"] for row in rows_as_dicts(con, CROSSCHECK_WARNINGS)]
-        value = rows_as_dicts(con, TRAINIUM_VS_NVIDIA)
-        pilots = pilot_rows(con)
-    console.print(
-        rows_table(
-            "AWS accelerator prices, USD excluding tax. Instance prices as printed; "
-            "per-accelerator figures derived (instance price / accelerators). "
-            "Region 'not stated': the page names none.",
-            headline_rows(prices),
-            PRICE_HEADERS,
-        )
-    )
-    console.print(
-        rows_table(
-            "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows by kind (reserved and "
-            "Savings Plans: every plan, term and payment option; spot: indicative) and the cheapest "
-            "Trainium/Inferentia on-demand type",
-            region_rows(regions),
-            REGION_HEADERS,
-        )
-    )
-    if kind_counts:
-        console.print(where_the_other_rows_are(kind_counts))
-    console.print(
-        rows_table(
-            "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
-            "only; non-USD prices converted at the latest ECB rate on or before the fetch date (one older than "
-            "the sources file's max_rate_age_days is flagged: gpu_listings.fx_rate_stale)",
-            gpu_rows(cheapest),
-            GPU_HEADERS,
-        )
-    )
-    console.print(
-        rows_table(
-            "Accelerator generations (AWS Neuron hardware docs; launch dates: pipelines/reference/launch_dates.json)",
-            generation_rows(generations),
-            GENERATION_HEADERS,
-        )
-    )
-    for warning in warnings:  # a configuration total that disagrees with chips x the chip page's figure
-        console.print(f"[yellow]spec cross-check:[/] {warning}")
-    console.print(
-        rows_table(
-            "Trainium vs NVIDIA, USD excluding tax: the lowest figure per price kind, accelerator and measure "
-            "(view accelerator_value). Dense figures only; memory in GiB; Trainium from the Neuron docs, NVIDIA "
-            "from pipelines/reference/nvidia_gpus.json. Empty: the figure is not known.",
-            value_rows(value),
-            VALUE_HEADERS,
-        )
-    )
-    print_pilots(console, pilots)  # user pilots (ratecard pilot), when any have landed
-    console.print(rows_table("Sources", freshness))
+def write_headline(db: Path, fmt: OutputFormat, output: Path | None, only: ShowTable | None, wait_s: float) -> None:
+    """JSON: one object keyed by table name (every table, or the one asked); CSV and Parquet: the --table asked."""
+    if fmt is not OutputFormat.json and only is None:
+        names = ", ".join(ShowTable)
+        raise Mistake(f"--format {fmt.value} writes one table: name it with --table", f"one of {names}")
+    tables = headline_tables(db, wait_s, only)
+    write_tables({name.value: rows for name, rows in tables.items()}, fmt, output, only and only.value)

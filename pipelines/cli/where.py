@@ -81,11 +81,11 @@ def register(app: typer.Typer, console: Console) -> None:
     ) -> None:
         """Where an accelerator can be had: the providers and regions that list it now, by price kind, with the
         cheapest current price and when each was first and last seen (region 'not stated' is never assumed)."""
-        from pipelines.cli.find_output import write_rows
+        from pipelines.cli.formats import OutputFormat, write_rows
         from pipelines.offers.availability import where_in_snapshot
 
         found = where_in_snapshot(db, accelerator, include_gone=include_gone, wait_s=wait)
         if fmt is WhereFormat.table:
             print_where(console, found.to_pylist(), accelerator, include_gone)
         else:
-            write_rows(found, fmt.value, None)
+            write_rows(found, OutputFormat(fmt.value), None, "rows")

@@ -1,16 +1,13 @@
-"""The pilot tables `ratecard show` prints: cost per million work units, each plan's payback verdict, and each
-workload's cheapest deployment for its traffic profile."""
+"""The pilot queries `ratecard show` reads (cost per million work units, each plan's payback verdict, each
+workload's cheapest deployment for its traffic profile; their columns are `pipelines/cli/pilot_columns.py`'s), and
+the training spends `ratecard pilot training` prints."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
 
-import duckdb
-from rich.console import Console
 from rich.table import Table
-
-from warehouse.queries import rows_as_dicts
 
 COST_PER_WORK = """
 SELECT workload, coalesce(provider || ' ', '') || offering AS offering, price_kind,
@@ -33,17 +30,6 @@ FROM deployment_costs
 QUALIFY rank = 1 AND row_number() OVER (PARTITION BY workload ORDER BY monthly_usd, offering) = 1
 ORDER BY workload
 """
-DECISION_COLUMNS = {
-    "workload": ("workload", None),
-    "offering": ("cheapest option", None),
-    "price_kind": ("price kind", None),
-    "billing": ("billing", None),
-    "instances": ("instances / workers", 0),
-    "utilisation": ("utilisation", 4),
-    "monthly_usd": ("USD per month", 2),
-    "usd_per_million_accepted": ("USD per million units", 6),
-    "candidates": ("candidates", 0),
-}
 
 
 def _text(value: Any, places: int | None = None) -> str:
@@ -62,65 +48,6 @@ def titled_table(title: str, rows: list[dict[str, Any]], columns: dict[str, tupl
     for row in rows:
         table.add_row(*(_text(row[name], places) for name, (_, places) in columns.items()))
     return table
-
-
-PilotRows = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
-
-
-def pilot_rows(con: duckdb.DuckDBPyConnection) -> PilotRows:
-    """The rows of the three tables: cost per work, payback, then the deployment decision per workload."""
-    return rows_as_dicts(con, COST_PER_WORK), rows_as_dicts(con, PAYBACK), rows_as_dicts(con, DECISIONS)
-
-
-def decision_table(rows: list[dict[str, Any]]) -> Table:
-    return titled_table(
-        "Cheapest deployment per workload for its traffic profile (deployment_costs: always-on billed days_per_month "
-        "x 24 h per instance, serverless its busy time plus cold starts and idle tails), USD excluding tax",
-        rows,
-        DECISION_COLUMNS,
-    )
-
-
-def print_pilots(console: Console, rows: PilotRows) -> None:
-    """The tables, or nothing when no pilot has landed (an empty table would only be noise)."""
-    costs, payback, decisions = rows
-    if not costs:
-        return
-    console.print(
-        titled_table(
-            "Cost per completed work, USD excluding tax, at each offering's current price (passed pilots only)",
-            costs,
-            {
-                "workload": ("workload", None),
-                "offering": ("offering", None),
-                "price_kind": ("price kind", None),
-                "region": ("region", None),
-                "work_unit": ("unit", None),
-                "units_per_hour": ("units/hour", 0),
-                "usd_per_offering_hour": ("USD/hour", 4),
-                "usd_per_million_units": ("USD per million units", 6),
-                "price_date": ("price date", None),
-            },
-        )
-    )
-    console.print(
-        titled_table(
-            "Migration payback: one-time cost / (monthly saving against the baseline - maintenance)",
-            payback,
-            {
-                "workload": ("workload", None),
-                "baseline": ("baseline", None),
-                "candidate": ("candidate", None),
-                "monthly_saving_usd": ("monthly saving USD", 2),
-                "one_time_cost_usd": ("one-time USD", 2),
-                "months_to_payback": ("months to payback", 2),
-                "lifetime_months": ("lifetime months", 0),
-                "verdict": ("verdict", None),
-            },
-        )
-    )
-    if decisions:
-        console.print(decision_table(decisions))
 
 
 TRAINING = """

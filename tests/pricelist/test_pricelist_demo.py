@@ -149,17 +149,16 @@ def test_show_says_where_the_reserved_savings_plan_and_spot_rows_are_with_their_
 
 def test_history_shows_the_price_list_per_region_beside_the_page(demo):
     db, _ = demo
-    shown = runner.invoke(app, ["history", "trn1.32xlarge", "--kind", "on_demand", "--db", str(db)], terminal_width=250)
+    wide = ["--wide", "--db", str(db)]
+    shown = runner.invoke(app, ["history", "trn1.32xlarge", "--kind", "on_demand", *wide], terminal_width=250)
     assert shown.exit_code == 0, shown.output
     rows = [line for line in shown.output.splitlines() if "trn1.32xlarge" in line and "on_demand" in line]
     assert any("not stated" in r and "1.3438" in r for r in rows)  # the product page
     assert any("AWS price list" in r and "us-east-1" in r and "1.3438" in r for r in rows)
-    reserved = runner.invoke(
-        app, ["history", "trn1.32xlarge", "--kind", "reserved", "--db", str(db)], terminal_width=250
-    )
+    reserved = runner.invoke(app, ["history", "trn1.32xlarge", "--kind", "reserved", *wide], terminal_width=250)
     assert "reserved 1y" in reserved.output and "on_demand" not in reserved.output
     plans = runner.invoke(
-        app, ["history", "trn1.32xlarge", "--kind", "compute_savings_plan", "--db", str(db)], terminal_width=250
+        app, ["history", "trn1.32xlarge", "--kind", "compute_savings_plan", *wide], terminal_width=250
     )
     assert "compute_savings_plan 3y All Upfront" in plans.output and "reserved" not in plans.output
 
@@ -234,12 +233,12 @@ def test_the_readmes_backfill_and_history_examples_run_on_the_demos_warehouse(de
     backfilled = runner.invoke(app, ["backfill", "pricelist", "--offline", "--region", "us-east-1", "--db", str(db)])
     assert backfilled.exit_code == 0, backfilled.output
     assert quoted[0] in backfilled.output  # "26 rows added"
-    history = ["history", "trn1.32xlarge", "--kind", "on_demand", "--region", "us-east-1", "--db", str(db)]
+    history = ["history", "trn1.32xlarge", "--kind", "on_demand", "--region", "us-east-1", "--wide", "--db", str(db)]
     shown = runner.invoke(app, history, terminal_width=250)
     assert shown.exit_code == 0, shown.output
     timeline = [cells(line)[:7] for line in shown.output.splitlines() if ":00:00 │" in line]
     assert timeline == [cells(line) for line in quoted[1:]]
-    reserved = ["history", "trn1.32xlarge", "--kind", "reserved_1y", "--region", "us-east-1", "--db", str(db)]
+    reserved = ["history", "trn1.32xlarge", "--kind", "reserved_1y", "--region", "us-east-1", "--wide", "--db", str(db)]
     shown = runner.invoke(app, reserved, terminal_width=250)
     assert shown.exit_code == 0, shown.output
     assert "reserved 1y All Upfront standard" in shown.output and "reserved 3y" not in shown.output

@@ -179,7 +179,7 @@ def test_accelerator_value_prices_a_trn1_row_per_gib_and_per_dense_pflop_exactly
     )
     bf16 = cheapest / Decimal("0.19")
     four = str(bf16.quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP))
-    assert "Trainium vs NVIDIA" in text and f"{four} (cFP8)" in line
+    assert "AWS accelerators vs NVIDIA" in text and f"{four} (cFP8)" in line
 
 
 def test_every_accelerator_value_column_has_a_comment(wh):
