@@ -16,7 +16,7 @@ AVAILABILITY = (
     + f"""
 SELECT price_kind_family, provider, region, region_code, accelerator_model, accelerator_variant, listed_now,
        offers_now, cheapest_usd_per_accelerator_hour, cheapest_offering, cheapest_price_kind,
-       first_seen_at, last_seen_at, fetched_at, source_id, source_url
+       first_seen_at, last_seen_at, fetched_at, source_id, source_url, content_sha256, parser_version
 FROM accelerator_availability AS o
 WHERE {ACCELERATOR_IS_WANTED} AND (listed_now OR $include_gone)
 ORDER BY price_kind_family, listed_now DESC, cheapest_usd_per_accelerator_hour NULLS LAST, provider,

@@ -123,14 +123,15 @@ def offers_query(con: duckdb.DuckDBPyConnection, search: OfferSearch) -> tuple[s
         columns += f"{OFFERINGS_NEEDED} AS offerings_needed, "
         columns += f"{OFFERINGS_NEEDED} * usd_per_instance_hour{hours} AS {search.total_column}, "
         order = search.total_column  # N accelerators cost what their offerings cost together
-    columns += "fetched_at, source_id, source_url"
+    columns += "fetched_at, source_id, source_url, content_sha256, parser_version"
     priced = "true"  # on the unit's column, which only the outer query sees (the month is computed)
     if search.max_price is not None:
         params["max_price"] = search.max_price
         priced = f"{search.price_column} <= CAST($max_price AS DECIMAL(38, 18))"
+    conditions = " AND ".join(where)  # constant predicates; every value is a bound parameter
     sql = (
         (WANTED_MODELS if search.accelerator is not None else "")
-        + f"SELECT * FROM (SELECT {columns} FROM accelerator_offers AS o WHERE {' AND '.join(where)}) "
+        + f"SELECT * FROM (SELECT {columns} FROM accelerator_offers AS o WHERE {conditions}) "
         + f"WHERE {priced} ORDER BY {order}, provider, offering, region NULLS LAST, price_kind, terms NULLS FIRST, "
         + "source_id"
     )

@@ -365,6 +365,12 @@ ALLOWED_INTERPOLATIONS = {
     "literal(CREATE_ID_SEQUENCES)",
     # warehouse/lake_checks.py: a CHECK expression as the schema files in warehouse/sql state it
     "expression",
+    # pipelines/offers: `find`'s filters and `where`'s, each a constant predicate over bound parameters ($region,
+    # $kind, ...), joined; the sort column is the chosen unit's constant column name
+    "conditions",
+    "priced",
+    "order",
+    "ACCELERATOR_IS_WANTED",
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 

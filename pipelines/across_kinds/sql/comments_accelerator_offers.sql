@@ -26,6 +26,8 @@ COMMENT ON COLUMN accelerator_offers.usd_per_instance_hour IS 'USD per offering-
 COMMENT ON COLUMN accelerator_offers.fetched_at IS 'When the price was fetched (UTC): the age of the data.';
 COMMENT ON COLUMN accelerator_offers.source_id IS 'Source id the price came from (pipelines/sources.toml).';
 COMMENT ON COLUMN accelerator_offers.source_url IS 'URL the price was fetched from.';
+COMMENT ON COLUMN accelerator_offers.content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN accelerator_offers.parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
 COMMENT ON VIEW accelerator_names IS 'The names an accelerator goes by, for searches (`ratecard find --accelerator`, matched case-insensitively): the canonical model, model and form factor (H100 SXM), the NVIDIA reference''s names, each with its vendor before it (NVIDIA H100, AWS Trainium2), the launch families (Trn2) and the AWS instance families of the types that carry it (trn2, p5). One row per name and model.';
 COMMENT ON COLUMN accelerator_names.name IS 'A name of the accelerator.';

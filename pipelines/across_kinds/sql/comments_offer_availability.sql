@@ -17,3 +17,5 @@ COMMENT ON COLUMN accelerator_availability.last_seen_at IS 'When a price for it 
 COMMENT ON COLUMN accelerator_availability.source_id IS 'Source id of the cheapest current offer, or of the last version seen when none is listed now (pipelines/sources.toml).';
 COMMENT ON COLUMN accelerator_availability.source_url IS 'URL that offer''s price was fetched from (of the last version seen when none is listed now).';
 COMMENT ON COLUMN accelerator_availability.fetched_at IS 'When that offer''s price was fetched (UTC): the age of the data.';
+COMMENT ON COLUMN accelerator_availability.content_sha256 IS 'SHA-256 of the archived body that offer''s price was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN accelerator_availability.parser_version IS 'Adapter and version that parsed that offer''s price (fetch_log.parser_version).';

@@ -31,7 +31,7 @@ aws AS (
            CASE WHEN p.region_stated THEN p.region END AS region, p.region_code,
            CAST(NULL AS VARCHAR) AS stock_status,
            p.usd_per_accelerator_hour, p.usd_per_instance_hour,
-           p.fetched_at, p.source_id, p.source_url
+           p.fetched_at, p.source_id, p.source_url, p.content_sha256, p.parser_version
     FROM aws_instance_prices AS p
     LEFT JOIN aws_variants AS v ON v.aws_accelerator = p.accelerator
     LEFT JOIN accelerator_chips AS c ON c.chip = p.accelerator
@@ -49,7 +49,7 @@ listings AS (
            -- The provider's statement only: a listing that says nothing of its stock is not in stock by default.
            CASE WHEN stock_status IN ('in_stock', 'sold_out') THEN stock_status END,
            usd_per_gpu_hour, usd_per_gpu_hour * gpu_count,
-           fetched_at, source_id, source_url
+           fetched_at, source_id, source_url, content_sha256, parser_version
     FROM gpu_listings
 ),
 offers AS (SELECT * FROM aws UNION ALL SELECT * FROM listings)
@@ -59,7 +59,7 @@ SELECT provider, offering, offering_kind, accelerator_model, accelerator_variant
        terms, region, region_code, stock_status,
        CAST(usd_per_accelerator_hour AS DECIMAL(38, 18)) AS usd_per_accelerator_hour,
        CAST(usd_per_instance_hour AS DECIMAL(38, 18)) AS usd_per_instance_hour,
-       fetched_at, source_id, source_url
+       fetched_at, source_id, source_url, content_sha256, parser_version
 FROM offers;
 
 -- The names each accelerator goes by, for a search to match: the canonical model, model and form factor, the

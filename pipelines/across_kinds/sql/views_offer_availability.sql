@@ -14,17 +14,18 @@ WITH aws_variants AS (  -- as accelerator_offers gives an AWS accelerator its fo
 versions AS (
     SELECT 'AWS' AS provider, s.accelerator AS accelerator_model, CAST(NULL AS VARCHAR) AS gpu_variant, p.price_kind,
            CASE WHEN p.region_stated THEN p.region END AS region, p.region_code,
-           p.source_id, p.source_url, p.fetched_at, p.valid_from, p.valid_to
+           p.source_id, p.source_url, p.fetched_at, p.valid_from, p.valid_to, p.sha256, p.parser_version
     FROM aws_instance_price_history AS p
     LEFT JOIN aws_instance_spec_history AS s
            ON s.source_id = p.source_id AND s.instance_type = p.instance_type
           AND s.valid_from <= p.valid_from AND (s.valid_to IS NULL OR s.valid_to > p.valid_from)
     UNION ALL
     SELECT 'AWS', accelerator, NULL, price_kind, coalesce(location, region_code), region_code,
-           source_id, source_url, fetched_at, valid_from, valid_to
+           source_id, source_url, fetched_at, valid_from, valid_to, sha256, parser_version
     FROM aws_pricelist_price_history
     UNION ALL
-    SELECT provider, gpu_model, gpu_variant, price_kind, region, NULL, source_id, source_url, fetched_at, valid_from, valid_to
+    SELECT provider, gpu_model, gpu_variant, price_kind, region, NULL, source_id, source_url, fetched_at, valid_from,
+           valid_to, sha256, parser_version
     FROM gpu_listing_history
 ),
 -- The fetches that saw their source's rows: a version was seen by each of them from its valid_from until its valid_to.
@@ -53,13 +54,14 @@ keyed AS (
     SELECT false AS is_current, v.accelerator_model, coalesce(v.gpu_variant, a.variant) AS accelerator_variant, v.provider, v.place,
            v.region_code, price_kind_family(v.price_kind) AS price_kind_family,
            CAST(NULL AS DECIMAL(38, 18)) AS usd_per_accelerator_hour, NULL AS offering, NULL AS price_kind,
-           v.valid_from, v.last_seen_at, v.source_id, v.source_url, v.fetched_at
+           v.valid_from, v.last_seen_at, v.source_id, v.source_url, v.fetched_at, v.sha256 AS content_sha256,
+           v.parser_version
     FROM seen AS v
     LEFT JOIN aws_variants AS a ON v.provider = 'AWS' AND a.aws_accelerator = v.accelerator_model
     UNION ALL BY NAME
     SELECT true AS is_current, accelerator_model, accelerator_variant, provider, place, region_code, price_kind_family,
            usd_per_accelerator_hour, offering, price_kind, NULL AS valid_from, NULL AS last_seen_at,
-           source_id, source_url, fetched_at
+           source_id, source_url, fetched_at, content_sha256, parser_version
     FROM current
 ),
 grouped AS (
@@ -71,9 +73,11 @@ grouped AS (
            -- The cheapest current offer's own row (ties by name, so the answer is the same every time); the last
            -- version seen when none is listed now.
            arg_min({'offering': offering, 'price_kind': price_kind, 'source_id': source_id,
-                    'source_url': source_url, 'fetched_at': fetched_at},
+                    'source_url': source_url, 'fetched_at': fetched_at, 'content_sha256': content_sha256,
+                    'parser_version': parser_version},
                    (usd_per_accelerator_hour, offering, price_kind, source_id)) FILTER (WHERE is_current) AS cheapest,
-           arg_max({'source_id': source_id, 'source_url': source_url, 'fetched_at': fetched_at},
+           arg_max({'source_id': source_id, 'source_url': source_url, 'fetched_at': fetched_at,
+                    'content_sha256': content_sha256, 'parser_version': parser_version},
                    (last_seen_at, source_id)) FILTER (WHERE NOT is_current) AS last,
            min(valid_from) FILTER (WHERE NOT is_current) AS first_seen_at,
            max(last_seen_at) FILTER (WHERE NOT is_current) AS last_seen_at
@@ -88,6 +92,8 @@ SELECT g.accelerator_model, g.accelerator_variant, g.provider,
        g.first_seen_at, g.last_seen_at,
        coalesce(g.cheapest.source_id, g.last.source_id) AS source_id,
        coalesce(g.cheapest.source_url, g.last.source_url) AS source_url,
-       coalesce(g.cheapest.fetched_at, g.last.fetched_at) AS fetched_at
+       coalesce(g.cheapest.fetched_at, g.last.fetched_at) AS fetched_at,
+       coalesce(g.cheapest.content_sha256, g.last.content_sha256) AS content_sha256,
+       coalesce(g.cheapest.parser_version, g.last.parser_version) AS parser_version
 FROM grouped AS g
 LEFT JOIN region_names AS n USING (region_code);
