@@ -8,15 +8,6 @@ from __future__ import annotations
 TS = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S UTC')"
 ISO = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')"  # what the charts' time axis parses
 
-COMPARISON = f"""
-SELECT vendor, accelerator_model, offering, accelerator_count AS accels, price_kind,
-       coalesce(price_terms, '') AS terms, coalesce(region, 'not stated') AS region, billed_unit,
-       CAST(usd_per_accelerator_hour_4dp AS VARCHAR) AS usd_per_accel_hour,
-       coalesce(stock_status, '') AS stock_status, source_url, {TS.format(col="fetched_at")} AS fetched_at
-FROM accelerator_hour_prices
-ORDER BY usd_per_accelerator_hour_4dp, vendor, offering, price_kind, terms, region
-"""
-
 CHEAPEST = f"""
 SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR) AS usd_per_gpu_hour, provider,
        coalesce(stock_status, 'unknown') AS stock_status, providers_offering, providers_in_stock,
