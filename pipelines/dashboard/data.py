@@ -34,6 +34,11 @@ class Chart:
         stamps = [datetime.fromisoformat(p["point_at"].replace("Z", "+00:00")) for p in self.points if "point_at" in p]
         return (max(stamps) - min(stamps)).days if stamps else 0
 
+    @property
+    def one_day(self) -> bool:
+        """A time chart whose points all fall within 24 hours: it shows a level, not yet a trend, and says so."""
+        return self.days == 0 and any("point_at" in p for p in self.points)
+
 
 @dataclass
 class DictionaryEntry:

@@ -295,6 +295,11 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
                 .filter(p => p.series.startsWith('on_demand')).map(p => p.usd);
             }"""
         )
+        # The refreshes ran minutes apart: every chart holds one day of prices, and says so.
+        marked = page.eval_on_selector_all(
+            "figure.chart", "figs => figs.map(f => [f.dataset.oneDay, f.querySelector('.one-day') !== null])"
+        )
+        one_day_note = page.locator("#one-day-note").count()
         # The time axes show dates, never the seconds of one refresh.
         ticks = page.eval_on_selector_all(
             "figure.chart .role-axis[aria-label^='X-axis'] .role-axis-label text",
@@ -307,6 +312,9 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
         assert recorder.errors == []
     assert points == ["1.3438", "1.3438", "1.2500", "1.2500"]
     assert trn1_regions >= 3  # on-demand in us-east-1 and us-east-2, and spot
+    within_a_day = snapshot.execute("SELECT max(fetched_at) - min(fetched_at) < INTERVAL 1 DAY FROM fetch_log")
+    assert within_a_day.fetchone() == (True,)
+    assert marked == [["yes", True]] * len(expected) and one_day_note == 1
 
 
 def test_offers_sort_as_numbers_with_ties_in_the_query_s_order(site, snapshot, browser):
