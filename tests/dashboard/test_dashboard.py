@@ -348,12 +348,15 @@ def test_regions_page_lists_the_view_and_says_when_it_is_missing(warehouse, tmp_
     shutil.copyfile(warehouse.with_name("before-pilots.snapshot.duckdb"), snapshot)
     with duckdb.connect(str(snapshot)) as con:
         con.execute(
-            "CREATE OR REPLACE VIEW aws_prices_by_region AS SELECT instance_type, region FROM aws_instance_prices"
+            "CREATE OR REPLACE VIEW aws_prices_by_region AS SELECT instance_type, coalesce(region, '') AS region "
+            "FROM aws_instance_prices ORDER BY region DESC, instance_type DESC"  # the reverse of the page's order
         )
         (count,) = con.execute("SELECT count(*) FROM aws_prices_by_region").fetchone() or (0,)
     build_dashboard(snapshot, tmp_path / "site")
     page = (tmp_path / "site" / "regions.html").read_text()
     assert 'id="no-regions"' not in page and page.count("<tr><td>") == count > 0
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td></tr>", page)
+    assert rows == sorted(rows) and rows[0] != rows[-1]  # every column, left to right: a stable order
     with duckdb.connect(str(snapshot)) as con:
         con.execute("DROP VIEW aws_prices_by_region")
     build_dashboard(snapshot, tmp_path / "site")
@@ -417,7 +420,8 @@ def test_deployment_page_charts_each_option_and_equals_the_view(site, snapshot, 
     expected = snapshot.execute(
         """SELECT workload, coalesce(provider || ' ', '') || offering, billing,
                   CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR)
-           FROM deployment_costs ORDER BY workload, rank NULLS LAST, monthly_usd"""
+           FROM deployment_costs
+           ORDER BY workload, rank NULLS LAST, monthly_usd, provider NULLS FIRST, offering, billing, price_kind"""
     ).fetchall()
     options = dict(
         snapshot.execute("SELECT workload, count(*) FROM deployment_costs WHERE comparable GROUP BY 1").fetchall()
