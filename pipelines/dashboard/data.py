@@ -12,6 +12,7 @@ import duckdb
 
 from pipelines.dashboard import queries
 from pipelines.dashboard.decisions import Decision, decisions
+from pipelines.dashboard.front_page import HEADLINE_AWS, HEADLINE_GPU, OFFERS, Offers, offers
 from pipelines.dashboard.tables import Table
 from pipelines.fetch.offline import shown_source
 from warehouse.db import connect
@@ -33,6 +34,11 @@ class Chart:
         stamps = [datetime.fromisoformat(p["point_at"].replace("Z", "+00:00")) for p in self.points if "point_at" in p]
         return (max(stamps) - min(stamps)).days if stamps else 0
 
+    @property
+    def one_day(self) -> bool:
+        """A time chart whose points all fall within 24 hours: it shows a level, not yet a trend, and says so."""
+        return self.days == 0 and any("point_at" in p for p in self.points)
+
 
 @dataclass
 class DictionaryEntry:
@@ -46,7 +52,9 @@ class DictionaryEntry:
 class SiteData:
     snapshot: str
     generated_from: str
-    comparison: Table
+    headline_aws: Table
+    headline_gpu: Table
+    offers: Offers
     cheapest: Table
     by_region: Table | None
     aws_charts: list[Chart]
@@ -113,7 +121,9 @@ def read_site_data(snapshot: Path | str) -> SiteData:
         return SiteData(
             snapshot=str(snapshot),
             generated_from=text(newest),
-            comparison=table(con, "comparison", queries.COMPARISON),
+            headline_aws=table(con, "headline-aws", HEADLINE_AWS),
+            headline_gpu=table(con, "headline-gpu", HEADLINE_GPU),
+            offers=offers(table(con, "offers", OFFERS)),
             cheapest=table(con, "cheapest", queries.CHEAPEST),
             # aws_prices_by_region arrives with the regional price lists; until then the page says so.
             by_region=table(con, "by-region", queries.BY_REGION) if view_exists(con, "aws_prices_by_region") else None,

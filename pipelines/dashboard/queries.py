@@ -8,15 +8,6 @@ from __future__ import annotations
 TS = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S UTC')"
 ISO = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')"  # what the charts' time axis parses
 
-COMPARISON = f"""
-SELECT vendor, accelerator_model, offering, accelerator_count AS accels, price_kind,
-       coalesce(price_terms, '') AS terms, coalesce(region, 'not stated') AS region, billed_unit,
-       CAST(usd_per_accelerator_hour_4dp AS VARCHAR) AS usd_per_accel_hour,
-       coalesce(stock_status, '') AS stock_status, source_url, {TS.format(col="fetched_at")} AS fetched_at
-FROM accelerator_hour_prices
-ORDER BY usd_per_accelerator_hour_4dp, vendor, offering, price_kind, terms, region
-"""
-
 CHEAPEST = f"""
 SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR) AS usd_per_gpu_hour, provider,
        coalesce(stock_status, 'unknown') AS stock_status, providers_offering, providers_in_stock,
@@ -24,11 +15,12 @@ SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR) AS usd_per_gpu_hour, pro
        listing, CAST(original_amount AS VARCHAR) || ' ' || original_currency || ' ' || original_unit AS as_printed,
        source_url, {TS.format(col="fetched_at")} AS fetched_at
 FROM gpu_cheapest
-ORDER BY gpu_model
+ORDER BY gpu_model, provider, listing
 """
 
 VIEW_EXISTS = "SELECT count(*) FROM duckdb_views() WHERE NOT internal AND view_name = $name"
-BY_REGION = "SELECT * FROM aws_prices_by_region"
+# Whatever its columns, in the order of all of them left to right: the same rows always in the same order.
+BY_REGION = "SELECT * FROM aws_prices_by_region ORDER BY ALL"
 
 # One point where each price version starts and one where it ends (or the newest fetch, while it is open),
 # drawn as a step line: the price held from valid_from until the next version.
@@ -81,7 +73,7 @@ QUARANTINE = f"""
 SELECT source_id, {TS.format(col="fetched_at")} AS fetched_at, stage, array_to_string(reasons, '; ') AS reasons,
        url AS source_url, sha256, coalesce(parser_version, '') AS parser_version
 FROM quarantine
-ORDER BY fetched_at DESC, source_id
+ORDER BY fetched_at DESC, source_id, stage, sha256
 """
 
 DICTIONARY = """
@@ -134,7 +126,7 @@ SELECT workload, CAST(rank AS VARCHAR) AS rank, coalesce(provider || ' ', '') ||
        CAST(utilisation AS VARCHAR) AS utilisation, CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR) AS monthly_usd,
        coalesce(not_comparable_because, '') AS not_ranked_because
 FROM deployment_costs
-ORDER BY workload, rank NULLS LAST, monthly_usd
+ORDER BY workload, rank NULLS LAST, monthly_usd, provider NULLS FIRST, offering, billing, price_kind
 """
 
 BREAK_EVEN = """

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import dagster as dg
@@ -105,6 +106,18 @@ def headers(page, table_id: str) -> list[str]:
     return page.eval_on_selector_all(f"#{table_id} thead th", "ths => ths.map(th => th.textContent.trim())")
 
 
+def shown(page, table_id: str) -> tuple[list[str], list[list[str]]]:
+    """The headers and rows a reader sees: rows a filter hides and columns of another unit are left out."""
+    return page.eval_on_selector(
+        f"#{table_id}",
+        """t => {
+          const seen = cells => Array.from(cells).filter(c => c.offsetParent !== null).map(c => c.textContent.trim());
+          const rows = Array.from(t.tBodies[0].rows).filter(r => !r.hidden);
+          return [seen(t.tHead.rows[0].cells), rows.map(r => seen(r.cells))];
+        }""",
+    )
+
+
 def picked(page, table_id: str, *names: str) -> list[tuple[str, ...]]:
     """The named columns of a table's rows as shown, in display order."""
     header = headers(page, table_id)
@@ -131,19 +144,19 @@ def test_every_page_loads_from_file_offline_with_the_warehouse_figures(site, sna
     assert (ARTIFACTS / "dashboard-index.png").stat().st_size > 10_000
 
 
-def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(site, snapshot, browser):
+def test_offers_table_equals_the_view_and_keeps_price_kind_and_provenance(site, snapshot, browser):
     expected = snapshot.execute(
-        """SELECT offering, price_kind, CAST(usd_per_accelerator_hour_4dp AS VARCHAR), source_url
-           FROM accelerator_hour_prices"""
+        """SELECT offering, price_kind, CAST(CAST(usd_per_accelerator_hour AS DECIMAL(38, 4)) AS VARCHAR), source_url
+           FROM accelerator_offers"""
     ).fetchall()
     with recorded_page(browser, "file://") as (page, _):
-        load(page, (site / "index.html").as_uri())
-        header, rows = headers(page, "comparison"), cells(page, "comparison")
+        load(page, (site / "index.html").as_uri() + "#kind=all")
+        header, rows = shown(page, "offers")
     at = {name: header.index(name) for name in ("offering", "price_kind", "usd_per_accel_hour", "source_url")}
-    shown = sorted(tuple(row[i] for i in at.values()) for row in rows)
+    shown_rows = sorted(tuple(row[i] for i in at.values()) for row in rows)
     # The offline refresh's URLs (127.0.0.1, a port gone after the run) are shown as the samples they served.
-    assert shown == sorted((*row[:3], shown_source(row[3])) for row in expected) and shown
-    assert all(url.endswith(" (sample)") and url.startswith("pipelines/samples/") for *_, url in shown)
+    assert shown_rows == sorted((*row[:3], shown_source(row[3])) for row in expected) and shown_rows
+    assert all(url.endswith(" (sample)") and url.startswith("pipelines/samples/") for *_, url in shown_rows)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", row[header.index("fetched_at")]) for row in rows)
     # Reserved rows of one type and region differ by their terms, which the table shows (purchase option, class).
     key = [header.index(name) for name in ("offering", "price_kind", "terms", "region", "source_url")]
@@ -156,10 +169,73 @@ def test_comparison_table_equals_the_view_and_keeps_price_kind_and_provenance(si
         for r in (tuple(row[i] for i in key) for row in rows)
         if r[0] == "trn1.32xlarge" and "savings_plan" in r[1] and r[3] == "US East (N. Virginia)"
     }
-    assert len(plans) == 12 and ("compute_savings_plan_3y", "All Upfront") in plans
+    assert len(plans) == 12 and any(kind == "compute_savings_plan_3y" and "all upfront" in t for kind, t in plans)
     # The product page's row (the price-list regions keep AWS's own $21.50 beside it)
-    trn1 = [r for r in shown if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and "/trn1.html" in r[3]]
+    trn1 = [r for r in shown_rows if r[0] == "trn1.32xlarge" and r[1] == "on_demand" and "/trn1.html" in r[3]]
     assert trn1 == [("trn1.32xlarge", "on_demand", "1.2500", trn1[0][3])]  # $20.00 / 16, the changed price
+
+
+def test_front_page_leads_with_the_two_headline_tables(site, snapshot, browser, tmp_path):
+    """At 1280x800 both headline tables are on the first screen; the H100 row names the cheapest provider."""
+    aws = snapshot.execute(
+        "SELECT count(*) FROM aws_instance_prices WHERE price_kind IN ('on_demand', 'capacity_block') "
+        "AND source_family <> 'price_list'"
+    ).fetchone()
+    with recorded_page(browser, "file://", width=1280, height=800) as (page, recorder):
+        load(page, (site / "index.html").as_uri())
+        boxes = {t: page.locator(f"#{t}").bounding_box() for t in ("headline-aws", "headline-gpu")}
+        page.screenshot(path=str(tmp_path / "front.png"))
+        gpu = picked(page, "headline-gpu", "GPU", "USD per GPU-hour", "provider")
+        kinds = [kind for (kind,) in picked(page, "headline-aws", "price kind")]
+        assert recorder.errors == []
+    assert all(box and box["y"] >= 0 and box["y"] + box["height"] <= 800 for box in boxes.values()), boxes
+    assert (tmp_path / "front.png").stat().st_size > 10_000
+    assert ("H100", "2.5000", "Hyperstack") in gpu
+    assert aws is not None and len(kinds) == aws[0] and {"on_demand", "capacity_block"} == set(kinds)
+    assert kinds == sorted(kinds, key=lambda kind: kind == "capacity_block")  # on-demand first, then the blocks
+
+
+def test_offers_filters_leave_the_view_s_rows_and_the_address_restores_them(site, snapshot, browser):
+    def rows_of(where: str, hours: int) -> list[tuple[str, ...]]:
+        return sorted(
+            snapshot.execute(
+                f"""SELECT offering, price_kind, coalesce(region, 'not stated'),
+                          CAST(CAST(usd_per_accelerator_hour * {hours} AS DECIMAL(38, 4)) AS VARCHAR)
+                   FROM accelerator_offers WHERE {where}"""
+            ).fetchall()
+        )
+
+    def rows_shown(page, unit: str) -> list[tuple[str, ...]]:
+        return sorted(picked_shown(page, "offering", "price_kind", "region", f"usd_per_accel_{unit}"))
+
+    with recorded_page(browser, "file://") as (page, recorder):
+        load(page, (site / "index.html").as_uri())
+        assert rows_shown(page, "hour") == rows_of("price_kind_family = 'on_demand'", 1)  # on-demand by default
+        page.select_option("#offer-filters select[name=accelerator]", "Trainium")
+        page.select_option("#offer-filters select[name=kind]", "all")
+        page.select_option("#offer-filters select[name=unit]", "day")
+        trainium = rows_of("accelerator_model = 'Trainium'", 24)
+        assert rows_shown(page, "day") == trainium and len({r[1] for r in trainium}) > 3
+        page.select_option("#offer-filters select[name=kind]", "capacity_block")
+        blocks = rows_of("accelerator_model = 'Trainium' AND price_kind_family = 'capacity_block'", 24)
+        assert rows_shown(page, "day") == blocks and blocks
+        shared = page.url
+        assert "accelerator=Trainium" in shared and "unit=day" in shared
+        load(page, (site / "index.html").as_uri())  # the default view first, so the restore is a change
+        page.goto(shared)
+        page.reload()
+        assert rows_shown(page, "day") == blocks
+        assert page.locator("#offer-filters select[name=kind]").input_value() == "capacity_block"
+        page.goto((site / "index.html").as_uri() + "#kind=all&provider=Hyperstack&unit=month")
+        page.reload()
+        assert rows_shown(page, "month") == rows_of("provider = 'Hyperstack'", 730)
+        assert recorder.errors == []
+
+
+def picked_shown(page, *names: str) -> list[tuple[str, ...]]:
+    """The named columns of the offers table's rows a reader sees."""
+    header, rows = shown(page, "offers")
+    return [tuple(row[header.index(n)] for n in names) for row in rows]
 
 
 def test_cheapest_gpus_and_source_status_equal_the_warehouse(site, snapshot, browser):
@@ -219,6 +295,11 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
                 .filter(p => p.series.startsWith('on_demand')).map(p => p.usd);
             }"""
         )
+        # The refreshes ran minutes apart: every chart holds one day of prices, and says so.
+        marked = page.eval_on_selector_all(
+            "figure.chart", "figs => figs.map(f => [f.dataset.oneDay, f.querySelector('.one-day') !== null])"
+        )
+        one_day_note = page.locator("#one-day-note").count()
         # The time axes show dates, never the seconds of one refresh.
         ticks = page.eval_on_selector_all(
             "figure.chart .role-axis[aria-label^='X-axis'] .role-axis-label text",
@@ -231,28 +312,34 @@ def test_each_history_chart_draws_one_line_per_series(site, snapshot, browser):
         assert recorder.errors == []
     assert points == ["1.3438", "1.3438", "1.2500", "1.2500"]
     assert trn1_regions >= 3  # on-demand in us-east-1 and us-east-2, and spot
+    within_a_day = snapshot.execute("SELECT max(fetched_at) - min(fetched_at) < INTERVAL 1 DAY FROM fetch_log")
+    assert within_a_day.fetchone() == (True,)
+    assert marked == [["yes", True]] * len(expected) and one_day_note == 1
 
 
-def test_tables_sort_as_numbers_and_filter(site, snapshot, browser):
+def test_offers_sort_as_numbers_with_ties_in_the_query_s_order(site, snapshot, browser):
     most = snapshot.execute(
-        "SELECT CAST(max(usd_per_accelerator_hour_4dp) AS VARCHAR), CAST(max(accelerator_count) AS VARCHAR) "
-        "FROM accelerator_hour_prices"
+        "SELECT CAST(CAST(max(usd_per_accelerator_hour) AS DECIMAL(38, 4)) AS VARCHAR), "
+        "CAST(CAST(max(accelerators_per_offering) AS INTEGER) AS VARCHAR) FROM accelerator_offers"
     ).fetchone()
     with recorded_page(browser, "file://") as (page, _):
-        load(page, (site / "index.html").as_uri())
-        column = headers(page, "comparison")
+        load(page, (site / "index.html").as_uri() + "#kind=all")
+        column = headers(page, "offers")
         price = column.index("usd_per_accel_hour")
-        page.locator("#comparison thead th").nth(price).click()  # ascending (as loaded) ...
-        page.locator("#comparison thead th").nth(price).click()  # ... then descending
-        assert most is not None and cells(page, "comparison")[0][price] == most[0]
+        page.locator("#offers thead th").nth(price).click()  # ascending ...
+        ascending = [row[price] for row in shown(page, "offers")[1]]
+        page.locator("#offers thead th").nth(price).click()  # ... then descending
+        assert most is not None and shown(page, "offers")[1][0][price] == most[0]
         accels = column.index("accels")  # as text, "8" would come before "16"
-        page.locator("#comparison thead th").nth(accels).click()
-        page.locator("#comparison thead th").nth(accels).click()
-        assert cells(page, "comparison")[0][accels] == most[1] and int(most[1]) >= 10
-        all_rows = len(cells(page, "comparison"))
-        page.locator(".datatable-input").first.fill("H100")
-        filtered = cells(page, "comparison")
-    assert 0 < len(filtered) < all_rows and all(any("H100" in c for c in row) for row in filtered)
+        page.locator("#offers thead th").nth(accels).click()
+        page.locator("#offers thead th").nth(accels).click()
+        assert shown(page, "offers")[1][0][accels] == most[1] and int(most[1]) >= 10
+        provider = column.index("provider")  # a tie keeps the query's order: by price within a provider
+        page.locator("#offers thead th").nth(provider).click()
+        by_provider = shown(page, "offers")[1]
+    assert ascending == sorted(ascending, key=Decimal) and ascending[0] != ascending[-1]
+    aws = [Decimal(row[price]) for row in by_provider if row[provider] == "AWS"]
+    assert aws == sorted(aws) and len(aws) > 10
 
 
 def test_regions_page_lists_the_view_and_says_when_it_is_missing(warehouse, tmp_path):
@@ -261,12 +348,15 @@ def test_regions_page_lists_the_view_and_says_when_it_is_missing(warehouse, tmp_
     shutil.copyfile(warehouse.with_name("before-pilots.snapshot.duckdb"), snapshot)
     with duckdb.connect(str(snapshot)) as con:
         con.execute(
-            "CREATE OR REPLACE VIEW aws_prices_by_region AS SELECT instance_type, region FROM aws_instance_prices"
+            "CREATE OR REPLACE VIEW aws_prices_by_region AS SELECT instance_type, coalesce(region, '') AS region "
+            "FROM aws_instance_prices ORDER BY region DESC, instance_type DESC"  # the reverse of the page's order
         )
         (count,) = con.execute("SELECT count(*) FROM aws_prices_by_region").fetchone() or (0,)
     build_dashboard(snapshot, tmp_path / "site")
     page = (tmp_path / "site" / "regions.html").read_text()
     assert 'id="no-regions"' not in page and page.count("<tr><td>") == count > 0
+    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td></tr>", page)
+    assert rows == sorted(rows) and rows[0] != rows[-1]  # every column, left to right: a stable order
     with duckdb.connect(str(snapshot)) as con:
         con.execute("DROP VIEW aws_prices_by_region")
     build_dashboard(snapshot, tmp_path / "site")
@@ -291,9 +381,10 @@ def test_served_on_127_0_0_1_with_the_same_figures(site, snapshot, browser):
         base = f"http://127.0.0.1:{port}/"
         with recorded_page(browser, base) as (page, recorder):
             assert load(page, base + "index.html") == 1
+            page.select_option("#offer-filters select[name=kind]", "all")
             assert (
-                len(cells(page, "comparison"))
-                == snapshot.execute("SELECT count(*) FROM accelerator_hour_prices").fetchone()[0]
+                len(shown(page, "offers")[1])
+                == snapshot.execute("SELECT count(*) FROM accelerator_offers").fetchone()[0]
             )
             assert load(page, base + "history.html") > 1
             assert recorder.urls and recorder.outside == [] and recorder.errors == []
@@ -329,7 +420,8 @@ def test_deployment_page_charts_each_option_and_equals_the_view(site, snapshot, 
     expected = snapshot.execute(
         """SELECT workload, coalesce(provider || ' ', '') || offering, billing,
                   CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR)
-           FROM deployment_costs ORDER BY workload, rank NULLS LAST, monthly_usd"""
+           FROM deployment_costs
+           ORDER BY workload, rank NULLS LAST, monthly_usd, provider NULLS FIRST, offering, billing, price_kind"""
     ).fetchall()
     options = dict(
         snapshot.execute("SELECT workload, count(*) FROM deployment_costs WHERE comparable GROUP BY 1").fetchall()

@@ -64,9 +64,9 @@ def chromium() -> Iterator[Any]:
 
 
 @contextmanager
-def recorded_page(browser: Any, *allowed: str) -> Iterator[tuple[Any, Recorder]]:
-    """A fresh page whose every request goes through the recorder."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+def recorded_page(browser: Any, *allowed: str, width: int = 1400, height: int = 900) -> Iterator[tuple[Any, Recorder]]:
+    """A fresh page whose every request goes through the recorder, in a window of the size given."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     recorder = Recorder(allowed)
     context.route("**/*", recorder.route)
     page = context.new_page()
