@@ -49,9 +49,10 @@ TITLES = {
     ShowTable.pricelist_regions: "AWS price list by region (Linux, shared tenancy), USD excluding tax: price rows "
     "by kind (reserved and Savings Plans: every plan, term and payment option; spot: indicative) and the cheapest "
     "Trainium/Inferentia on-demand type",
-    ShowTable.gpu_cheapest: "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings in stock "
-    "only; non-USD prices converted at the latest ECB rate on or before the fetch date (one older than the sources "
-    "file's max_rate_age_days is flagged: gpu_listings.fx_rate_stale)",
+    ShowTable.gpu_cheapest: "Cheapest NVIDIA rental per GPU-hour, USD excluding tax: on-demand listings not stated "
+    "sold out, each with its stock as its page states it (most state none), the providers offering the model and "
+    "those stating stock; non-USD prices converted at the latest ECB rate on or before the fetch date (one older "
+    "than the sources file's max_rate_age_days is flagged: gpu_listings.fx_rate_stale)",
     ShowTable.generations: "Accelerator generations (AWS Neuron hardware docs; launch dates: "
     "pipelines/reference/launch_dates.json)",
     ShowTable.accelerators_vs_nvidia: "AWS accelerators vs NVIDIA, USD excluding tax: the lowest figure per price "
@@ -117,8 +118,10 @@ def print_headline(
             if rows:
                 show(where_the_other_rows_are(rows))
         elif name is ShowTable.spec_crosscheck:  # a configuration total that disagrees with chips x the chip's figure
+            from pipelines.fetch.offline import samples_named  # an offline run's pages are gone: name its samples
+
             for row in rows:
-                show(f"[yellow]spec cross-check:[/] {row['warning']}")
+                show(f"[yellow]spec cross-check:[/] {samples_named(row['warning'])}")
         elif name in PILOT_TABLES and not pilots_landed:
             continue  # no pilot has landed (ratecard pilot): an empty table would only be noise
         elif name is not ShowTable.deployment_decisions or rows:

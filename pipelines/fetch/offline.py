@@ -104,6 +104,15 @@ def shown_source(url: str) -> str:
     return f"pipelines/samples/{sample_for(parts.path).lstrip('/')} (sample)"
 
 
+# An offline URL in a sentence: up to whitespace or punctuation, a full stop after it not part of it.
+OFFLINE_URL = re.compile(r"https?://(?:127\.0\.0\.1|localhost):\d+/[^\s,;)]*[^\s,;).]")
+
+
+def samples_named(text: str) -> str:
+    """`text` with every offline refresh's URL in it shown as shown_source shows it (a sentence citing its pages)."""
+    return OFFLINE_URL.sub(lambda match: shown_source(match.group(0)), text)
+
+
 def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:
     """The same sources, each URL replaced by its bundled sample's URL under base_url."""
     return [SourceSpec.model_validate({**s.model_dump(), "url": f"{base_url.rstrip('/')}/{s.sample}"}) for s in sources]

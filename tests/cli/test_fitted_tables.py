@@ -80,3 +80,12 @@ def test_a_zero_at_a_large_scale_prints_in_fixed_point():
     assert (printed_figure(Decimal("0E-10"), 4), printed_figure(Decimal("0E-10"))) == ("0.0000", "0")
     assert printed_figure(Decimal("1.081666666666666667")) == "1.0817"  # at most 4 places unless told
     assert printed_figure(Decimal("21.500000")) == "21.5"
+
+
+def test_show_names_an_offline_runs_samples_never_its_dead_local_urls(worked):
+    text = printed(worked, "show", "--wide")
+    warnings = [line for line in text.splitlines() if "spec cross-check:" in line]
+    assert warnings and all("127.0.0.1" not in line for line in warnings)
+    assert any("pipelines/samples/aws/trn3.html (sample)" in line for line in warnings)
+    landed = json.loads(printed(worked, "show", "--format", "json", "--table", "spec_crosscheck"))["spec_crosscheck"]
+    assert any("http://127.0.0.1:" in row["warning"] for row in landed)  # the data keeps the URL fetched

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from pipelines.fetch.offline import serve_directory
+from pipelines.fetch.offline import samples_named, serve_directory
 
 
 def _handler_threads() -> list[threading.Thread]:
@@ -45,3 +45,11 @@ def test_a_client_resetting_mid_answer_leaves_no_traceback(tmp_path: Path, capsy
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert "Error" not in err
+
+
+def test_a_sentence_citing_offline_pages_names_their_samples():
+    text = "9.2 TB printed at http://127.0.0.1:33775/aws/trn3.html vs 64 chips at http://127.0.0.1:5/aws/trn2.html."
+    assert samples_named(text) == (
+        "9.2 TB printed at pipelines/samples/aws/trn3.html (sample) "
+        "vs 64 chips at pipelines/samples/aws/trn2.html (sample)."
+    )
