@@ -371,6 +371,15 @@ ALLOWED_INTERPOLATIONS = {
     "priced",
     "order",
     "ACCELERATOR_IS_WANTED",
+    # pipelines/dashboard/front_page.py: the headline queries (constants of pipelines/across_kinds/headline.py) as
+    # subqueries, and casts of fixed column names to text at fixed places
+    "HEADLINE_PRICES",
+    "GPU_CHEAPEST",
+    "as_printed('usd_per_instance_hour')",
+    "four_places('usd_per_gpu_hour')",
+    "trimmed('accelerators_per_offering', 6)",
+    "trimmed('accelerator_memory_gib', 2)",
+    "UNIT_COLUMNS",
 }
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|AND|DROP|CREATE)\b")
 
