@@ -17,7 +17,8 @@ from typing import Any, Literal
 import pipelines.kinds  # noqa: F401 - declares every kind's tables, as the CLI's import of pipelines does
 from pipelines.offers.availability import where_in_snapshot
 from pipelines.offers.names import UnknownName
-from pipelines.offers.search import OfferSearch, Per, find_in_snapshot
+from pipelines.offers.search import OfferSearch, find_in_snapshot
+from pipelines.offers.units import Per
 from warehouse.files import DEFAULT_DB_PATH
 from warehouse.target import WAREHOUSE_ENV
 

@@ -23,7 +23,8 @@ from pipelines.decide.verdict import decide as verdict_of
 from pipelines.offers.availability import where_available
 from pipelines.offers.history import CHANGES, HISTORY, over_threshold
 from pipelines.offers.plain import exact_rows
-from pipelines.offers.search import OfferSearch, Per, find_offers, read_snapshot
+from pipelines.offers.search import OfferSearch, find_offers, read_snapshot
+from pipelines.offers.units import Per
 from warehouse.files import WarehouseMissing
 from warehouse.queries import rows_as_dicts
 

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from pipelines.cli.formats import FormatOption, OutputFormat, OutputOption, WideOption, check_output
 from pipelines.cli.options import SnapshotReadOption
-from pipelines.offers.search import Per
+from pipelines.offers.units import Per
 from warehouse.files import DEFAULT_DB_PATH
 
 LARGEST = Decimal(10) ** 15  # far above any price or memory, well inside DECIMAL(38, 18)

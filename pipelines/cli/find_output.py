@@ -15,7 +15,8 @@ from rich.table import Table
 from pipelines.cli.formats import NARROW_WIDTH, WIDE_WIDTH
 from pipelines.cli.formats import exact_text as text
 from pipelines.cli.terminal import PipedConsole
-from pipelines.offers.search import OfferSearch, Per
+from pipelines.offers.search import OfferSearch
+from pipelines.offers.units import Per
 
 UNIT_HEADERS = {
     "usd_per_accelerator_hour": "USD/accel-h",

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from difflib import get_close_matches
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from schemas.regions import aws_regions
+
+if TYPE_CHECKING:  # the CLI imports UnknownName at start-up, which must not load DuckDB
+    import duckdb
 
 KIND_FAMILIES = ("on_demand", "spot", "capacity_block", "reserved", "savings_plan", "serverless", "community")
 ANY = ("any", "all")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,6 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.offers.names import known_accelerator, known_kind, known_provider, known_region
+from pipelines.offers.units import HOURS_PER_MONTH, Per
 from warehouse.binding import bound
 from warehouse.db import connect
 from warehouse.files import WarehouseMissing
@@ -24,17 +24,6 @@ from warehouse.publish import readable
 from warehouse.target import exists
 
 Read = TypeVar("Read")
-HOURS_PER_MONTH = 730  # the month cloud price lists bill by: 8,760 hours a year / 12
-
-
-class Per(StrEnum):
-    """The unit offers are priced and sorted in."""
-
-    accel_hour = "accel-hour"
-    instance_hour = "instance-hour"
-    month = "month"
-
-
 # The column each unit's price is in; the month is one offering's, 730 hours, as its name says.
 PRICE_COLUMN = {
     Per.accel_hour: "usd_per_accelerator_hour",

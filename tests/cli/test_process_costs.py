@@ -108,3 +108,16 @@ def test_a_command_that_ends_before_great_expectations_loads_waits_for_its_warm_
     )
     assert "warm-up started: True" in said, said
     assert "still running at exit: []" in said, said
+
+
+def test_the_cli_starts_without_loading_duckdb_arrow_or_the_agents_sdk() -> None:
+    """Every command's process pays for what `pipelines.cli.app` imports: the commands import DuckDB, Arrow and the
+    MCP SDK when they run, so `ratecard --help` (and each test's child process) never loads them."""
+    said = run_python(
+        """
+        import sys
+        import pipelines.cli.app
+        print(sorted(name for name in ("duckdb", "pyarrow", "mcp", "pandas", "pydantic") if name in sys.modules))
+        """
+    )
+    assert said.strip() == "[]"
