@@ -23,7 +23,7 @@ from pipelines.cli.refresh_report import STATUS_STYLE, RefreshReport, no_network
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.refresh.fan_out import reads_index
-from pipelines.refresh.logged import logged_in, made_whole
+from pipelines.refresh.logged import LogUnreadable, logged_in, made_whole
 from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.refresh.threads import StopScope, as_stop, stop_signal
@@ -57,7 +57,19 @@ def run_refresh(
                 raise
             # The summary of what landed before the fault; the warehouse may be unwritable now, so no fetch_log.
             return RefreshReport(list(done), seconds, fault=fault)
-        return RefreshReport(made_whole(done, logged_in(db, mark)), seconds, stopped_by=number)
+        try:
+            logged = logged_in(db, mark)
+        except LogUnreadable as unread:  # the outcomes reported so far; one landed as the stop arrived may be missing
+            return RefreshReport(
+                list(done),
+                seconds,
+                stopped_by=number,
+                notes=[
+                    f"{unread}: the summary may miss a "
+                    "source that landed as the stop arrived; `ratecard changes` shows what landed"
+                ],
+            )
+        return RefreshReport(made_whole(done, logged), seconds, stopped_by=number)
 
 
 def _refresh_and_publish(

@@ -16,6 +16,9 @@ from pipelines.errors import SourceError
 from pipelines.refresh.one_source import SourceOutcome
 from warehouse.binding import execute
 from warehouse.db import connect
+from warehouse.quoting import literal
+from warehouse.stops_deferred import stops_deferred
+from warehouse.target import is_lake
 
 
 class LoggedFailure(SourceError):
@@ -53,10 +56,36 @@ def logged_since(con: duckdb.DuckDBPyConnection, mark: int) -> list[SourceOutcom
     ]
 
 
+class LogUnreadable(Exception):
+    """fetch_log could not be read back after a stop: the report says so and gives the outcomes it had."""
+
+
 def logged_in(db_path: Path | str, mark: int) -> list[SourceOutcome]:
-    """logged_since, on a connection of its own (the run's own has closed, or was lost to the stop)."""
-    with connect(db_path) as con:
+    """logged_since, on a connection of its own (the run's own has closed, or was lost to the stop).
+
+    A file is attached read-only to an in-memory database, never opened through DuckDB's instance cache: if the
+    stopped work left the file's instance alive in this process, opening it again would spin forever in that cache,
+    while an attach fails at once with a path conflict (LogUnreadable). A file that is not there, or holds no
+    fetch_log yet, logged nothing."""
+    if is_lake(db_path):
+        with connect(db_path) as con:
+            return logged_since(con, mark)
+    path = Path(db_path)
+    if not path.exists():
+        return []
+    with stops_deferred():  # as connect() opens and closes a file: a stop waits until the connection is made
+        con = duckdb.connect()
+    try:
+        con.execute(f"ATTACH {literal(str(path))} AS logged (READ_ONLY)")
+        con.execute("USE logged")
+        if not con.execute("SELECT table_name FROM duckdb_tables() WHERE table_name = 'fetch_log'").fetchall():
+            return []
         return logged_since(con, mark)
+    except duckdb.Error as exc:
+        raise LogUnreadable(f"fetch_log could not be read back ({exc})") from exc
+    finally:
+        with stops_deferred():
+            con.close()
 
 
 def made_whole(outcomes: list[SourceOutcome], logged: list[SourceOutcome]) -> list[SourceOutcome]:
