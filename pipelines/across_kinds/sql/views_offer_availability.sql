@@ -4,10 +4,9 @@
 -- name sorts after views_accelerator_offers.sql (a phase's files run by name).
 
 CREATE OR REPLACE VIEW accelerator_availability AS
-WITH aws_variants AS (  -- as accelerator_offers gives an AWS accelerator its form factor
-    SELECT aws_accelerator, CASE WHEN count(DISTINCT gpu_variant) = 1 THEN any_value(gpu_variant) END AS variant
-    FROM nvidia_gpu_specs WHERE aws_accelerator IS NOT NULL
-    GROUP BY aws_accelerator
+WITH aws_variants AS (  -- the form factor accelerator_offers gives each AWS accelerator it lists now
+    SELECT DISTINCT accelerator_model AS aws_accelerator, accelerator_variant AS variant
+    FROM accelerator_offers WHERE provider = 'AWS' AND accelerator_model IS NOT NULL
 ),
 -- Every version ever landed, in accelerator_offers' terms: the product and Capacity Blocks pages' prices (their
 -- accelerator from the spec version open when the price landed), the price list's, and the GPU listings'.
