@@ -22,7 +22,7 @@ export TQDM_DISABLE := 1
 # the test modules) again, about 0.3 s of CPU a process.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test check reliability dev dev-offline bench lock show clean vendor browser docs
+.PHONY: demo test check reliability fuzz dev dev-offline bench lock show clean vendor browser docs
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +86,11 @@ check: $(STAMP)
 ## scenarios measured it and what they found)
 reliability: $(STAMP)
 	$(BIN)/python -m pytest tests/reliability -q -n auto --dist loadgroup
+
+## fuzz: the parser fuzz tests with 1,000 mutants per source and scenario (`make test` draws 60), to look for new
+## findings; pin each one found in tests/reliability/test_fuzz_parsers.py
+fuzz: $(STAMP)
+	RATECARD_FUZZ_EXAMPLES=1000 $(BIN)/python -m pytest tests/reliability/test_fuzz_parsers.py -q -n auto
 
 ## show: print the current views of $(DB)
 show: $(STAMP)

@@ -65,6 +65,9 @@ def dagster_landings(tmp_path_factory) -> Iterator[DagsterLandings]:
         yield DagsterLandings(tmp_path_factory, stack)
 
 
+DEMO_GROUP = "demo_warehouse"
+
+
 @pytest.fixture(scope="session")
 def demo_warehouse(tmp_path_factory) -> Path:
     """The demo warehouse: every bundled sample refreshed offline (`ratecard refresh --offline`), landed once per
@@ -101,6 +104,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     from _pytest.nodeid import coerce_node_id  # pytest 9's own id type: the one place the suffix takes effect
 
     for item in items:
+        # The demo warehouse takes a refresh of every sample to land: its readers share one worker, so one lands it.
+        if "demo_warehouse" in getattr(item, "fixturenames", ()) and not any(item.iter_markers("xdist_group")):
+            item.add_marker(pytest.mark.xdist_group(DEMO_GROUP))
         groups = sorted(
             {
                 str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))

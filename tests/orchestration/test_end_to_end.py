@@ -200,21 +200,22 @@ def test_ge_results_show_as_asset_checks(landed):
     assert outcomes[("aws_instance_prices", "capacity_block_rate_matches_printed")] is True
 
 
-def test_second_refresh_is_unchanged_and_adds_no_rows(own_copy, sources_file):
-    db_path = own_copy
-    before = query(db_path, "SELECT count(*) FROM aws_instance_price_history")
-    result = run_refresh(sources_file, db_path)
-    assert result.success
-    assert query(db_path, "SELECT count(*) FROM aws_instance_price_history") == before
-    assert query(
-        db_path,
-        """SELECT DISTINCT outcome FROM fetch_log
-                             WHERE fetch_id > (SELECT max(fetch_id) - 6 FROM fetch_log)""",
-    ) == [("unchanged",)]
+HISTORY_TABLES = """SELECT table_name FROM duckdb_tables()
+                    WHERE database_name = current_database() AND table_name LIKE '%_history'"""
 
 
-def test_bad_pages_land_nothing_and_keep_the_last_good_version(own_copy, sources_file, site, sources):
+def history_rows(db_path) -> dict[str, int]:
+    """Rows in each history table."""
+    tables = [t for (t,) in query(db_path, HISTORY_TABLES)]
+    return {t: query(db_path, f"SELECT count(*) FROM {t}")[0][0] for t in tables}
+
+
+def test_a_second_refresh_lands_no_row_and_bad_pages_keep_the_last_good_version(own_copy, sources_file, site, sources):
+    """Every source refreshed again, three of them answering badly: the bad ones land nothing and keep their last
+    good versions, the others are unchanged, and no history table gains a row."""
     db_path = own_copy
+    before = history_rows(db_path)
+    (last_fetch,) = query(db_path, "SELECT max(fetch_id) FROM fetch_log")[0]
     good = query(db_path, "SELECT * FROM aws_instance_price_history WHERE source_id IN ('aws_trn1', 'aws_inf2')")
     trn1_page = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_text()
     no_price_column = trn1_page.replace("On-Demand Price/hr", "Hourly")
@@ -249,12 +250,20 @@ def test_bad_pages_land_nothing_and_keep_the_last_good_version(own_copy, sources
         """SELECT source_id, last_outcome FROM source_freshness
                              WHERE last_outcome <> 'unchanged' ORDER BY 1""",
     ) == [("aws_capacity_blocks", "fetch_failed"), ("aws_inf2", "quarantined"), ("aws_trn1", "quarantined")]
-    # The sources that were fine still confirmed their rows in the same run.
+    # The sources that were fine still confirmed their rows in the same run, and none landed a row.
+    others = query(
+        db_path,
+        """SELECT DISTINCT outcome FROM fetch_log WHERE fetch_id > ?
+           AND source_id NOT IN ('aws_trn1', 'aws_inf2', 'aws_capacity_blocks')""",
+        [last_fetch],
+    )
+    assert others == [("unchanged",)]
     assert query(
         db_path,
         """SELECT count(*) FROM fetch_log
                              WHERE outcome = 'unchanged' AND source_id IN ('aws_inf1', 'aws_trn2', 'aws_trn3')""",
     ) == [(3,)]
+    assert history_rows(db_path) == before and len(before) > 5
 
 
 def test_reparse_after_a_parser_fix_lands_the_corrected_history(site, empty_db_path, monkeypatch, tmp_path):

@@ -3,6 +3,7 @@ each example is held to (a batch, or a ParseError naming its source; anything el
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -17,8 +18,11 @@ from tests.reliability.promises import ERRORS_UNNAMED, PARSER_CRASHES, Scenario
 # What parses each sample: a source, or for the price list's region index each sample region's unit (the index
 # itself is read by the refresh path, not a parser).
 SOURCES = {unit.id: unit for s in load_sources() for unit in sample_units(s)}
+# Examples per source and scenario: `make test` draws 60 (the same ones every run, derandomised), enough to hold
+# every parser to the rule on each kind of mutant; `make fuzz` draws 1,000 of them to look for new findings.
+FUZZ_EXAMPLES_ENV = "RATECARD_FUZZ_EXAMPLES"
 FUZZ = settings(
-    max_examples=150,
+    max_examples=int(os.environ.get(FUZZ_EXAMPLES_ENV, "60")),
     deadline=None,
     derandomize=True,
     database=None,
