@@ -10,7 +10,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from pipelines.dashboard import DashboardError
-from pipelines.dashboard.data import Chart, SiteData, read_site_data
+from pipelines.dashboard.data import SiteData, read_site_data
+from pipelines.dashboard.filters import NAMED
+from pipelines.dashboard.tables import Chart
 from warehouse.target import is_lake
 
 HERE = Path(__file__).parent
@@ -24,10 +26,21 @@ VENDORED = {
     "simple-datatables.css": "simple-datatables/dist/style.css",
 }
 # Columns sorted as numbers rather than text (as text, "10.5" would sort before "9.2").
-NUMERIC = {"accels", "usd_per_accel_hour", "usd_per_gpu_hour", "providers_in_stock", "providers_offering"}
+NUMERIC = {
+    "accels",
+    "offers",
+    "memory_gib",
+    "dense_bf16_tflops",
+    "dense_fp8_tflops",
+    "usd_per_accel_hour",
+    "usd_per_gpu_hour",
+    "providers_in_stock",
+    "providers_offering",
+}
 PAGES = {
     "index.html": "Today's prices per accelerator-hour",
     "gpus.html": "Cheapest GPU per model",
+    "value.html": "Value per PFLOP and GiB",
     "regions.html": "AWS prices by region",
     "history.html": "Price history",
     "deployment.html": "Always-on or serverless",
@@ -56,55 +69,94 @@ def date_axis(chart: Chart) -> dict[str, object]:
     return axis
 
 
-def chart_spec(chart: Chart, y_title: str) -> Markup:
-    """The Vega-Lite spec of one history chart, safe inside a <script> element."""
-    spec = {
-        "width": 360,
-        "height": 150,
-        "data": {"values": chart.points},
-        # The figure travels as DECIMAL text; the chart converts it for drawing only, the tooltip shows the text.
-        "transform": [{"calculate": "toNumber(datum.usd)", "as": "value"}],
-        "mark": {"type": "line", "interpolate": "step-after", "point": True},
-        "encoding": {
-            "x": {
-                "field": "point_at",
-                "type": "temporal",
-                "title": "valid from (UTC)",
-                "scale": {"nice": "day"},
-                "axis": date_axis(chart),
-            },
-            "y": {"field": "value", "type": "quantitative", "title": y_title},
-            "color": {"field": "series", "type": "nominal", "legend": {"orient": "right", "labelLimit": 320}},
-            "tooltip": [
-                {"field": "series"},
-                {"field": "usd", "title": y_title},
-                {"field": "source_url", "title": "source URL"},
-                {"field": "fetched_at", "title": "fetched at"},
-            ],
-        },
-    }
+# Colour, dash and point shape per series, so lines that run together (or lie on each other, as the caption then
+# says) stay told apart.
+SERIES_MARKS = {
+    "color": {"field": "series", "type": "nominal", "legend": {"orient": "right", "labelLimit": 360}},
+    "strokeDash": {"field": "series", "type": "nominal", "legend": None},
+    "shape": {"field": "series", "type": "nominal", "legend": None},
+}
+
+
+def params(chart: Chart) -> list[dict[str, str]]:
+    """A chart whose points carry the page filters' fields takes one Vega param per filter (f_kind, ...), which
+    filters.js sets from the page's selects."""
+    return [{"name": f"f_{name}", "value": "all"} for name, _, _ in NAMED] if chart.filtered else []
+
+
+def filtered_points(chart: Chart) -> list[dict[str, str]]:
+    """The transform that keeps the points passing every filter ("all" passes everything)."""
+    if not chart.filtered:
+        return []
+    return [{"filter": " && ".join(f"(f_{name} == 'all' || datum.{field} == f_{name})" for name, field, _ in NAMED)}]
+
+
+def embedded(spec: dict[str, object]) -> Markup:
+    """A Vega-Lite spec, safe inside a <script> element."""
     return Markup(json.dumps(spec).replace("</", "<\\/"))
+
+
+def chart_spec(chart: Chart, y_title: str) -> Markup:
+    """The Vega-Lite spec of one history chart."""
+    return embedded(
+        {
+            "width": 360,
+            "height": 150,
+            "params": params(chart),
+            "data": {"values": chart.points},
+            # The figure travels as DECIMAL text; the chart converts it for drawing only, the tooltip shows the text.
+            "transform": [*filtered_points(chart), {"calculate": "toNumber(datum.usd)", "as": "value"}],
+            "mark": {"type": "line", "interpolate": "step-after", "point": True},
+            "encoding": {
+                "x": {
+                    "field": "point_at",
+                    "type": "temporal",
+                    "title": "valid from (UTC)",
+                    "scale": {"nice": "day"},
+                    "axis": date_axis(chart),
+                },
+                "y": {"field": "value", "type": "quantitative", "title": y_title},
+                **SERIES_MARKS,
+                "tooltip": [
+                    {"field": "series"},
+                    {"field": "usd", "title": y_title},
+                    {"field": "source_url", "title": "source URL"},
+                    {"field": "fetched_at", "title": "fetched at"},
+                ],
+            },
+        }
+    )
+
+
+REFERENCE_UTILISATION = "utilisation of the accelerator's reference always-on option (%)"
 
 
 def cost_curve_spec(chart: Chart) -> Markup:
-    """The Vega-Lite spec of one workload's monthly cost against utilisation: one line per option."""
-    spec = {
-        "width": 420,
-        "height": 200,
-        "data": {"values": chart.points},
-        "transform": [
-            {"calculate": "toNumber(datum.usd)", "as": "value"},
-            {"calculate": "toNumber(datum.utilisation_pct)", "as": "pct"},
-        ],
-        "mark": {"type": "line", "point": True},
-        "encoding": {
-            "x": {"field": "pct", "type": "quantitative", "title": "utilisation of an always-on instance (%)"},
-            "y": {"field": "value", "type": "quantitative", "title": "USD per month"},
-            "color": {"field": "series", "type": "nominal", "legend": {"orient": "right", "labelLimit": 360}},
-            "tooltip": [{"field": "series"}, {"field": "utilisation_pct", "title": "%"}, {"field": "usd"}],
-        },
-    }
-    return Markup(json.dumps(spec).replace("</", "<\\/"))
+    """The Vega-Lite spec of one workload's monthly cost against utilisation on one accelerator: a line per option."""
+    return embedded(
+        {
+            "width": 420,
+            "height": 200,
+            "params": params(chart),
+            "data": {"values": chart.points},
+            "transform": [
+                *filtered_points(chart),
+                {"calculate": "toNumber(datum.usd)", "as": "value"},
+                {"calculate": "toNumber(datum.utilisation_pct)", "as": "pct"},
+            ],
+            "mark": {"type": "line", "point": True},
+            "encoding": {
+                "x": {
+                    "field": "pct",
+                    "type": "quantitative",
+                    "title": REFERENCE_UTILISATION,
+                },
+                "y": {"field": "value", "type": "quantitative", "title": "USD per month"},
+                **SERIES_MARKS,
+                "tooltip": [{"field": "series"}, {"field": "utilisation_pct", "title": "%"}, {"field": "usd"}],
+            },
+        }
+    )
 
 
 def environment() -> Environment:

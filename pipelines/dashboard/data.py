@@ -3,41 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from itertools import groupby
 from pathlib import Path
-from typing import Any
 
 import duckdb
 
-from pipelines.dashboard import queries
+from pipelines.dashboard import queries, value_page
 from pipelines.dashboard.decisions import Decision, decisions
-from pipelines.dashboard.front_page import HEADLINE_AWS, HEADLINE_GPU, OFFERS, Offers, offers
-from pipelines.dashboard.tables import Table
-from pipelines.fetch.offline import shown_source
+from pipelines.dashboard.deployment_page import deployment
+from pipelines.dashboard.figures import TIME
+from pipelines.dashboard.filters import Filter, filters_of
+from pipelines.dashboard.front_page import HEADLINE_AWS, HEADLINE_GPU, OFFERS
+from pipelines.dashboard.tables import Chart, Filtered, Table, charts, filtered, table, text, view_exists
 from warehouse.db import connect
 from warehouse.queries import one_row
-
-
-@dataclass
-class Chart:
-    """One history chart: its points (one series per `series` value) and how many series it draws."""
-
-    id: str
-    title: str
-    points: list[dict[str, str]]
-    series: int
-
-    @property
-    def days(self) -> int:
-        """Whole days between its first and last point (0 for a cost curve, which has no time axis)."""
-        stamps = [datetime.fromisoformat(p["point_at"].replace("Z", "+00:00")) for p in self.points if "point_at" in p]
-        return (max(stamps) - min(stamps)).days if stamps else 0
-
-    @property
-    def one_day(self) -> bool:
-        """A time chart whose points all fall within 24 hours: it shows a level, not yet a trend, and says so."""
-        return self.days == 0 and any("point_at" in p for p in self.points)
 
 
 @dataclass
@@ -54,16 +33,18 @@ class SiteData:
     generated_from: str
     headline_aws: Table
     headline_gpu: Table
-    offers: Offers
+    offers: Filtered
     cheapest: Table
-    by_region: Table | None
+    by_region: Filtered | None
     aws_charts: list[Chart]
     gpu_charts: list[Chart]
     pricelist_charts: list[Chart]
+    value_side_by_side: Table
+    value: Filtered
     freshness: Table
     quarantine: Table
     dictionary: list[DictionaryEntry]
-    deployment: Table | None = None  # deployment_costs, once pilots and a traffic profile have landed
+    deployment: Filtered | None = None  # deployment_costs, once pilots and a traffic profile have landed
     break_even: Table | None = None
     deployment_charts: list[Chart] = field(default_factory=list)
     decisions: list[Decision] | None = None  # one page per workload; none from a snapshot before decision_gate
@@ -74,32 +55,11 @@ class SiteData:
         for months), then the one with the most price versions (the liveliest)."""
         return max(self.aws_charts + self.pricelist_charts, key=lambda c: (c.days, len(c.points)), default=None)
 
-
-SOURCE_COLUMNS = {"source_url", "url", "billing_terms_url"}  # shown by what they name (pipelines.fetch.offline)
-
-
-def text(value: Any) -> str:
-    return "" if value is None else str(value)
-
-
-def table(con: duckdb.DuckDBPyConnection, table_id: str, query: str) -> Table:
-    cursor = con.execute(query)
-    columns = [d[0] for d in cursor.description]
-    rows = [[text(v) for v in row] for row in cursor.fetchall()]
-    for at in [i for i, name in enumerate(columns) if name in SOURCE_COLUMNS]:
-        for row in rows:
-            row[at] = shown_source(row[at])
-    return Table(table_id, columns, rows)
-
-
-def charts(con: duckdb.DuckDBPyConnection, prefix: str, query: str) -> list[Chart]:
-    """One chart per offering (AWS instance type, GPU model), its points grouped by series."""
-    found = table(con, prefix, query)
-    out = []
-    for number, (title, rows) in enumerate(groupby(found.rows, key=lambda r: r[0])):
-        points = [dict(zip(found.columns[1:], row[1:], strict=True)) for row in rows]
-        out.append(Chart(f"{prefix}-{number}", title, points, len({p["series"] for p in points})))
-    return out
+    @property
+    def history_filters(self) -> list[Filter]:
+        """The history page's filters, over every chart's points: all price kinds by default (a history follows
+        each offering, not only the on-demand ones)."""
+        return filters_of(p for c in self.aws_charts + self.pricelist_charts + self.gpu_charts for p in c.points)
 
 
 def dictionary(con: duckdb.DuckDBPyConnection) -> list[DictionaryEntry]:
@@ -111,25 +71,23 @@ def dictionary(con: duckdb.DuckDBPyConnection) -> list[DictionaryEntry]:
     return entries
 
 
-def view_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    return bool(one_row(con, queries.VIEW_EXISTS, {"name": name})[0])
-
-
 def read_site_data(snapshot: Path | str) -> SiteData:
     with connect(snapshot, read_only=True) as con:
-        newest = one_row(con, f"SELECT {queries.TS.format(col='max(fetched_at)')} FROM fetch_log")[0]
+        newest = one_row(con, f"SELECT {TIME.format(col='max(fetched_at)')} FROM fetch_log")[0]
         return SiteData(
             snapshot=str(snapshot),
             generated_from=text(newest),
             headline_aws=table(con, "headline-aws", HEADLINE_AWS),
             headline_gpu=table(con, "headline-gpu", HEADLINE_GPU),
-            offers=offers(table(con, "offers", OFFERS)),
+            offers=filtered(table(con, "offers", OFFERS), kind="on_demand", hidden=1, units=True),
             cheapest=table(con, "cheapest", queries.CHEAPEST),
             # aws_prices_by_region arrives with the regional price lists; until then the page says so.
-            by_region=table(con, "by-region", queries.BY_REGION) if view_exists(con, "aws_prices_by_region") else None,
+            by_region=by_region(con) if view_exists(con, "aws_prices_by_region") else None,
             aws_charts=charts(con, "aws-history", queries.AWS_HISTORY),
             gpu_charts=charts(con, "gpu-history", queries.GPU_HISTORY),
             pricelist_charts=charts(con, "pricelist-history", queries.PRICELIST_HISTORY),
+            value_side_by_side=table(con, "value-side-by-side", value_page.SIDE_BY_SIDE),
+            value=filtered(table(con, "value", value_page.ROWS), kind="on_demand", hidden=1),
             freshness=table(con, "freshness", queries.FRESHNESS),
             quarantine=table(con, "quarantine", queries.QUARANTINE),
             dictionary=dictionary(con),
@@ -138,12 +96,6 @@ def read_site_data(snapshot: Path | str) -> SiteData:
         )
 
 
-def deployment(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    """The deployment page's tables and cost curves; none from a snapshot made before the deployment views."""
-    if not view_exists(con, "deployment_costs"):
-        return {}
-    return {
-        "deployment": table(con, "deployment", queries.DEPLOYMENT),
-        "break_even": table(con, "break-even", queries.BREAK_EVEN),
-        "deployment_charts": charts(con, "deployment-curve", queries.DEPLOYMENT_CURVES),
-    }
+def by_region(con: duckdb.DuckDBPyConnection) -> Filtered:
+    """The price list per region: every row is AWS's, so the page filters by kind, region and accelerator."""
+    return filtered(table(con, "by-region", queries.BY_REGION), kind="on_demand", hidden=1, leave_out=("provider",))

@@ -5,7 +5,9 @@ Figures are cast to text in SQL, so the page shows exactly DuckDB's DECIMAL digi
 
 from __future__ import annotations
 
-TS = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%d %H:%M:%S UTC')"
+from pipelines.dashboard.figures import TIME as TS
+from pipelines.dashboard.figures import as_printed, four_places, trimmed
+
 ISO = "strftime({col} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')"  # what the charts' time axis parses
 
 CHEAPEST = f"""
@@ -18,31 +20,55 @@ FROM gpu_cheapest
 ORDER BY gpu_model, provider, listing
 """
 
-VIEW_EXISTS = "SELECT count(*) FROM duckdb_views() WHERE NOT internal AND view_name = $name"
-# Whatever its columns, in the order of all of them left to right: the same rows always in the same order.
-BY_REGION = "SELECT * FROM aws_prices_by_region ORDER BY ALL"
+# The price list per region, each figure at the precision it is printed or derived at: the hourly and upfront parts
+# as printed, the effective instance-hour and the accelerator-hour at 4 places (half up); the prices first, so they
+# are on screen. The first column is for the price kind filter. Ordered by type, kind and terms, then cheapest
+# region first: the same rows always in the same order.
+BY_REGION = f"""
+SELECT price_kind_family(price_kind) AS price_kind_family, instance_type, price_kind,
+       concat_ws(' ', lease_years || '-year', lower(purchase_option), lower(offering_class)) AS terms,
+       location AS region, {four_places("usd_per_accelerator_hour")} AS usd_per_accel_hour,
+       {four_places("usd_per_instance_hour")} AS usd_per_instance_hour, {as_printed("hourly_usd")} AS hourly_usd,
+       coalesce({as_printed("upfront_usd")}, '') AS upfront_usd, price_rank || ' of ' || region_count AS rank,
+       cheapest_region_code AS cheapest_region, coalesce(accelerator, 'unknown') AS accelerator,
+       {trimmed("coalesce(accelerator_share, accelerator_count)", 6)} AS accels, region_code,
+       {TS.format(col="fetched_at")} AS fetched_at, source_url
+FROM aws_prices_by_region
+ORDER BY instance_type, price_kind, lease_years NULLS FIRST, purchase_option NULLS FIRST, offering_class NULLS FIRST,
+         usd_per_instance_hour, region_code
+"""
 
 # One point where each price version starts and one where it ends (or the newest fetch, while it is open),
-# drawn as a step line: the price held from valid_from until the next version.
+# drawn as a step line: the price held from valid_from until the next version. Each point carries the page filters'
+# fields (pipelines.dashboard.filters), so a filter picks lines as it picks the offers table's rows.
 HISTORY = f"""
 WITH newest AS (SELECT max(fetched_at) AS t FROM fetch_log),
 versions AS (
     SELECT {{chart}} AS chart, {{series}} AS series,
            valid_from, coalesce(valid_to, greatest(newest.t, valid_from)) AS valid_until,
-           {{usd}} AS usd, source_url, fetched_at
+           {{usd}} AS usd, source_url, fetched_at, price_kind_family(price_kind) AS price_kind_family,
+           {{region}} AS region, {{accelerator}} AS accelerator, {{provider}} AS provider
     FROM {{history}}, newest
 )
 SELECT chart, series, {ISO.format(col="point_at")} AS point_at, CAST(usd AS VARCHAR) AS usd, source_url,
-       {TS.format(col="fetched_at")} AS fetched_at
+       {TS.format(col="fetched_at")} AS fetched_at, price_kind_family, region, accelerator, provider
 FROM (SELECT *, valid_from AS point_at FROM versions UNION ALL SELECT *, valid_until FROM versions)
 ORDER BY chart, series, point_at, valid_from
 """
-NO_REGION = "coalesce(region, 'region not stated')"
+NO_REGION = "coalesce(region, 'not stated')"  # as the offers table's region filter says it
+SERIES_REGION = "coalesce(region, 'region not stated')"
+# A product page's history names no accelerator: the type's, as the current prices name it (one per type).
+AWS_ACCELERATOR = """(SELECT h.*, a.accelerator FROM aws_instance_price_history AS h
+    LEFT JOIN (SELECT instance_type, max(accelerator) AS accelerator FROM aws_instance_prices GROUP BY ALL) AS a
+    USING (instance_type)) AS h"""
 AWS_HISTORY = HISTORY.format(
     chart="instance_type",
-    series=f"price_kind || ' · ' || {NO_REGION}",
+    series=f"price_kind || ' · ' || {SERIES_REGION}",
     usd="usd_per_accelerator_hour_4dp",
-    history="aws_instance_price_history",
+    region=NO_REGION,
+    accelerator="coalesce(accelerator, 'unknown')",
+    provider="'AWS'",
+    history=AWS_ACCELERATOR,
 )
 # The price list per region: on-demand and spot lines (one price each per type and region); the reserved and
 # Savings Plans terms, a dozen per region, are read with `ratecard history TYPE --kind reserved`.
@@ -50,12 +76,18 @@ PRICELIST_HISTORY = HISTORY.format(
     chart="instance_type || ' (price list)'",
     series="price_kind || ' · ' || region_code",
     usd="usd_per_accelerator_hour_4dp",
+    region="coalesce(location, region_code)",
+    accelerator="coalesce(accelerator, 'unknown')",
+    provider="'AWS'",
     history="(SELECT * FROM aws_pricelist_price_history WHERE price_kind IN ('on_demand', 'spot')) AS h",
 )
 GPU_HISTORY = HISTORY.format(
     chart="coalesce(gpu_model, 'unrecognised: ' || gpu_name)",
-    series=f"provider || ' · ' || listing || ' · ' || price_kind || ' · ' || {NO_REGION}",
+    series=f"provider || ' · ' || listing || ' · ' || price_kind || ' · ' || {SERIES_REGION}",
     usd="usd_per_gpu_hour_4dp",
+    region=NO_REGION,
+    accelerator="coalesce(gpu_model, 'unknown')",
+    provider="provider",
     history="gpu_listing_history",
 )
 
@@ -87,49 +119,4 @@ JOIN duckdb_columns() c ON c.table_name = o.name AND c.database_name = current_d
 LEFT JOIN catalog_comments k ON k.object_kind = 'column' AND k.object_name = c.table_name
                              AND k.column_name = c.column_name
 ORDER BY o.kind DESC, o.name, c.column_index
-"""
-
-# Per workload: one line per comparable candidate, its monthly cost for the work an always-on instance of the
-# workload's cheapest always-on option does at each utilisation (5 % steps), over the profile's own month
-# (days_per_month x 24 h, as deployment_costs bills). Always-on: the instances that work needs at full use, billed
-# every hour; serverless: that work's busy hours at its hourly price (tails aside, as in deployment_break_even).
-# The serverless lines cross the always-on one at the break-even utilisation.
-DEPLOYMENT_CURVES = """
-WITH reference AS (
-    SELECT workload, units_per_hour AS reference_units_per_hour
-    FROM deployment_costs WHERE billing = 'always_on' AND comparable
-    QUALIFY row_number() OVER (PARTITION BY workload ORDER BY monthly_usd, offering) = 1
-),
-options AS (
-    SELECT d.workload, coalesce(d.provider || ' ', '') || d.offering || ' (' || d.billing || ')' AS series,
-           d.billing, d.units_per_hour, d.usd_per_billed_hour, r.reference_units_per_hour,
-           d.days_per_month, CAST(d.days_per_month * 100 AS HUGEINT) * 24 AS centihours
-    FROM deployment_costs AS d JOIN reference AS r USING (workload)
-    WHERE d.comparable
-)
-SELECT workload, series, CAST(step * 5 AS VARCHAR) AS utilisation_pct,
-       CAST(CASE WHEN billing = 'always_on'
-                 THEN ceil_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step,
-                                    CAST(units_per_hour * 1000 AS HUGEINT) * 20)
-                      * CAST(days_per_month * 24 AS DECIMAL(38, 6)) * usd_per_billed_hour
-                 ELSE exact_quotient(CAST(reference_units_per_hour * 1000 AS HUGEINT) * step * centihours
-                                     * CAST(usd_per_billed_hour * 1000000000000 AS HUGEINT),
-                                     CAST(units_per_hour * 1000 AS HUGEINT) * 20 * 100 * 1000000000000) END
-            AS DECIMAL(38, 2)) AS usd
-FROM options, range(1, 21) AS steps(step)
-ORDER BY workload, series, step
-"""
-
-DEPLOYMENT = """
-SELECT workload, CAST(rank AS VARCHAR) AS rank, coalesce(provider || ' ', '') || offering AS offering, price_kind,
-       billing, CAST(instances AS VARCHAR) AS instances, CAST(billed_hours_per_month AS VARCHAR) AS billed_hours,
-       CAST(utilisation AS VARCHAR) AS utilisation, CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR) AS monthly_usd,
-       coalesce(not_comparable_because, '') AS not_ranked_because
-FROM deployment_costs
-ORDER BY workload, rank NULLS LAST, monthly_usd, provider NULLS FIRST, offering, billing, price_kind
-"""
-
-BREAK_EVEN = """
-SELECT workload, accelerator_model, CAST(break_even_utilisation AS VARCHAR) AS break_even_utilisation, reading
-FROM deployment_break_even ORDER BY workload, accelerator_model
 """

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import dagster as dg
@@ -20,116 +20,19 @@ import pytest
 from typer.testing import CliRunner
 
 from assets.dashboard import dashboard_site
-from pipelines.cli.app import app
-from pipelines.dashboard import queries
+from pipelines.dashboard import deployment_page
 from pipelines.dashboard.build import build_dashboard
 from pipelines.fetch.offline import shown_source
 from pipelines.orchestration.resources import WarehouseResource
-from pipelines.sources.file import load_sources, sample_path
-from tests.support.browser import chromium, load, recorded_page
-from tests.support.localserver import LocalServer, Reply, free_port
-from tests.support.paths import PILOT_SAMPLES, ROOT
-from tests.support.sourcefiles import serve_samples, write_sources_file
+from tests.dashboard.reading import DECISION_PAGES, PAGES, cells, headers, picked, series_drawn, shown
+from tests.support.browser import load, recorded_page
+from tests.support.localserver import free_port
+from tests.support.paths import ROOT
 
-# Its module fixture lands a warehouse: every test of the module in one xdist worker, so it is landed once.
+# The warehouse its fixtures land (conftest.py) is shared: every dashboard test in one xdist worker, landed once.
 pytestmark = pytest.mark.xdist_group("dashboard")
-
 runner = CliRunner()
 ARTIFACTS = ROOT / "var" / "artifacts"
-PAGES = ["index", "gpus", "regions", "history", "deployment", "decisions", "sources", "dictionary"]
-# The example pilots name two workloads, each with its decision page (tests/decide/ checks those pages).
-DECISION_PAGES = ["decision-chat-8b", "decision-summarise-batch"]
-PILOTS = PILOT_SAMPLES
-
-
-def refresh(*args: str, exit_code: int = 0) -> None:
-    result = runner.invoke(app, ["refresh", *args], terminal_width=200)
-    assert result.exit_code == exit_code, result.output
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory) -> Path:
-    """Every sample landed, then trn1.32xlarge's on-demand price moved from $21.50 to $20.00 and landed again."""
-    tmp = tmp_path_factory.mktemp("dashboard")
-    db = tmp / "prices.duckdb"
-    sources = load_sources()
-    with LocalServer() as server:
-        serve_samples(server, sources)  # each sample, and the price list's regional offer files
-        sources_file = write_sources_file(tmp / "sources.toml", sources, server.base_url)
-        refresh("--sources", str(sources_file), "--db", str(db))
-        trn1 = sample_path(next(s for s in sources if s.id == "aws_trn1")).read_bytes()
-        server.set("/aws/trn1.html", Reply(body=trn1.replace(b"<td>$21.50</td>", b"<td>$20.00</td>")))
-        refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_trn1")
-        # A page with no price table: quarantined with its reason, Inf1's previous version stays current.
-        server.set("/aws/inf1.html", Reply(body=b"<html><body><h1>Inf1</h1><p>Under maintenance</p></body></html>"))
-        refresh("--sources", str(sources_file), "--db", str(db), "--source", "aws_inf1", exit_code=1)
-    # The snapshot as it stands before any pilot, for the test that edits a copy: DuckDB 1.5.5 checkpointing a
-    # copy of a snapshot (storage v1.1.0) that holds two pilot inputs breaks its pilot_inputs index (also at
-    # 8baf85a, before pilot conditions and traffic); readers never write the snapshot, so only that test needs a
-    # copy without them.
-    shutil.copyfile(db.with_name("prices.snapshot.duckdb"), db.with_name("before-pilots.snapshot.duckdb"))
-    # The example's pilots and traffic profiles, for the deployment page.
-    for args in (["import", str(PILOTS / "example.csv")], ["traffic", "--csv", str(PILOTS / "traffic_example.csv")]):
-        result = runner.invoke(app, ["pilot", *args, "--db", str(db)], terminal_width=200)
-        assert result.exit_code == 0, result.output
-    return db
-
-
-@pytest.fixture(scope="module")
-def site(warehouse) -> Path:
-    out = warehouse.parent / "site"
-    result = runner.invoke(app, ["dashboard", "--db", str(warehouse), "--out", str(out)], terminal_width=200)
-    assert result.exit_code == 0, result.output
-    assert f"wrote {len(PAGES) + len(DECISION_PAGES)} pages to {out}" in result.output
-    return out
-
-
-@pytest.fixture(scope="module")
-def snapshot(warehouse):
-    with duckdb.connect(str(warehouse.with_name("prices.snapshot.duckdb")), read_only=True) as con:
-        yield con
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-def cells(page, table_id: str) -> list[list[str]]:
-    return page.eval_on_selector_all(
-        f"#{table_id} tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent.trim()))"
-    )
-
-
-def headers(page, table_id: str) -> list[str]:
-    return page.eval_on_selector_all(f"#{table_id} thead th", "ths => ths.map(th => th.textContent.trim())")
-
-
-def shown(page, table_id: str) -> tuple[list[str], list[list[str]]]:
-    """The headers and rows a reader sees: rows a filter hides and columns of another unit are left out."""
-    return page.eval_on_selector(
-        f"#{table_id}",
-        """t => {
-          const seen = cells => Array.from(cells).filter(c => c.offsetParent !== null).map(c => c.textContent.trim());
-          const rows = Array.from(t.tBodies[0].rows).filter(r => !r.hidden);
-          return [seen(t.tHead.rows[0].cells), rows.map(r => seen(r.cells))];
-        }""",
-    )
-
-
-def picked(page, table_id: str, *names: str) -> list[tuple[str, ...]]:
-    """The named columns of a table's rows as shown, in display order."""
-    header = headers(page, table_id)
-    return [tuple(row[header.index(n)] for n in names) for row in cells(page, table_id)]
-
-
-def series_drawn(page) -> dict[str, int]:
-    """Per chart title, the lines Vega drew: one SVG path per series in the line mark."""
-    return page.eval_on_selector_all(
-        "figure.chart",
-        "figs => Object.fromEntries(figs.map(f => [f.dataset.title, f.querySelectorAll('.mark-line path').length]))",
-    )
 
 
 def test_every_page_loads_from_file_offline_with_the_warehouse_figures(site, snapshot, browser):
@@ -211,12 +114,12 @@ def test_offers_filters_leave_the_view_s_rows_and_the_address_restores_them(site
     with recorded_page(browser, "file://") as (page, recorder):
         load(page, (site / "index.html").as_uri())
         assert rows_shown(page, "hour") == rows_of("price_kind_family = 'on_demand'", 1)  # on-demand by default
-        page.select_option("#offer-filters select[name=accelerator]", "Trainium")
-        page.select_option("#offer-filters select[name=kind]", "all")
-        page.select_option("#offer-filters select[name=unit]", "day")
+        page.select_option("#filters select[name=accelerator]", "Trainium")
+        page.select_option("#filters select[name=kind]", "all")
+        page.select_option("#filters select[name=unit]", "day")
         trainium = rows_of("accelerator_model = 'Trainium'", 24)
         assert rows_shown(page, "day") == trainium and len({r[1] for r in trainium}) > 3
-        page.select_option("#offer-filters select[name=kind]", "capacity_block")
+        page.select_option("#filters select[name=kind]", "capacity_block")
         blocks = rows_of("accelerator_model = 'Trainium' AND price_kind_family = 'capacity_block'", 24)
         assert rows_shown(page, "day") == blocks and blocks
         shared = page.url
@@ -225,7 +128,7 @@ def test_offers_filters_leave_the_view_s_rows_and_the_address_restores_them(site
         page.goto(shared)
         page.reload()
         assert rows_shown(page, "day") == blocks
-        assert page.locator("#offer-filters select[name=kind]").input_value() == "capacity_block"
+        assert page.locator("#filters select[name=kind]").input_value() == "capacity_block"
         page.goto((site / "index.html").as_uri() + "#kind=all&provider=Hyperstack&unit=month")
         page.reload()
         assert rows_shown(page, "month") == rows_of("provider = 'Hyperstack'", 730)
@@ -342,21 +245,48 @@ def test_offers_sort_as_numbers_with_ties_in_the_query_s_order(site, snapshot, b
     assert aws == sorted(aws) and len(aws) > 10
 
 
-def test_regions_page_lists_the_view_and_says_when_it_is_missing(warehouse, tmp_path):
-    """The page shows aws_prices_by_region whatever its columns, and says so when a snapshot predates it."""
+def test_regions_page_shows_every_row_at_its_printed_precision_in_a_stable_order(site, snapshot, browser):
+    """Prices on screen at 1,400 px, never `0E-10` or 18 places: the 4-place figures half up, the hourly and upfront
+    parts as printed; cheapest region first within a type and its terms; on-demand by default, every row a filter
+    away."""
+    view = snapshot.execute(
+        """SELECT instance_type, price_kind, region_code, CAST(usd_per_accelerator_hour_4dp AS VARCHAR),
+                  hourly_usd, upfront_usd
+           FROM aws_prices_by_region
+           ORDER BY instance_type, price_kind, lease_years NULLS FIRST, purchase_option NULLS FIRST,
+                    offering_class NULLS FIRST, usd_per_instance_hour, region_code"""
+    ).fetchall()
+    with recorded_page(browser, "file://", width=1400) as (page, recorder):
+        load(page, (site / "regions.html").as_uri())
+        default = len(shown(page, "by-region")[1])
+        page.select_option("#filters select[name=kind]", "all")
+        header, rows = shown(page, "by-region")
+        right = page.eval_on_selector_all(
+            "#by-region thead th",
+            "ths => Object.fromEntries(ths.map(th => [th.textContent.trim(), th.getBoundingClientRect().right]))",
+        )
+        assert recorder.errors == []
+    at = {name: header.index(name) for name in ("instance_type", "price_kind", "region_code", "usd_per_accel_hour")}
+    assert [tuple(row[i] for i in at.values()) for row in rows] == [row[:4] for row in view] and len(rows) > 100
+    on_demand = [row for row in view if row[1] == "on_demand"]
+    assert default == len(on_demand) < len(view)
+    # Each part exactly as printed (the storage scale's zeros gone, never fewer than cents), empty when there is none.
+    hourly, upfront = header.index("hourly_usd"), header.index("upfront_usd")
+    assert [Decimal(row[hourly]) for row in rows] == [row[4] for row in view]
+    assert [Decimal(row[upfront]) if row[upfront] else None for row in rows] == [row[5] for row in view]
+    assert any(row[4] == 0 for row in view)  # an all-upfront term's zero hourly part: once shown as 0E-10
+    cells_shown = [cell for row in rows for cell in row]
+    # No exponent and no storage scale: AWS prints at most 8 places (the price list's 10 carry trailing zeros).
+    assert not [c for c in cells_shown if "E-" in c or re.fullmatch(r"\d+\.\d{9,}", c)]
+    derived = [header.index(name) for name in ("usd_per_accel_hour", "usd_per_instance_hour")]
+    assert all(re.fullmatch(r"\d+\.\d{4}", row[i]) for row in rows for i in derived)
+    prices = ("usd_per_accel_hour", "usd_per_instance_hour", "hourly_usd", "upfront_usd")
+    assert all(right[name] <= 1400 for name in prices), right
+
+
+def test_regions_page_says_when_a_snapshot_predates_the_view(warehouse, tmp_path):
     snapshot = tmp_path / "prices.snapshot.duckdb"
     shutil.copyfile(warehouse.with_name("before-pilots.snapshot.duckdb"), snapshot)
-    with duckdb.connect(str(snapshot)) as con:
-        con.execute(
-            "CREATE OR REPLACE VIEW aws_prices_by_region AS SELECT instance_type, coalesce(region, '') AS region "
-            "FROM aws_instance_prices ORDER BY region DESC, instance_type DESC"  # the reverse of the page's order
-        )
-        (count,) = con.execute("SELECT count(*) FROM aws_prices_by_region").fetchone() or (0,)
-    build_dashboard(snapshot, tmp_path / "site")
-    page = (tmp_path / "site" / "regions.html").read_text()
-    assert 'id="no-regions"' not in page and page.count("<tr><td>") == count > 0
-    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td></tr>", page)
-    assert rows == sorted(rows) and rows[0] != rows[-1]  # every column, left to right: a stable order
     with duckdb.connect(str(snapshot)) as con:
         con.execute("DROP VIEW aws_prices_by_region")
     build_dashboard(snapshot, tmp_path / "site")
@@ -381,7 +311,7 @@ def test_served_on_127_0_0_1_with_the_same_figures(site, snapshot, browser):
         base = f"http://127.0.0.1:{port}/"
         with recorded_page(browser, base) as (page, recorder):
             assert load(page, base + "index.html") == 1
-            page.select_option("#offer-filters select[name=kind]", "all")
+            page.select_option("#filters select[name=kind]", "all")
             assert (
                 len(shown(page, "offers")[1])
                 == snapshot.execute("SELECT count(*) FROM accelerator_offers").fetchone()[0]
@@ -416,42 +346,85 @@ def test_the_dagster_asset_regenerates_the_site_beside_the_warehouse(warehouse):
     assert time.time() - written.joinpath("index.html").stat().st_mtime < 3600
 
 
-def test_deployment_page_charts_each_option_and_equals_the_view(site, snapshot, browser):
+def test_deployment_page_charts_each_break_even_for_its_own_accelerator(site, snapshot, browser):
     expected = snapshot.execute(
-        """SELECT workload, coalesce(provider || ' ', '') || offering, billing,
+        """SELECT workload, coalesce(provider || ' ', '') || offering, accelerator_model, billing,
                   CAST(CAST(monthly_usd AS DECIMAL(38, 2)) AS VARCHAR)
            FROM deployment_costs
            ORDER BY workload, rank NULLS LAST, monthly_usd, provider NULLS FIRST, offering, billing, price_kind"""
     ).fetchall()
-    options = dict(
-        snapshot.execute("SELECT workload, count(*) FROM deployment_costs WHERE comparable GROUP BY 1").fetchall()
+    # One chart per break-even row, titled with its figure, drawing that workload's options on that accelerator.
+    charted = dict(
+        snapshot.execute(
+            """SELECT b.workload || ' · ' || b.accelerator_model || ': break-even at '
+                      || CAST(CAST(b.break_even_utilisation * 100 AS DECIMAL(38, 2)) AS VARCHAR) || ' %',
+                      count(*)
+               FROM deployment_break_even AS b
+               JOIN deployment_costs AS d USING (workload, accelerator_model)
+               WHERE d.comparable GROUP BY ALL"""
+        ).fetchall()
     )
     with recorded_page(browser, "file://") as (page, recorder):
-        assert load(page, (site / "deployment.html").as_uri()) == len(options) == 2
-        shown = picked(page, "deployment", "workload", "offering", "billing", "monthly_usd")
-        assert shown == [tuple(map(str, row)) for row in expected]
-        assert series_drawn(page) == options  # one cost line per comparable option, per workload
+        assert load(page, (site / "deployment.html").as_uri()) == len(charted) == 2
+        shown_rows = picked(page, "deployment", "workload", "offering", "accelerator", "billing", "monthly_usd")
+        assert shown_rows == [tuple(map(str, row)) for row in expected]
+        assert series_drawn(page) == charted
         crossing = picked(page, "break-even", "workload", "accelerator_model", "break_even_utilisation")
         assert ("chat-8b", "H100", "0.498883") in crossing
+        assert "chat-8b · H100: break-even at 49.89 %" in charted
+        # The filters pick rows and lines alike: Inferentia2 has no serverless option, so no chart is left.
+        page.select_option("#filters select[name=accelerator]", "Inferentia2")
+        page.wait_for_function("document.querySelector('form.filters').dataset.applied === 'yes'")
+        inf2 = shown(page, "deployment")[1]
+        charts_left = page.eval_on_selector_all("figure.chart", "figs => figs.filter(f => !f.hidden).length")
+        assert "accelerator=Inferentia2" in page.url
         assert recorder.errors == [] and recorder.outside == []
+    assert inf2 and all(row[3] == "Inferentia2" for row in inf2) and charts_left == 0
 
 
-def test_the_cost_curves_bill_the_profile_s_own_month(snapshot):
-    """At full use the reference always-on option costs what deployment_costs bills one instance of it: every
-    hour of the profile's days_per_month, not a 730-hour month."""
-    reference = snapshot.execute(
-        """SELECT workload, coalesce(provider || ' ', '') || offering || ' (always_on)',
-                  CAST(days_per_month * 24 * usd_per_billed_hour AS DECIMAL(38, 2)), typeof(usd_per_billed_hour)
-           FROM deployment_costs WHERE billing = 'always_on' AND comparable
-           QUALIFY row_number() OVER (PARTITION BY workload ORDER BY monthly_usd, offering) = 1"""
+def test_the_cost_curves_bill_the_profile_s_own_month_and_cross_at_the_break_even(snapshot):
+    """At full use the accelerator's reference always-on option (cheapest per unit of work) costs what
+    deployment_costs bills one instance of it: every hour of the profile's days_per_month, not a 730-hour month. The
+    cheapest serverless line meets it at the break-even utilisation."""
+    options = snapshot.execute(
+        """SELECT workload, accelerator_model, coalesce(provider || ' ', '') || offering || ' (always_on)',
+                  usd_per_billed_hour, units_per_hour, days_per_month
+           FROM deployment_costs WHERE billing = 'always_on' AND comparable ORDER BY ALL"""
     ).fetchall()
-    curves = snapshot.execute(queries.DEPLOYMENT_CURVES).fetchall()
-    at_full_use = {(workload, series): usd for workload, series, pct, usd in curves if pct == "100"}
+    break_even = {
+        (w, a): b
+        for w, a, b in snapshot.execute(
+            "SELECT workload, accelerator_model, break_even_utilisation FROM deployment_break_even"
+        ).fetchall()
+    }
+    # Per break-even row, the always-on option cheapest per unit of work (Decimal division, never float).
+    cheapest: dict[tuple[str, str], tuple] = {}
+    for workload, accelerator, series, price, units, days in options:
+        if (workload, accelerator) in break_even:
+            best = cheapest.get((workload, accelerator))
+            if best is None or price / units < best[1] / best[2]:
+                cheapest[(workload, accelerator)] = (series, price, units, days)
+    reference = [
+        (w, a, series, (days * 24 * price).quantize(Decimal("0.01"), ROUND_HALF_UP), price)
+        for (w, a), (series, price, _, days) in cheapest.items()
+    ]
+    curves = snapshot.execute(deployment_page.DEPLOYMENT_CURVES).fetchall()
+    at_full_use = {(chart.split(" · ")[0], series): usd for chart, series, pct, usd, *_ in curves if pct == "100"}
     assert len(reference) == 2
-    for workload, series, billed, money_type in reference:
-        assert money_type.startswith("DECIMAL"), money_type
+    for workload, accelerator, series, billed, price in reference:
+        assert isinstance(price, Decimal), price
         assert at_full_use[(workload, series)] == billed, (workload, series)
         assert billed != 0
+        # The reference's flat line and the cheapest serverless line cross between the steps around the figure.
+        serverless = {
+            Decimal(pct): usd
+            for chart, series_name, pct, usd, *_ in curves
+            if chart.startswith(f"{workload} · {accelerator}:") and series_name.endswith("(serverless)")
+        }
+        below = Decimal(5) * int(break_even[(workload, accelerator)] * 20)
+        cheapest_below = min(usd for pct, usd in serverless.items() if pct == below)
+        cheapest_above = min(usd for pct, usd in serverless.items() if pct == below + 5)
+        assert cheapest_below <= billed <= cheapest_above, (workload, below, cheapest_below, billed, cheapest_above)
 
 
 def test_an_offline_url_is_shown_as_the_sample_it_served_and_a_real_one_as_it_is():

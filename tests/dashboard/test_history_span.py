@@ -4,7 +4,7 @@ trend); a longer one, and a cost curve (no time axis), are not."""
 from __future__ import annotations
 
 from pipelines.dashboard.build import environment
-from pipelines.dashboard.data import Chart
+from pipelines.dashboard.tables import Chart
 
 
 def chart(*stamps: str) -> Chart:

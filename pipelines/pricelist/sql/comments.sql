@@ -109,7 +109,7 @@ COMMENT ON COLUMN aws_prices_by_region.location IS 'Location name as printed (US
 COMMENT ON COLUMN aws_prices_by_region.usd_per_instance_hour IS 'Effective USD per whole instance-hour excluding tax: the hourly rate plus any upfront fee spread over the term (derived).';
 COMMENT ON COLUMN aws_prices_by_region.hourly_usd IS 'Hourly part as printed, USD per instance-hour excluding tax.';
 COMMENT ON COLUMN aws_prices_by_region.upfront_usd IS 'Upfront fee as printed, USD for the whole term excluding tax; NULL when there is none.';
-COMMENT ON COLUMN aws_prices_by_region.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count at full precision; USD per accelerator-hour excluding tax.';
+COMMENT ON COLUMN aws_prices_by_region.usd_per_accelerator_hour IS 'Derived: usd_per_instance_hour / accelerator_count (or / accelerator_share for a fractional GPU: a whole GPU-hour at this rate) at full precision; USD per accelerator-hour excluding tax.';
 COMMENT ON COLUMN aws_prices_by_region.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals, USD excluding tax.';
 COMMENT ON COLUMN aws_prices_by_region.price_rank IS 'Rank of this region by usd_per_instance_hour among the regions pricing the same type, kind and terms (1 = cheapest; ties share a rank).';
 COMMENT ON COLUMN aws_prices_by_region.region_count IS 'How many regions price the same type, kind and terms.';
@@ -122,6 +122,7 @@ COMMENT ON COLUMN aws_prices_by_region.fetched_at IS 'When the producing fetch h
 COMMENT ON COLUMN aws_prices_by_region.offer_version IS 'Version stamp of the offer file that opened this version.';
 COMMENT ON COLUMN aws_prices_by_region.publication_date IS 'Publication date of the offer file that opened this version (UTC).';
 COMMENT ON COLUMN aws_prices_by_region.content_sha256 IS 'SHA-256 of the archived body the price (the offer file) was parsed from (fetch_log.sha256).';
+COMMENT ON COLUMN aws_prices_by_region.accelerator_share IS 'A fractional GPU''s share of its one GPU (0.125 for an eighth, as aws_instance_types gives it); NULL for whole accelerators.';
 COMMENT ON COLUMN aws_prices_by_region.parser_version IS 'Adapter and version that parsed the price (the offer file) (fetch_log.parser_version).';
 
 COMMENT ON VIEW aws_price_reconciliation IS 'Product-page on-demand prices (which name no region) beside the price list''s on-demand prices for the same type: one agrees row per region whose price equals the page''s exactly, one no matching region row when the price list prices the type elsewhere only, one not in price list row when it does not price the type. USD excluding tax.';

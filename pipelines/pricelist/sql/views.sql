@@ -1,35 +1,5 @@
 -- Public price-list views: add columns freely, rename none.
 
--- One row per instance type x region x price kind (and reserved terms), with the type's cheapest region for
--- that kind and how many regions price it. Prices are the effective USD per instance-hour, excluding tax.
-CREATE OR REPLACE VIEW aws_prices_by_region AS
-WITH listed AS (
-    SELECT * FROM aws_instance_prices WHERE source_family = 'price_list'
-),
-ranked AS (
-    SELECT *,
-           count(*) OVER (PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class)
-               AS region_count,
-           first_value(region_code) OVER (
-               PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class
-               ORDER BY usd_per_instance_hour, region_code) AS cheapest_region_code,
-           min(usd_per_instance_hour) OVER (
-               PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class)
-               AS cheapest_usd_per_instance_hour,
-           rank() OVER (
-               PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class
-               ORDER BY usd_per_instance_hour) AS price_rank
-    FROM listed
-)
-SELECT instance_type, family, accelerator, accelerator_count, price_kind, lease_years, purchase_option,
-       offering_class, indicative, region_code, region AS location,
-       usd_per_instance_hour, hourly_usd, upfront_usd, usd_per_accelerator_hour, usd_per_accelerator_hour_4dp,
-       price_rank, region_count, cheapest_region_code, cheapest_usd_per_instance_hour,
-       usd_per_instance_hour = cheapest_usd_per_instance_hour AS is_cheapest,
-       source_id, source_url, fetched_at, offer_version, publication_date,
-       sha256 AS content_sha256, parser_version
-FROM ranked;
-
 -- The product pages' on-demand price (no region printed) beside the price list's on-demand price for the same
 -- type: one 'agrees' row per region whose price is exactly the page's; one 'no matching region' row when the
 -- price list prices the type but no region at the page's figure; 'not in price list' when it does not price it.
@@ -90,3 +60,34 @@ SELECT instance_type, family, region_code, accelerator, accelerator_count, accel
        sha256 AS content_sha256  -- the name every price view gives the body's hash (sha256 stays for old readers)
 FROM aws_pricelist_type_history
 WHERE valid_to IS NULL;
+
+-- One row per instance type x region x price kind (and reserved terms), with the type's cheapest region for
+-- that kind and how many regions price it. Prices are the effective USD per instance-hour, excluding tax.
+CREATE OR REPLACE VIEW aws_prices_by_region AS
+WITH listed AS (
+    SELECT * FROM aws_instance_prices WHERE source_family = 'price_list'
+),
+ranked AS (
+    SELECT *,
+           count(*) OVER (PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class)
+               AS region_count,
+           first_value(region_code) OVER (
+               PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class
+               ORDER BY usd_per_instance_hour, region_code) AS cheapest_region_code,
+           min(usd_per_instance_hour) OVER (
+               PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class)
+               AS cheapest_usd_per_instance_hour,
+           rank() OVER (
+               PARTITION BY instance_type, price_kind, lease_years, purchase_option, offering_class
+               ORDER BY usd_per_instance_hour) AS price_rank
+    FROM listed
+)
+SELECT r.instance_type, r.family, r.accelerator, r.accelerator_count, r.price_kind, r.lease_years,
+       r.purchase_option, r.offering_class, r.indicative, r.region_code, r.region AS location,
+       r.usd_per_instance_hour, r.hourly_usd, r.upfront_usd, r.usd_per_accelerator_hour,
+       r.usd_per_accelerator_hour_4dp, r.price_rank, r.region_count, r.cheapest_region_code,
+       r.cheapest_usd_per_instance_hour, r.usd_per_instance_hour = r.cheapest_usd_per_instance_hour AS is_cheapest,
+       r.source_id, r.source_url, r.fetched_at, r.offer_version, r.publication_date,
+       r.sha256 AS content_sha256, r.parser_version, t.accelerator_share
+FROM ranked AS r
+LEFT JOIN aws_instance_types AS t ON t.instance_type = r.instance_type AND t.region_code = r.region_code;
