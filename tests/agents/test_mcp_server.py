@@ -21,7 +21,7 @@ TOOLS = {"find", "where", "history", "changes", "decide"}
 async def ask(db, calls):
     """The tools' names, then each call's JSON answer (None for an error, with its text)."""
     server = StdioServerParameters(
-        command=sys.executable, args=["-m", "pipelines.cli", "mcp", "--db", str(db)], cwd=str(ROOT)
+        command=sys.executable, args=["-m", "ratecard", "mcp", "--db", str(db)], cwd=str(ROOT)
     )
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

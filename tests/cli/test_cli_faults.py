@@ -20,7 +20,7 @@ import pytest
 from tests.support.paths import PILOT_SAMPLES
 from warehouse.sql_files import HOUSE, sql
 
-RATECARD = [sys.executable, "-m", "pipelines.cli"]
+RATECARD = [sys.executable, "-m", "ratecard"]
 EXAMPLE = PILOT_SAMPLES / "example.csv"
 TWO = ["--source", "fx_ecb", "--source", "aws_trn1"]
 

@@ -121,3 +121,16 @@ def test_the_cli_starts_without_loading_duckdb_arrow_or_the_agents_sdk() -> None
         """
     )
     assert said.strip() == "[]"
+
+
+def test_the_console_script_takes_signals_before_it_imports_the_pipeline() -> None:
+    """`ratecard` starts from the `ratecard` package, which imports none of the pipeline: its Ctrl-C handler is in
+    place before the first of ratecard's heavy imports, so a stop then is exit 130, never a traceback."""
+    said = run_python(
+        """
+        import sys
+        import ratecard.console
+        print(sorted(name for name in sys.modules if name.split(".")[0] in ("pipelines", "warehouse", "duckdb")))
+        """
+    )
+    assert said.strip() == "[]"

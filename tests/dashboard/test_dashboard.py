@@ -298,7 +298,7 @@ def test_regions_page_says_when_a_snapshot_predates_the_view(warehouse, tmp_path
 # serve child's SigIgn 0x81005007: HUP, INT, QUIT, PIPE, TERM, XFSZ), which serve rightly kept.
 DEFAULT_SIGTERM_THEN_CLI = (
     "import os, signal, sys; signal.signal(signal.SIGTERM, signal.SIG_DFL); "
-    "os.execv(sys.executable, [sys.executable, '-m', 'pipelines.cli', *sys.argv[1:]])"
+    "os.execv(sys.executable, [sys.executable, '-m', 'ratecard', *sys.argv[1:]])"
 )
 
 

@@ -98,7 +98,7 @@ def test_the_cli_reports_every_source_of_a_hanging_host_and_exits_1(tmp_path):
     with SilentHost() as host:
         sources_file.write_text(sources_toml(pointed_at(FETCHED, host.base_url)))
         done = subprocess.run(
-            [sys.executable, "-m", "pipelines.cli", "refresh", "--sources", str(sources_file),
+            [sys.executable, "-m", "ratecard", "refresh", "--sources", str(sources_file),
              "--db", str(tmp_path / "prices.duckdb"), "--deadline", "2"],
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from pipelines.cli.app import app
 from tests.support.paths import ROOT
 
-RATECARD = [sys.executable, "-m", "pipelines.cli"]
+RATECARD = [sys.executable, "-m", "ratecard"]
 EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 SOME = ["--source", "fx_ecb", "--source", "aws_trn1", "--source", "gpu_hyperstack", "--source", "neuron_trainium"]
 
@@ -161,7 +161,7 @@ def test_a_signal_in_the_first_moments_ends_the_command_quietly(tmp_path, sig):
         assert "Traceback" not in err and "bug" not in (out + err).lower(), (delay, err[-1000:])
 
 
-RATECARD_PACKAGES = [ROOT / name for name in ("pipelines", "assets", "schemas", "warehouse")]
+RATECARD_PACKAGES = [ROOT / name for name in ("ratecard", "pipelines", "assets", "schemas", "warehouse")]
 
 
 def interpreter_starting(returncode: int | None, err: str) -> bool:

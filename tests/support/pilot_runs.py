@@ -15,7 +15,7 @@ from pipelines.cli.app import app
 from pipelines.pilots.records import PILOT_COLUMNS
 from tests.support.paths import PILOT_SAMPLES
 
-RATECARD = [sys.executable, "-m", "pipelines.cli"]
+RATECARD = [sys.executable, "-m", "ratecard"]
 EXAMPLE = PILOT_SAMPLES / "example.csv"
 SOURCES = [
     "aws_trn1",

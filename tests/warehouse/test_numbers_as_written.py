@@ -133,7 +133,7 @@ def test_pilot_import_of_1e6_units_per_hour_stores_one_million(warehouse, tmp_pa
     row |= {"work_unit": "tokens", "units_per_hour": "1e6", "quality_passed": "yes", "measured_on": "2026-09-01"}
     csv = tmp_path / "pilots.csv"
     csv.write_text(",".join(PILOT_COLUMNS) + "\n" + ",".join(row.get(c, "") for c in PILOT_COLUMNS) + "\n")
-    command = [sys.executable, "-m", "pipelines.cli", "pilot", "import", str(csv), "--db", str(warehouse)]
+    command = [sys.executable, "-m", "ratecard", "pilot", "import", str(csv), "--db", str(warehouse)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     with duckdb.connect(str(warehouse), read_only=True) as con:

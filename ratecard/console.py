@@ -1,4 +1,5 @@
-"""The `ratecard` console script. Signals are handled from its first line: until a command takes them over (a
+"""The `ratecard` console script (and `python -m ratecard`). Signals are handled from its first line, before any
+of the pipeline is imported (this package imports nothing heavy): until a command takes them over (a
 refresh's stop scope, pipelines.refresh.threads), SIGINT and SIGTERM end the process quietly with 130 / 143, as
 documented, instead of a KeyboardInterrupt traceback from a half-done import or a silent death by SIGTERM."""
 
