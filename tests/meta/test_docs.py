@@ -94,7 +94,8 @@ def instance_attributes(cls: ast.ClassDef) -> set[str]:
 def defines(module: Path, names: list[str]) -> bool:
     """Whether the module defines names[0] at its top level (and names[1] in it, when names[0] is a class)."""
 
-    body: list[ast.stmt] = parsed(module).body
+    # A name imported under `if TYPE_CHECKING:` is the module's too (a package that loads it on first use).
+    body: list[ast.stmt] = [n for top in parsed(module).body for n in (top.body if isinstance(top, ast.If) else [top])]
     attributes: set[str] = set()
     for depth, name in enumerate(names[:2]):
         found = None
