@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,6 +17,9 @@ os.environ.setdefault("GX_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("DAGSTER_DISABLE_TELEMETRY", "1")
 os.environ.pop("DAGSTER_HOME", None)
 
+import typer
+import typer.testing
+
 from pipelines.sources.file import SourceSpec, load_sources
 from tests.support.backends import BACKENDS, warehouse_at
 from tests.support.localserver import LocalServer
@@ -24,6 +27,21 @@ from tests.support.sourcefiles import serve_samples, write_sources_file
 
 if TYPE_CHECKING:
     from tests.support.dagster_landed import DagsterLandings
+
+# Typer's CliRunner turns the Typer app into its click command on every invoke: every command's signature and
+# annotations read again, about 0.1 s each time (most of the CLI sweep's minute). The app is whole once imported,
+# so each app's command is built once per test process and reused; a command's run keeps no state in it.
+_build_command = typer.testing._get_command
+_built_commands: dict[int, tuple[typer.Typer, Any]] = {}
+
+
+def _built_once(app: typer.Typer) -> Any:
+    if id(app) not in _built_commands:  # the app is kept beside its command, so its id is never reused
+        _built_commands[id(app)] = (app, _build_command(app))
+    return _built_commands[id(app)][1]
+
+
+typer.testing._get_command = _built_once
 
 
 @pytest.fixture
