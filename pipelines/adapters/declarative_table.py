@@ -10,8 +10,9 @@ per GPU or per instance, billing period, price kind, a fixed GPU count). A row w
     price_per = "gpu"              period = "hour"          price_kind = "on_demand"
     gpu_count = 1                  # or a `gpu_count` column ("8", "8x", "8 x H100"); exactly one of the two
     memory_in_gpu_cell = true      # (optional) memory printed inside the GPU cell ("NVIDIA H100 80GB HGX")
-    [sources.options.columns]      # required: gpu, price; optional: memory, stock, gpu_count, region, listing
+    [sources.options.columns]      # required: gpu, price; optional: spot, memory, stock, gpu_count, region, listing
     gpu = ["^accelerator"]         price = ["^on-demand"]   memory = ["memory"]      stock = ["status"]
+    spot = ["^spot"]               # a second price column: each row priced there is a spot offer too
     [sources.options.stock_values] # substring of the lower-cased cell; the longest match wins; else unknown
     in_stock = ["available"]       sold_out = ["waitlist", "sold out"]
 """
@@ -24,13 +25,14 @@ from pydantic import ValidationError
 
 from pipelines.errors import CellError, ParseError
 from pipelines.gpu.declared_table import Options, StockValues
-from pipelines.gpu.records import GpuOffer, GpuRows, StockStatus
+from pipelines.gpu.records import GpuOffer, GpuPriceKind, GpuRows, StockStatus
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, read_cell, soup_of
 from pipelines.reading.values import parse_accelerators, parse_memory, parse_memory_in, parse_money, unit_in_header
 from pipelines.sources.file import SourceSpec, option_problems
 
-PARSER_VERSION = "declarative_table/1.0"
+PARSER_VERSION = "declarative_table/1.1"  # 1.1: the spot column
 PROVIDER = ""  # the sources file names it: `provider` is a required option of a declared table
+SPOT_STOCK = StockStatus.UNKNOWN
 
 
 class DeclarationError(ParseError):
@@ -71,6 +73,11 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
         if amount <= 0:
             raise CellError(source.id, row.label, table.header_of("price"), f"price {amount} is not positive")
         offers.append(_offer(row, table, source, opts, listing, gpu_name, amount))
+        spot = _spot(row, table, source, opts)
+        if spot is not None:
+            # What the page says of stock is said of its main offer: the spot offer's stays unknown.
+            offer = _offer(row, table, source, opts, listing, gpu_name, spot)
+            offers.append(offer.model_copy(update={"price_kind": GpuPriceKind.SPOT, "stock_status": SPOT_STOCK}))
     keys = [(o.price_kind, o.region, o.listing) for o in offers]
     for _kind, region, listing in {k for k in keys if keys.count(k) > 1}:
         raise ParseError(source.id, f"listing {listing!r} appears twice (region {region!r})")
@@ -115,6 +122,18 @@ def _offer(
         )
     except ValidationError as exc:
         raise ParseError(source.id, f"row {row.label!r} makes no valid offer: {exc.errors()[0]['msg']}") from None
+
+
+def _spot(row: Row, table: HeaderTable, source: SourceSpec, opts: Options) -> Decimal | None:
+    """The row's spot price, when the page has a spot column and prices the row there."""
+    if "spot" not in table.columns:
+        return None
+    amount = read_cell(
+        row, table, "spot", source.id, lambda t: parse_money(t, opts.currency, decimal_separator=opts.decimal_separator)
+    )
+    if amount is not None and amount <= 0:
+        raise CellError(source.id, row.label, table.header_of("spot"), f"spot price {amount} is not positive")
+    return amount
 
 
 def _memory_in(gpu_cell: str | None) -> tuple[Decimal, str] | None:

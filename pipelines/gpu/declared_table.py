@@ -23,6 +23,9 @@ class _Strict(BaseModel):
 class Columns(_Strict):  # semantic column -> header regexes
     gpu: list[str] = Field(min_length=1)
     price: list[str] = Field(min_length=1)
+    # A second price column in the same unit: the spot price (preemptible, interruptible) the page prints beside
+    # the main one. A row priced there is a spot offer too; a blank or "—" there is simply not offered as spot.
+    spot: Patterns = None
     memory: Patterns = None
     stock: Patterns = None
     gpu_count: Patterns = None

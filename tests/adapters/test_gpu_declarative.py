@@ -66,6 +66,7 @@ DECLARED: dict[str, dict] = {
             {
                 "gpu": ["^gpu$", "^item$"],
                 "price": ["^price per gpu-hour", "^on-demand, gpu-hour"],
+                "spot": ["^preemptible"],
                 "stock": ["^availability"],
             },
             ["unavailable", "sold out"],
@@ -83,6 +84,7 @@ DECLARED: dict[str, dict] = {
                 {
                     "gpu": ["^gpu( pricing| model)?$"],
                     "price": ["^on-demand"],
+                    "spot": ["^current spot"],
                     "memory": ["^gpu memory"],
                     "stock": ["^status"],
                 },
@@ -163,16 +165,23 @@ def test_sample_yields_exact_offers_and_unpriced(sid: str) -> None:
     provider, offers, unpriced = EXPECTED[sid]
     batch = parse(sid)
     assert batch.source_id == sid
-    assert batch.parser_version == "declarative_table/1.0"
+    assert batch.parser_version == "declarative_table/1.1"
     assert batch.provider == provider
     assert offer_rows(batch) == offers
     assert batch.unpriced == unpriced
     assert all(isinstance(o.amount, Decimal) for o in batch.offers)
 
 
-def test_crusoe_reads_only_the_declared_on_demand_column() -> None:
-    amounts = {o.listing: o.amount for o in parse("gpu_crusoe").offers}
-    assert D("2.65") not in amounts.values() and amounts["NVIDIA H100 80GB SXM"] == D("3.90")
+def test_each_declared_price_column_is_its_own_price_kind() -> None:
+    """Crusoe's on-demand and current spot columns: two offers of a GPU, each priced from its own column; the
+    spot one's stock unknown (what the page says of stock is said of the on-demand offer)."""
+    amounts = {(o.listing, o.price_kind.value): (o.amount, o.stock_status.value) for o in parse("gpu_crusoe").offers}
+    assert amounts[("NVIDIA H100 80GB SXM", "on_demand")][0] == D("3.90")
+    assert amounts[("NVIDIA H100 80GB SXM", "spot")] == (D("1.60"), "unknown")
+    # No spot column declared: the page's spot prices are not read at all, never as on-demand ones.
+    columns = {k: v for k, v in DECLARED["gpu_crusoe"]["options"]["columns"].items() if k != "spot"}
+    plain = parse("gpu_crusoe", columns=columns).offers
+    assert {o.price_kind.value for o in plain} == {"on_demand"} and D("1.60") not in {o.amount for o in plain}
 
 
 def test_declared_specs_match_sources_toml() -> None:

@@ -123,11 +123,35 @@ def test_a_page_in_a_shape_the_adapter_knows_lands_its_figures(
     name: str, source_id: str, count: int, prices: dict[str, str]
 ) -> None:
     batch = read(name, source_id)
-    offers = {o.listing: o for o in batch.offers}  # type: ignore[attr-defined]
+    offers = {o.listing: o for o in batch.offers if o.price_kind.value == "on_demand"}  # type: ignore[attr-defined]
     assert len(offers) == count
     for listing, usd in prices.items():
         offer = offers[listing]
         assert (offer.price_kind.value, offer.amount, offer.currency) == ("on_demand", Decimal(usd), "USD")
+
+
+# The spot (preemptible) column beside the on-demand one, read as offers of their own: Nebius's "Preemptible,
+# GPU-hour" and Crusoe's "Current spot". A cell with no price ("Contact sales") is no spot offer.
+SPOT = [
+    pytest.param(
+        "nebius_20260712235400.html",
+        "gpu_nebius",
+        {"NVIDIA HGX H100": "2.15", "NVIDIA HGX H200": "2.45", "NVIDIA HGX B200": "3.95", "NVIDIA HGX B300": "4.30"},
+        7,
+        id="nebius-2026",
+    ),
+    pytest.param("crusoe_20251215002446.html", "gpu_crusoe", {"NVIDIA H100 80GB HGX": "1.60"}, 1, id="crusoe-2025-12"),
+]
+
+
+@pytest.mark.parametrize(("name", "source_id", "prices", "count"), SPOT)
+def test_a_spot_column_lands_as_spot_offers_of_their_own(
+    name: str, source_id: str, prices: dict[str, str], count: int
+) -> None:
+    spot = {o.listing: o for o in read(name, source_id).offers if o.price_kind.value == "spot"}  # type: ignore[attr-defined]
+    assert len(spot) == count
+    assert {listing: spot[listing].amount for listing in prices} == {k: Decimal(v) for k, v in prices.items()}
+    assert {o.stock_status.value for o in spot.values()} == {"unknown"}
 
 
 def test_every_recorded_page_has_a_case() -> None:
