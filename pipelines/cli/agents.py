@@ -18,8 +18,12 @@ def register(app: typer.Typer, console: Console) -> None:
         and fetch time."""
         from pipelines.agents.mcp_server import serve
         from pipelines.cli.terminal import quiet_libraries
+        from pipelines.offers.search import read_snapshot
 
-        if not exists(db):  # refused at once, not at the agent's first question
+        # Refused at once, not at the agent's first question: a missing file, one that is no DuckDB database, a
+        # damaged one, or a snapshot that predates the offers views.
+        if not exists(db):
             raise WarehouseMissing(db, "does not exist yet")
+        read_snapshot(db, lambda con: con.execute("SELECT count(*) FROM accelerator_offers").fetchone())
         quiet_libraries()
         serve(db)
