@@ -207,6 +207,7 @@ def test_gpu_listings_join_the_reference_by_canonical_name_and_an_unknown_gpu_st
                   usd_per_accelerator_hour, usd_per_gib_memory_hour, fp8_format, usd_per_dense_pflop_hour_fp8,
                   usd_per_dense_pflop_hour_bf16
            FROM accelerator_value WHERE seller = 'Crusoe' AND accelerator_printed IN (?, ?)
+             AND price_kind = 'on_demand'  -- the page's spot prices are rows of their own
            ORDER BY accelerator_printed""",
         ["AMD MI300X 192GB", "NVIDIA H100 80GB SXM"],
     )
