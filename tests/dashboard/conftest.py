@@ -74,7 +74,9 @@ def snapshot(warehouse):
         yield con
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Playwright's sync API runs an asyncio loop in the main thread while it is open: closed with each module, so a
+    later test in the same worker (an in-process `anyio.run`) never finds a loop running."""
     with chromium() as b:
         yield b
