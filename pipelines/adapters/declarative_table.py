@@ -72,12 +72,13 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             continue
         if amount <= 0:
             raise CellError(source.id, row.label, table.header_of("price"), f"price {amount} is not positive")
-        offers.append(_offer(row, table, source, opts, listing, gpu_name, amount))
+        offer = _offer(row, table, source, opts, listing, gpu_name, amount)
+        offers.append(offer)
         spot = _spot(row, table, source, opts)
         if spot is not None:
-            # What the page says of stock is said of its main offer: the spot offer's stays unknown.
-            offer = _offer(row, table, source, opts, listing, gpu_name, spot)
-            offers.append(offer.model_copy(update={"price_kind": GpuPriceKind.SPOT, "stock_status": SPOT_STOCK}))
+            # The same GPU at the spot column's price; what the page says of stock is said of its main offer.
+            update = {"amount": spot, "price_kind": GpuPriceKind.SPOT, "stock_status": SPOT_STOCK}
+            offers.append(GpuOffer.model_validate(offer.model_dump() | update))  # validated as the main one was
     keys = [(o.price_kind, o.region, o.listing) for o in offers]
     for _kind, region, listing in {k for k in keys if keys.count(k) > 1}:
         raise ParseError(source.id, f"listing {listing!r} appears twice (region {region!r})")

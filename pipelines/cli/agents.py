@@ -6,8 +6,7 @@ import typer
 from rich.console import Console
 
 from pipelines.cli.options import SnapshotReadOption
-from warehouse.files import DEFAULT_DB_PATH, WarehouseMissing
-from warehouse.target import exists
+from warehouse.files import DEFAULT_DB_PATH
 
 
 def register(app: typer.Typer, console: Console) -> None:
@@ -22,8 +21,6 @@ def register(app: typer.Typer, console: Console) -> None:
 
         # Refused at once, not at the agent's first question: a missing file, one that is no DuckDB database, a
         # damaged one, or a snapshot that predates the offers views.
-        if not exists(db):
-            raise WarehouseMissing(db, "does not exist yet")
         read_snapshot(db, lambda con: con.execute("SELECT count(*) FROM accelerator_offers").fetchone())
         quiet_libraries()
         serve(db)
