@@ -217,12 +217,15 @@ class Fetcher:
         deadline. Refused when the deadline passes first, or the host tripped while this request waited."""
         self._deadline.check(source_id, "not fetched")
         host = url.host
+        self._breaker.check_resolves(source_id, host)
         self._breaker.check(source_id, endpoint(url))
         slot = self._slot(host)
         if not slot.acquire(timeout=self._deadline.left()):  # None: as long as it takes
             raise self._deadline.passed(source_id, f"not fetched (waiting for its turn at {host})")
         try:
-            self._breaker.check(source_id, endpoint(url))  # tripped by the requests this one waited behind
+            # Found by the requests this one waited behind: the name does not resolve, or the host tripped.
+            self._breaker.check_resolves(source_id, host)
+            self._breaker.check(source_id, endpoint(url))
             read, connect = self.settings.read_timeout_s, self.settings.connect_timeout_s
             yield httpx.Timeout(self._until_deadline(read), connect=self._until_deadline(connect))
         finally:
@@ -257,7 +260,10 @@ class Fetcher:
                         page = replace(page, spooled_sha256=spool.digest.hexdigest(), spooled_size=spool.size)
                     return page
             except httpx.ConnectError as exc:
-                raise connect_failure(source_id, url, exc) from exc
+                failure = connect_failure(source_id, url, exc)
+                if isinstance(failure, FetchError) and failure.cause == "dns":
+                    self._breaker.did_not_resolve(url.host, failure.message)
+                raise failure from exc
             except httpx.TimeoutException as exc:
                 raise self._timed_out(source_id, endpoint(url), exc) from exc
             except TRANSIENT_ERRORS as exc:

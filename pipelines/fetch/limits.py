@@ -1,6 +1,10 @@
 """What stops one hanging host, or one slow run, from holding a whole refresh: a per-host circuit breaker and a
 deadline over every fetch of one Fetcher.
 
+A host whose name did not resolve is remembered for the Fetcher's life too: every later request to it fails at
+once with the same message. Without a network the resolver can take seconds to say so (a DNS server that drops
+some of many lookups costs each its resolver timeouts), and one answer is enough for every source on that host.
+
 A load balancer that accepts connections and never answers costs each request its full read timeout, and each
 source its retries: with 31 sources at 2 per host that is half an hour. After `trip_after` timeouts in a row on
 one host and port (no answer in between), that endpoint is tripped: every later request to it fails at once, naming the
@@ -31,6 +35,7 @@ class HostBreaker:
     trip_after: int
     _timeouts: dict[str, int] = field(default_factory=dict)
     _last: dict[str, str] = field(default_factory=dict)  # the last timeout's description, for the message
+    _unresolved: dict[str, str] = field(default_factory=dict)  # host -> what the failed lookup said
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def timed_out(self, host: str, detail: str) -> None:
@@ -41,6 +46,17 @@ class HostBreaker:
     def answered(self, host: str) -> None:
         with self._lock:
             self._timeouts.pop(host, None)
+
+    def did_not_resolve(self, host: str, message: str) -> None:
+        with self._lock:
+            self._unresolved.setdefault(host, message)
+
+    def check_resolves(self, source_id: str, host: str) -> None:
+        """Raises FetchError (cause "dns") when an earlier request found that `host` does not resolve."""
+        with self._lock:
+            message = self._unresolved.get(host)
+        if message is not None:
+            raise FetchError(source_id, f"{message} (an earlier request of this run)", retryable=False, cause="dns")
 
     def check(self, source_id: str, host: str) -> None:
         """Raises FetchError (cause "host-down") when `host` is tripped."""

@@ -182,6 +182,19 @@ def test_host_that_does_not_resolve_fails_at_once(make_fetcher, waits, connects)
     assert waits == []  # no backoff: the sleep callback was never called
 
 
+def test_a_host_that_did_not_resolve_is_not_looked_up_again_in_the_same_run(make_fetcher, connects):
+    """Every later request to the host fails at once with the first lookup's answer; another Fetcher (the next
+    run) looks it up again."""
+    fetcher = make_fetcher()
+    first = fetch_error(fetcher, "https://prices.invalid/a")
+    second = fetch_error(fetcher, "https://prices.invalid/b")
+    assert connects == [("prices.invalid", 443)]  # one lookup for both
+    assert second.cause == "dns" and not second.retryable and second.source_id == "src"
+    assert second.message == f"{first.message} (an earlier request of this run)"
+    fetch_error(make_fetcher(), "https://prices.invalid/c")
+    assert connects == [("prices.invalid", 443)] * 2
+
+
 def test_connection_refused_fails_at_once(make_fetcher, waits, connects):
     port = closed_port()
     error = fetch_error(make_fetcher(max_attempts=4), f"http://127.0.0.1:{port}/page")
