@@ -20,6 +20,7 @@ FetchCause = Literal[
     "http-other",  # any other status outside 2xx that is not a redirect
     "redirect",  # too many, or to a host not allowed
     "body",  # over the size cap, or an encoding we cannot read
+    "paging",  # a page of a paged answer is not one (cut off, not JSON, a link that loops or goes on too long)
     "request",  # the request itself cannot be made: bad URL, host not allowed, protocol
 ]
 

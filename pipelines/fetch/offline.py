@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from pipelines.sources.file import SourceSpec
 from pipelines.sources.locations import SAMPLES_DIR
@@ -30,10 +30,17 @@ RATE_FILE = re.compile(r"^/savingsPlan/v1\.0/aws/AWSComputeSavingsPlan/\d{14}/(?
 RATE_SAMPLE = "/aws/savingsplan/{region}.csv"
 OFFER_SAMPLE = "/aws/pricelist/{region}.csv"
 VERSIONS_SAMPLE = "/aws/pricelist/versions"
+# Azure's Retail Prices API pages its answer: each page links the next at the same path, `$skip` further on.
+AZURE_PRICES = "/api/retail/prices"
+AZURE_PAGE_SAMPLE = "/gpu/azure/retail_prices_skip_{skip}.json"
 
 
-def sample_for(path: str, root: Path = SAMPLES_DIR) -> str:
-    """The sample path (under the samples folder) that answers an AWS price-list path; any other path is kept."""
+def sample_for(path: str, root: Path = SAMPLES_DIR, query: str = "") -> str:
+    """The sample path (under the samples folder) that answers an AWS price-list path, or a later page of Azure's
+    prices (by its `$skip`); any other path is kept."""
+    if path == AZURE_PRICES:
+        skip = next((value for name, value in parse_qsl(query) if name == "$skip"), "0")
+        return AZURE_PAGE_SAMPLE.format(skip=int(skip) if skip.isdigit() else skip)
     if path == VERSION_INDEX:
         return f"{VERSIONS_SAMPLE}/index.json"
     if version := VERSION_REGION_INDEX.match(path):
@@ -51,7 +58,8 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
     def translate_path(self, path: str) -> str:
-        return super().translate_path(sample_for(urlsplit(path).path, Path(self.directory)))
+        parts = urlsplit(path)
+        return super().translate_path(sample_for(parts.path, Path(self.directory), parts.query))
 
     def copyfile(self, source: Any, outputfile: Any) -> None:
         # The kernel copies the file to the socket (sendfile): serving a 420 MB offer file costs this process
@@ -101,7 +109,7 @@ def shown_source(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or parts.hostname not in ("127.0.0.1", "localhost"):
         return url
-    return f"pipelines/samples/{sample_for(parts.path).lstrip('/')} (sample)"
+    return f"pipelines/samples/{sample_for(parts.path, query=parts.query).lstrip('/')} (sample)"
 
 
 # An offline URL in a sentence: up to whitespace or punctuation, a full stop after it not part of it.

@@ -22,6 +22,7 @@ from pipelines.adapters import parser_version
 from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
+from pipelines.fetch.pages import fetch_pages
 from pipelines.kind import REFUSED
 from pipelines.kinds import kind_named
 from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
@@ -96,23 +97,24 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher, *, to_file: bool | None =
     reads files (a price-list offer file, ~250 MB) gets its body streamed to a temporary file, which
     discard_body removes once the body has landed or been quarantined (`to_file` overrides the adapter's say)."""
     failpoint("fetch")  # stop tests signal here: in a worker thread, before the request
+    request: dict[str, Any] = {
+        "allowed_hosts": frozenset({source.host}),
+        "method": source.method,
+        "body": source.request_body.encode() if source.request_body else None,
+        "content_type": source.request_content_type,
+        "headers": secret_headers(source),
+        "max_bytes": source.max_bytes,
+    }
+    if source.paging is not None:  # every page, kept as one body
+        paging = source.paging
+        return fetch_pages(fetcher, source.id, str(source.url), paging.next_link, paging.max_pages, **request)
     spool = None
     if source.adapter_info.reads_files if to_file is None else to_file:
         handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".zst")  # the fetcher compresses
         os.close(handle)  # the fetcher reopens it for each attempt
         spool = Path(name)
     try:
-        return fetcher.fetch(
-            source.id,
-            str(source.url),
-            allowed_hosts=frozenset({source.host}),
-            method=source.method,
-            body=source.request_body.encode() if source.request_body else None,
-            content_type=source.request_content_type,
-            headers=secret_headers(source),
-            max_bytes=source.max_bytes,
-            spool_to=spool,
-        )
+        return fetcher.fetch(source.id, str(source.url), spool_to=spool, **request)
     except BaseException:
         if spool is not None:
             spool.unlink(missing_ok=True)

@@ -67,6 +67,15 @@ class NotifySettings(BaseModel):
     changes: tuple[ChangeKind, ...] = ("price",)
 
 
+class Paging(BaseModel):
+    """An answer paged by a link in each page (pipelines/fetch/pages.py): fetched whole, or not at all."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    next_link: str = Field(min_length=1)  # the top-level key of a page holding the next page's URL (NextPageLink)
+    max_pages: int = Field(100, ge=1, le=10_000)  # an answer with more pages fails, named: a link that never ends
+
+
 class SourceSpec(BaseModel):
     # Inputs stay out of error messages: a URL refused for carrying a credential must not print it.
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
@@ -91,6 +100,8 @@ class SourceSpec(BaseModel):
     headers_from_env: dict[str, str] = Field(default_factory=dict)
     # Cap on one response body, when this source's differs from the fetch settings' (a price-list region file).
     max_bytes: int | None = Field(None, ge=1)
+    # An API that pages its answer by a link in each page: every page is fetched, or the source fails.
+    paging: Paging | None = None
 
     @field_validator("adapter")
     @classmethod

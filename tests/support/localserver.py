@@ -86,7 +86,8 @@ class LocalServer:
         return self.base_url + path
 
     def set(self, path: str, *replies: Reply) -> None:
-        """Serve `replies` in order to successive requests for `path`; the last one repeats."""
+        """Serve `replies` in order to successive requests for `path`; the last one repeats. A path may carry a
+        query (`/api/prices?$skip=1000`, as the client sends it): that route answers that query alone."""
         if not replies:
             raise ValueError("set() needs at least one Reply")
         with self._lock:
@@ -98,6 +99,10 @@ class LocalServer:
     def hits(self, path: str) -> int:
         with self._lock:
             return self._hits.get(path, 0)
+
+    def serves(self, path: str) -> bool:
+        with self._lock:
+            return path in self._routes
 
     def _next_reply(self, path: str, headers: dict[str, str]) -> Reply | None:
         with self._lock:
@@ -137,7 +142,10 @@ class LocalServer:
                 self.do_GET()
 
             def _answer(self) -> None:
-                path = urlsplit(self.path).path
+                # A route set for the path with its query (a later page of a paged answer) wins over the path's.
+                parts = urlsplit(self.path)
+                with_query = f"{parts.path}?{parts.query}"
+                path = with_query if parts.query and server.serves(with_query) else parts.path
                 reply = server._next_reply(path, dict(self.headers.items()))
                 if reply is None:
                     reply = Reply(status=404, body=b"not found", content_type="text/plain")
