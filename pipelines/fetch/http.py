@@ -223,8 +223,7 @@ class Fetcher:
         if not slot.acquire(timeout=self._deadline.left()):  # None: as long as it takes
             raise self._deadline.passed(source_id, f"not fetched (waiting for its turn at {host})")
         try:
-            # Found by the requests this one waited behind: the name does not resolve, or the host tripped.
-            self._breaker.check_resolves(source_id, host)
+            self._breaker.check_resolves(source_id, host)  # as found by the requests this one waited behind
             self._breaker.check(source_id, endpoint(url))
             read, connect = self.settings.read_timeout_s, self.settings.connect_timeout_s
             yield httpx.Timeout(self._until_deadline(read), connect=self._until_deadline(connect))

@@ -98,10 +98,11 @@ def gpu_snapshots(batch: ListingsBatch) -> list[Snapshot]:
 
 
 def upgrade_gpu_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:
-    """After the schema files ran: admit the serverless kinds, fill fx_rate_stale on older rows, then rehash them,
-    so an upgraded file's next refresh finds its unchanged listings unchanged."""
-    # A file made before the serverless kinds: its CHECKs refuse them (and per-second prices).
-    rebuild_if_check_refuses(con, "gpu_listing_history", "price_kind", "serverless", part)
+    """After the schema files ran: admit the serverless kinds and the kinds with a term, fill fx_rate_stale on
+    older rows, then rehash them, so an upgraded file's next refresh finds its unchanged listings unchanged."""
+    # A file made before the serverless kinds, or before the kinds with a term (and per-term prices): its CHECKs
+    # refuse them. One rebuild takes every CHECK of the tables file as it is now.
+    rebuild_if_check_refuses(con, "gpu_listing_history", "price_kind", "savings_plan_3y", part)
     execute(con, BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
     con.execute(UPGRADE_GPU_MEMORY)
     rehash(con, GPU_LISTINGS)

@@ -25,7 +25,11 @@ class GpuPriceKind(StrEnum):
     ON_DEMAND = "on_demand"
     COMMUNITY = "community"
     SPOT = "spot"  # spot / interruptible
-    RESERVED = "reserved"
+    RESERVED = "reserved"  # a reservation whose term the provider does not state with the price
+    RESERVED_1Y = "reserved_1y"  # a 1-year reservation (Azure's reserved VM instances)
+    RESERVED_3Y = "reserved_3y"
+    SAVINGS_PLAN_1Y = "savings_plan_1y"  # an hourly rate for a 1-year spend commitment (Azure's savings plan)
+    SAVINGS_PLAN_3Y = "savings_plan_3y"
     SERVERLESS = "serverless"  # billed per second of a worker's life, scaling to zero (RunPod "flex")
     SERVERLESS_ACTIVE = "serverless_active"  # always-warm serverless workers, billed while they exist
 
@@ -45,10 +49,16 @@ class BillingPeriod(StrEnum):
     DAY = "day"
     WEEK = "week"
     MONTH = "month"
+    # A reservation priced for its whole term (Azure's reservation rows): the term's price, paid once or monthly.
+    YEAR = "year"
+    THREE_YEARS = "3 years"
 
+
+HOURS_PER_YEAR = 8760  # 365 x 24: the year cloud price lists amortise a term over
 
 # Per-period price -> per-hour price as (multiply by, divide by), kept exact: per second x 3,600, per minute x 60,
-# per day / 24, per week / 168, per month / 730 (8,760 hours / 12, the convention cloud price lists use).
+# per day / 24, per week / 168, per month / 730 (8,760 hours / 12, the convention cloud price lists use), per
+# year / 8,760, per 3 years / 26,280.
 PER_HOUR = {
     BillingPeriod.SECOND: (Decimal(3600), Decimal(1)),
     BillingPeriod.MINUTE: (Decimal(60), Decimal(1)),
@@ -56,6 +66,8 @@ PER_HOUR = {
     BillingPeriod.DAY: (Decimal(1), Decimal(24)),
     BillingPeriod.WEEK: (Decimal(1), Decimal(168)),
     BillingPeriod.MONTH: (Decimal(1), Decimal(730)),
+    BillingPeriod.YEAR: (Decimal(1), Decimal(HOURS_PER_YEAR)),
+    BillingPeriod.THREE_YEARS: (Decimal(1), Decimal(3 * HOURS_PER_YEAR)),
 }
 
 
@@ -109,6 +121,8 @@ class GpuOffer(Record):
     @property
     def original_unit(self) -> str:
         per = "GPU" if self.price_per == PricePer.GPU else "instance"
+        if self.period == BillingPeriod.THREE_YEARS:
+            return f"per {per} for 3 years"
         return f"per {per}-{self.period.value}"
 
 

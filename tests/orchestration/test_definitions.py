@@ -11,6 +11,7 @@ SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_tr
 # Each region index is one asset (its regions land inside it); the spot feed is a source of the spot step.
 PRICELIST_IDS = ["aws_pricelist", "aws_savings_plans", "aws_spot"]
 GPU_SOURCE_IDS = [
+    "gpu_azure",
     "gpu_beam",
     "gpu_coreweave",
     "gpu_crusoe",

@@ -20,12 +20,13 @@ from tests.support.localserver import Reply
 from tests.support.sourcefiles import serve_samples
 
 # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026). Most pricing pages state no stock: the
-# articles' count is the providers offering the model on demand, not stated sold out (providers_offering).
+# articles' count is the providers offering the model on demand, not stated sold out (providers_offering). The
+# articles count GPU clouds; Azure, which they leave out, adds one to H100's and H200's counts.
 ARTICLE_TABLE = [
     ("A10", Decimal("0.37"), "LeaderGPU", 2),
     ("B200", Decimal("6.79"), "RunPod", 3),
-    ("H100", Decimal("2.50"), "Hyperstack", 9),
-    ("H200", Decimal("3.43"), "QuantaCloud", 6),
+    ("H100", Decimal("2.50"), "Hyperstack", 10),
+    ("H200", Decimal("3.43"), "QuantaCloud", 7),
     ("L4", Decimal("0.49"), "RunPod", 2),
 ]
 
@@ -212,7 +213,7 @@ def test_a_stock_change_is_a_new_version(shared, sources, tmp_path, monkeypatch)
     )
     assert versions == [("in_stock", False), ("sold_out", True)]
     # QuantaCloud offers no other H200: the next cheapest takes its place, and it no longer counts among the providers.
-    assert cheapest(db_path)[3] == ("H200", Decimal("3.47"), "Vast.ai", 5)
+    assert cheapest(db_path)[3] == ("H200", Decimal("3.47"), "Vast.ai", 6)
 
 
 def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path, site, sources):
@@ -228,5 +229,5 @@ def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path,
     assert "no ECB rate for USD" in failures["sources__gpu_leadergpu"]
     assert query(db_path, "SELECT count(*) FROM gpu_listing_history WHERE provider = 'LeaderGPU'") == [(0,)]
     # USD-priced providers never needed a rate and still landed.
-    # 8 of the 9 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
-    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(10,)]
+    # 9 of the 10 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
+    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(11,)]

@@ -16,6 +16,7 @@ that nothing passes on a write: review the diff, then commit it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from functools import cache
@@ -27,10 +28,12 @@ from lxml import etree
 
 from pipelines.adapters import parser_for, parser_version
 from pipelines.errors import ParseError
+from pipelines.fetch.pages import ENVELOPE, PageText, envelope
 from pipelines.reading.sphinx import is_source_text
 from pipelines.refresh.fan_out import sample_units
-from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from pipelines.sources.file import SourceSpec, load_sources
 from tests.support.paths import TESTS
+from tests.support.sourcefiles import sample_answer
 
 EXPECTED = TESTS / "sources" / "expected"
 WRITE_ENV = "RATECARD_WRITE_EXPECTED"
@@ -63,7 +66,7 @@ def records_in(batch: Any) -> int:
 
 
 def parse(unit: SourceSpec, body: bytes | None = None) -> Any:
-    return parser_for(unit.adapter)(sample_path(unit).read_bytes() if body is None else body, unit)
+    return parser_for(unit.adapter)(sample_answer(unit) if body is None else body, unit)
 
 
 def figures(batch: Any) -> dict[str, Any]:
@@ -99,12 +102,20 @@ def restyled(unit: SourceSpec, body: bytes) -> bytes | None:
         return str(soup).encode("utf-8")
     media_types = unit.adapter_info.media_types
     if "application/json" in media_types and body.lstrip()[:1] in (b"{", b"["):
-        return json.dumps(reversed_keys(json.loads(body)), indent=3).encode("utf-8")
+        document = json.loads(body)
+        if isinstance(document, dict) and document.get("format") == ENVELOPE:  # each page restyled
+            return envelope(document["paged_by"], [restyled_page(page) for page in document["pages"]])
+        return json.dumps(reversed_keys(document), indent=3).encode("utf-8")
     if "text/xml" in media_types:
         return etree.tostring(etree.fromstring(body), pretty_print=True, xml_declaration=True, encoding="UTF-8")
     if "text/csv" in media_types or "text/x-rst" in media_types:
         return body.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # Windows line ends
     return None
+
+
+def restyled_page(page: dict[str, Any]) -> PageText:
+    text = json.dumps(reversed_keys(json.loads(page["text"])), indent=3)
+    return PageText(page["link"], text, hashlib.sha256(text.encode()).hexdigest())
 
 
 def reversed_keys(value: Any) -> Any:
@@ -160,7 +171,7 @@ class SourceChecks:
 
     def test_a_restyled_answer_reads_the_same(self) -> None:
         for unit in units(self.source_id):
-            body = sample_path(unit).read_bytes()
+            body = sample_answer(unit)
             other = restyled(unit, body)
             assert other is not None, f"no restyling for {unit.id}'s media types {unit.adapter_info.media_types}"
             assert other != body

@@ -3,13 +3,19 @@ served with."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipelines.fetch.offline import pointed_at
+import httpx
+
+from pipelines.fetch.offline import pointed_at, sample_for
+from pipelines.fetch.pages import PageText, envelope
 from pipelines.pricelist.region_index import parse_region_index
 from pipelines.refresh.fan_out import reads_index
 from pipelines.sources.file import SourceSpec, sample_path
+from pipelines.sources.locations import SAMPLES_DIR
 from pipelines.sources.toml_writer import sources_toml
 from tests.support.localserver import LocalServer
 
@@ -41,6 +47,20 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
         index = parse_region_index(sample_path(source).read_bytes(), source.id, "http://127.0.0.1/")
         folder = sample_path(source).parent
         routes += [(urlsplit(offer.csv_url).path, folder / f"{offer.region_code}.csv") for offer in index.regions]
+    if source.paging is not None:
+        routes += later_pages(sample_path(source), source.paging.next_link)
+    return routes
+
+
+def later_pages(first: Path, next_link: str) -> list[tuple[str, Path]]:
+    """(path with query, sample) for each page after the first that the sample's links name, as the pager asks
+    for it (the link's path and query, on the first page's host) and the offline server answers it."""
+    routes: list[tuple[str, Path]] = []
+    page = first
+    while link := json.loads(page.read_bytes()).get(next_link):
+        url = httpx.URL(link)
+        page = SAMPLES_DIR / sample_for(url.path, query=url.query.decode()).lstrip("/")
+        routes.append((url.raw_path.decode(), page))
     return routes
 
 
@@ -49,3 +69,20 @@ def serve_samples(server: LocalServer, sources: list[SourceSpec]) -> None:
     for source in sources:
         for route, file in sample_routes(source):
             server.serve_file(route, file, media_type_of(file))
+
+
+def sample_answer(source: SourceSpec) -> bytes:
+    """What a refresh hands the source's parser for its bundled sample: the sample's bytes, or for a paged answer
+    the envelope of every sample page (as pipelines/fetch/pages.py keeps them)."""
+    first = sample_path(source)
+    if source.paging is None:
+        return first.read_bytes()
+    pages = [first, *(page for _, page in later_pages(first, source.paging.next_link))]
+    links = [None] + [json.loads(page.read_bytes())[source.paging.next_link] for page in pages[:-1]]
+    return envelope(
+        source.paging.next_link,
+        [
+            PageText(link, page.read_text(encoding="utf-8"), hashlib.sha256(page.read_bytes()).hexdigest())
+            for link, page in zip(links, pages, strict=True)
+        ],
+    )

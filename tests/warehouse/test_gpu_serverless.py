@@ -119,8 +119,13 @@ def test_the_per_second_price_is_exact_and_its_gpu_hour_is_3600_seconds():
     assert hourly.usd_per_gpu_second is None and hourly.billing_increment_seconds is None
 
 
-# The CHECK lists as they were before the serverless kinds and per-second prices.
-OLD_CHECKS = {r",\s*'serverless', 'serverless_active'": "", r"'second', 'minute'": "'minute'"}
+# The CHECK lists as they were before the serverless kinds and per-second prices (and the kinds with a term, and
+# per-term prices, which came later).
+OLD_CHECKS = {
+    r",\s*'reserved_1y'[^)]*'serverless_active'": "",
+    r"'second', 'minute'": "'minute'",
+    r",\s*'year',\s*'3 years'": "",
+}
 OLD_ROW = """
 INSERT INTO gpu_listing_history (source_id, provider, listing, gpu_name, gpu_count, price_kind, original_amount,
     original_currency, original_unit, price_per, period, usd_per_currency_unit, usd_per_gpu_hour,
@@ -156,6 +161,7 @@ def test_a_file_whose_checks_predate_serverless_is_rebuilt_once_keeping_every_ro
             "SELECT listing, price_kind, attributes_hash <> 'old' FROM gpu_listing_history"
         ).fetchall() == [("H100", "on_demand", True)]
         con.execute(SERVERLESS_ROW.replace("'H100', 'H100'", "'H100 PRO', 'H100 PRO'"))
+        con.execute(OLD_ROW.replace("'on_demand', 2.5", "'reserved_3y', 65700").replace("'hour', 1", "'3 years', 1"))
         (comment,) = con.execute(
             """SELECT comment FROM duckdb_columns()
                WHERE table_name = 'gpu_listing_history' AND column_name = 'usd_per_gpu_second'"""

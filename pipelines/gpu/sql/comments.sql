@@ -10,12 +10,12 @@ COMMENT ON COLUMN gpu_listing_history.gpu_memory_printed IS 'Memory per GPU as p
 COMMENT ON COLUMN gpu_listing_history.gpu_memory_unit IS 'Unit of gpu_memory_printed: GB (decimal, NVIDIA''s and most providers'' label) or GiB.';
 COMMENT ON COLUMN gpu_listing_history.gpu_memory_from_catalog IS 'True when the listing printed no memory and the figure is the canonical catalog''s (NVIDIA''s printed GB); NULL for rows landed before the flag existed.';
 COMMENT ON COLUMN gpu_listing_history.gpu_count IS 'GPUs the original price covers (1 for per-GPU prices; the node''s GPUs for per-instance prices).';
-COMMENT ON COLUMN gpu_listing_history.price_kind IS 'on_demand, community, spot (interruptible), reserved, serverless (billed per second of a worker''s life, scaling to zero) or serverless_active (always-warm serverless workers); kinds are never mixed in one figure.';
+COMMENT ON COLUMN gpu_listing_history.price_kind IS 'on_demand, community, spot (interruptible), reserved (no term stated), reserved_1y / reserved_3y (a reservation for that term), savings_plan_1y / savings_plan_3y (an hourly rate for a spend commitment of that term), serverless (billed per second of a worker''s life, scaling to zero) or serverless_active (always-warm serverless workers); kinds are never mixed in one figure.';
 COMMENT ON COLUMN gpu_listing_history.original_amount IS 'The price as printed, in original_currency and original_unit, excluding tax.';
 COMMENT ON COLUMN gpu_listing_history.original_currency IS 'ISO 4217 currency of original_amount.';
 COMMENT ON COLUMN gpu_listing_history.original_unit IS 'What original_amount buys: per gpu- or instance- minute/hour/day/week/month.';
 COMMENT ON COLUMN gpu_listing_history.price_per IS 'gpu: the price is per GPU; instance: for the whole node or offer (gpu_count GPUs).';
-COMMENT ON COLUMN gpu_listing_history.period IS 'Billing period of original_amount: second (serverless), minute, hour, day, week or month.';
+COMMENT ON COLUMN gpu_listing_history.period IS 'Billing period of original_amount: second (serverless), minute, hour, day, week, month, or a reservation''s whole term: year or 3 years (8,760 hours a year).';
 COMMENT ON COLUMN gpu_listing_history.usd_per_currency_unit IS 'USD per one unit of original_currency used for conversion: 1 for USD; else the ECB reference rate of the fetch date or the latest earlier one (cross rate via EUR).';
 COMMENT ON COLUMN gpu_listing_history.fx_rate_date IS 'Date of the ECB rate used; NULL for USD prices.';
 COMMENT ON COLUMN gpu_listing_history.fx_rate_stale IS 'True when fx_rate_date was more than the allowed age (sources file [fx] max_rate_age_days, default 7) before the fetch date: the price converted with an old rate. False for a fresh rate; NULL for USD prices (no rate used). Rows landed before this column existed were judged against the default 7 days.';
@@ -53,12 +53,12 @@ COMMENT ON COLUMN gpu_listings.gpu_memory_printed IS 'Memory per GPU as printed,
 COMMENT ON COLUMN gpu_listings.gpu_memory_unit IS 'Unit of gpu_memory_printed (GB or GiB).';
 COMMENT ON COLUMN gpu_listings.gpu_memory_from_catalog IS 'True when the figure came from the canonical GPU catalog rather than the listing; NULL for rows landed before the flag existed.';
 COMMENT ON COLUMN gpu_listings.gpu_count IS 'GPUs the original price covers.';
-COMMENT ON COLUMN gpu_listings.price_kind IS 'on_demand, community, spot, reserved, serverless (billed per second, scaling to zero) or serverless_active (always-warm serverless workers).';
+COMMENT ON COLUMN gpu_listings.price_kind IS 'on_demand, community, spot, reserved (no term stated), reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, serverless (billed per second, scaling to zero) or serverless_active (always-warm serverless workers).';
 COMMENT ON COLUMN gpu_listings.original_amount IS 'Price as printed, in original_currency per original_unit, excluding tax.';
 COMMENT ON COLUMN gpu_listings.original_currency IS 'ISO 4217 currency of original_amount.';
 COMMENT ON COLUMN gpu_listings.original_unit IS 'What original_amount buys (per gpu/instance - minute/hour/day/week/month).';
 COMMENT ON COLUMN gpu_listings.price_per IS 'gpu or instance.';
-COMMENT ON COLUMN gpu_listings.period IS 'Billing period of original_amount: second (serverless), minute, hour, day, week or month.';
+COMMENT ON COLUMN gpu_listings.period IS 'Billing period of original_amount: second (serverless), minute, hour, day, week, month, or a reservation''s whole term: year or 3 years (8,760 hours a year).';
 COMMENT ON COLUMN gpu_listings.usd_per_currency_unit IS 'USD per unit of original_currency used (ECB rate of the fetch date or the latest earlier; 1 for USD).';
 COMMENT ON COLUMN gpu_listings.fx_rate_date IS 'Date of the ECB rate used; NULL for USD.';
 COMMENT ON COLUMN gpu_listings.fx_rate_stale IS 'True when the ECB rate used was more than max_rate_age_days (default 7) older than the fetch date: the USD figure rests on an old rate. False for a fresh rate; NULL for USD prices.';
@@ -105,7 +105,7 @@ COMMENT ON COLUMN gpu_cheapest.providers_offering IS 'Distinct providers with an
 
 COMMENT ON VIEW gpu_cheapest_by_kind IS 'One row per canonical GPU model and price kind: the cheapest listing not sold out (in stock or unknown). Price kinds never compete: a serverless GPU-second, an on-demand GPU-hour and a spot GPU-hour are different purchases. gpu_cheapest is its on-demand counterpart, with the providers that state stock counted apart. Prices exclude tax.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.gpu_model IS 'Canonical GPU model.';
-COMMENT ON COLUMN gpu_cheapest_by_kind.price_kind IS 'The price kind ranked within: on_demand, community, spot, reserved, serverless or serverless_active.';
+COMMENT ON COLUMN gpu_cheapest_by_kind.price_kind IS 'The price kind ranked within: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, serverless or serverless_active.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_hour IS 'Cheapest USD per GPU-hour of this kind, excluding tax (for serverless, the per-second price x 3600: the cost of an hour of busy time only).';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_hour_4dp IS 'The same, rounded half-up to 4 decimals.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_second IS 'Exact USD per GPU-second for serverless kinds; NULL for the others.';
@@ -131,7 +131,7 @@ COMMENT ON COLUMN accelerator_hour_prices.source_family IS 'aws or gpu_provider.
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_model IS 'AWS accelerator name (Trainium, Inferentia2, H100, ...) or canonical GPU model (the printed name when unknown).';
 COMMENT ON COLUMN accelerator_hour_prices.offering IS 'Instance type (AWS) or the provider''s listing name.';
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_count IS 'Accelerators the billed unit covers.';
-COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, capacity_block; GPU: on_demand, community, spot, reserved, serverless, serverless_active).';
+COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, capacity_block; GPU: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, serverless, serverless_active).';
 COMMENT ON COLUMN accelerator_hour_prices.region IS 'Region as printed; NULL when not stated.';
 COMMENT ON COLUMN accelerator_hour_prices.billed_unit IS 'The unit actually billed: instance-hour, GPU-hour, instance-minute, GPU-day, GPU-second (serverless: only busy and billed-idle seconds), ...';
 COMMENT ON COLUMN accelerator_hour_prices.usd_per_billed_unit IS 'Price of one billed unit in USD as printed; NULL when the source prices in another currency (see gpu_listings).';
