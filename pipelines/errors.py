@@ -89,6 +89,12 @@ class CellError(ParseError):
         super().__init__(source_id, f"row {row_label!r}, column {column!r}: {detail}")
 
 
+def model_problems(exc: object) -> str:
+    """A pydantic ValidationError's problems in one line: `amount: Input should be greater than 0; ...`."""
+    errors = exc.errors() if hasattr(exc, "errors") else []
+    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in errors) or str(exc)
+
+
 class RecordInvalid(ParseError):
     """A row parsed into a record that its model refuses (pydantic): lands nowhere, like a failed batch."""
 

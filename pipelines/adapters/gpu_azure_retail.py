@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pipelines.errors import ParseError
+from pipelines.errors import ParseError, model_problems
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer
 from pipelines.reading.pages import page_documents
 from pipelines.reading.read_paths import ReadPaths
@@ -151,7 +151,7 @@ def _offer(
             region=item.get("armRegionName") or None,
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        problems = model_problems(exc)
         raise _Refused(f"{kind.value}: {problems}") from None
 
 

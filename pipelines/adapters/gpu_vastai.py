@@ -21,7 +21,7 @@ from typing import Any
 
 from pipelines.errors import ParseError
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
-from pipelines.reading.json_body import load_json
+from pipelines.reading.json_body import list_at, load_json
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
 
@@ -52,10 +52,7 @@ class _Offer:
 
 def parse(body: bytes, source: SourceSpec) -> GpuRows:
     sid = source.id
-    document = load_json(body, sid)
-    entries = document.get("offers") if isinstance(document, dict) else None
-    if not isinstance(entries, list):
-        raise ParseError(sid, "response has no list at key offers")
+    entries = list_at(load_json(body, sid), "offers", sid)
     if not entries:
         raise ParseError(sid, "offers is empty")
     groups: dict[str, list[_Offer]] = {}

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pipelines.errors import ParseError
+from pipelines.errors import ParseError, model_problems
 from pipelines.neuron_gate.records import INSTANCE_FAMILY, RELEASE, GateBatch, ManifestPackage, ReleaseDate
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.sources.file import SourceSpec
@@ -107,7 +107,7 @@ def _package(release: str, row: Any, refused: list[str]) -> ManifestPackage | No
             python_versions=[str(v).strip() for v in row.get("supported_python_versions") or []],
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        problems = model_problems(exc)
         refused.append(f"{release} {row.get('name')!r}: {problems}")
         return None
 

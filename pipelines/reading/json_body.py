@@ -21,6 +21,14 @@ def load_json(body: bytes, source_id: str) -> Any:
         raise ParseError(source_id, f"response is not valid JSON: {exc}") from exc
 
 
+def list_at(document: Any, key: str, source_id: str) -> list[Any]:
+    """The list an answer holds at its top-level `key` (`offers`, `items`); a ParseError naming the key otherwise."""
+    found = document.get(key) if isinstance(document, dict) else None
+    if not isinstance(found, list):
+        raise ParseError(source_id, f"response has no list at key {key}")
+    return found
+
+
 def exact_json(value: Any) -> str:
     """JSON text with each Decimal written as the exact number it holds (json.dumps would need floats)."""
     if isinstance(value, Decimal):

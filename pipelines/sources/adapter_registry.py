@@ -48,6 +48,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_runpod_graphql": AdapterInfo("pipelines.adapters.gpu_runpod_graphql", "gpu", JSON),
     "gpu_vastai": AdapterInfo("pipelines.adapters.gpu_vastai", "gpu", JSON),
     "gpu_azure_retail": AdapterInfo("pipelines.adapters.gpu_azure_retail", "gpu", JSON),
+    "gpu_oci_pricelist": AdapterInfo("pipelines.adapters.gpu_oci_pricelist", "gpu", JSON),
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "gpu_runpod_serverless": AdapterInfo("pipelines.adapters.gpu_runpod_serverless", "gpu", HTML, reads_html=True),
     "gpu_beam": AdapterInfo("pipelines.adapters.gpu_beam", "gpu", HTML, reads_html=True),

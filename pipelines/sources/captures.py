@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, HttpUrl, ValidationError, field_validator
 
+from pipelines.errors import model_problems
 from pipelines.sources.adapter_registry import ADAPTERS
 from pipelines.sources.file import SourceSpec
 from pipelines.sources.locations import DEFAULT_CAPTURES_FILE
@@ -72,7 +73,7 @@ def load_captures(path: Path | str | None = None) -> list[CaptureSet]:
             sets.append(CaptureSet.model_validate(entry))
         except ValidationError as exc:
             name = entry.get("id", f"#{index + 1}") if isinstance(entry, dict) else f"#{index + 1}"
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            problems = model_problems(exc)
             raise CapturesFileError(f"{path}: capture set {name}: {problems}") from None
     ids = [s.id for s in sets]
     if len(ids) != len(set(ids)):

@@ -19,6 +19,7 @@ GPU_SOURCE_IDS = [
     "gpu_lambda",
     "gpu_leadergpu",
     "gpu_nebius",
+    "gpu_oci",
     "gpu_quantacloud",
     "gpu_replicate",
     "gpu_runpod",

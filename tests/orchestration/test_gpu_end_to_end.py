@@ -20,23 +20,35 @@ from tests.support.localserver import Reply
 from tests.support.sourcefiles import serve_samples
 
 # GPU, cheapest $/GPU-hr, provider, providers in stock (28 September 2026). Most pricing pages state no stock: the
-# articles' count is the providers offering the model on demand, not stated sold out (providers_offering). The
-# articles count GPU clouds; Azure, which they leave out, adds one to H100's and H200's counts.
+# articles' count is the providers offering the model on demand, not stated sold out (providers_offering).
 ARTICLE_TABLE = [
     ("A10", Decimal("0.37"), "LeaderGPU", 2),
     ("B200", Decimal("6.79"), "RunPod", 3),
-    ("H100", Decimal("2.50"), "Hyperstack", 10),
-    ("H200", Decimal("3.43"), "QuantaCloud", 7),
+    ("H100", Decimal("2.50"), "Hyperstack", 9),
+    ("H200", Decimal("3.43"), "QuantaCloud", 6),
     ("L4", Decimal("0.49"), "RunPod", 2),
 ]
+# The articles count GPU clouds; these hyperscalers, which they leave out, are counted apart.
+HYPERSCALERS = ("Azure", "Oracle Cloud")
 
 
 def cheapest(db_path) -> list[tuple]:
+    """The view's rows for the articles' models, each count less the hyperscalers offering the model on demand."""
     return query(
         db_path,
-        """SELECT gpu_model, usd_per_gpu_hour, provider, providers_offering FROM gpu_cheapest
-                             WHERE gpu_model IN ('A10', 'B200', 'H100', 'H200', 'L4') ORDER BY gpu_model""",
+        f"""SELECT c.gpu_model, c.usd_per_gpu_hour, c.provider,
+                   c.providers_offering - (SELECT count(DISTINCT l.provider) FROM gpu_listings AS l
+                                           WHERE l.gpu_model = c.gpu_model AND l.price_kind = 'on_demand'
+                                             AND l.provider IN {HYPERSCALERS})
+            FROM gpu_cheapest AS c
+            WHERE c.gpu_model IN ('A10', 'B200', 'H100', 'H200', 'L4') ORDER BY c.gpu_model""",
     )
+
+
+def test_the_hyperscalers_are_counted_among_the_providers(landed_db):
+    """Azure offers H100 and H200 on demand, Oracle Cloud A10, B200, H100 and H200: each counts once."""
+    counts = dict(query(landed_db, "SELECT gpu_model, providers_offering FROM gpu_cheapest"))
+    assert [counts[m] for m in ("A10", "B200", "H100", "H200", "L4")] == [3, 4, 11, 8, 2]
 
 
 pytestmark = landing_group("file")
@@ -213,7 +225,7 @@ def test_a_stock_change_is_a_new_version(shared, sources, tmp_path, monkeypatch)
     )
     assert versions == [("in_stock", False), ("sold_out", True)]
     # QuantaCloud offers no other H200: the next cheapest takes its place, and it no longer counts among the providers.
-    assert cheapest(db_path)[3] == ("H200", Decimal("3.47"), "Vast.ai", 6)
+    assert cheapest(db_path)[3] == ("H200", Decimal("3.47"), "Vast.ai", 5)
 
 
 def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path, site, sources):
@@ -229,5 +241,5 @@ def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path,
     assert "no ECB rate for USD" in failures["sources__gpu_leadergpu"]
     assert query(db_path, "SELECT count(*) FROM gpu_listing_history WHERE provider = 'LeaderGPU'") == [(0,)]
     # USD-priced providers never needed a rate and still landed.
-    # 9 of the 10 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
-    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(11,)]
+    # 10 of the 11 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
+    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(12,)]
