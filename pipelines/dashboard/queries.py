@@ -14,7 +14,7 @@ CHEAPEST = f"""
 SELECT gpu_model, CAST(usd_per_gpu_hour_4dp AS VARCHAR) AS usd_per_gpu_hour, provider,
        coalesce(stock_status, 'unknown') AS stock_status, providers_offering, providers_in_stock,
        'on_demand' AS price_kind,  -- gpu_cheapest ranks on-demand listings only; said on the page
-       listing, CAST(original_amount AS VARCHAR) || ' ' || original_currency || ' ' || original_unit AS as_printed,
+       listing, {as_printed("original_amount")} || ' ' || original_currency || ' ' || original_unit AS as_printed,
        source_url, {TS.format(col="fetched_at")} AS fetched_at
 FROM gpu_cheapest
 ORDER BY gpu_model, provider, listing

@@ -12,7 +12,7 @@ import pyarrow as pa
 from pipelines.fx.records import DEFAULT_MAX_FX_RATE_AGE_DAYS
 from pipelines.gpu.records import GpuListing
 from warehouse.binding import execute
-from warehouse.landing import MONEY, Snapshot
+from warehouse.landing import Snapshot
 from warehouse.rebuild import rebuild_if_check_refuses
 from warehouse.sql_files import SchemaPart
 from warehouse.versioning import VersionedTable, rehash
@@ -26,6 +26,9 @@ class ListingsBatch(Protocol):
     def listings(self) -> Sequence[GpuListing]: ...
 
 
+# A price as printed: Google prints nine decimals ($93.400712807 / 1 hour), more than MONEY's six.
+PRINTED_MONEY = pa.decimal128(24, 12)
+
 GPU_LISTINGS = VersionedTable(
     name="gpu_listing_history",
     key_columns=("listing", "price_kind", "region"),
@@ -38,7 +41,7 @@ GPU_LISTINGS = VersionedTable(
         pa.field("gpu_memory_gib", pa.decimal128(18, 6)),
         pa.field("gpu_count", pa.int32()),
         pa.field("price_kind", pa.string()),
-        pa.field("original_amount", MONEY),
+        pa.field("original_amount", PRINTED_MONEY),
         pa.field("original_currency", pa.string()),
         pa.field("original_unit", pa.string()),
         pa.field("price_per", pa.string()),
@@ -64,6 +67,13 @@ GPU_LISTINGS = VersionedTable(
     # of the moment. Kept with each version, never a change by itself.
     carried_fields=(pa.field("billing_terms_url", pa.string()),),
 )
+
+
+NARROW_PRINTED_AMOUNT = """
+SELECT count(*) FROM duckdb_columns()
+WHERE database_name = current_database() AND table_name = 'gpu_listing_history' AND column_name = 'original_amount'
+  AND data_type <> 'DECIMAL(24,12)'
+"""
 
 
 # Listings landed before fx_rate_stale existed: judged against the default limit at their own fetch date.
@@ -102,7 +112,12 @@ def upgrade_gpu_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> Non
     older rows, then rehash them, so an upgraded file's next refresh finds its unchanged listings unchanged."""
     # A file made before the serverless kinds, or before the kinds with a term (and per-term prices): its CHECKs
     # refuse them. One rebuild takes every CHECK of the tables file as it is now.
-    rebuild_if_check_refuses(con, "gpu_listing_history", "price_kind", "savings_plan_3y", part)
+    rebuild_if_check_refuses(con, "gpu_listing_history", "price_kind", "dws_calendar", part)
+    # A lake keeps no CHECKs, so it is never rebuilt: its prices as printed are widened in place (no data file is
+    # rewritten; a DuckDB file's CHECK forbids this, and its rebuild above took the tables file's type).
+    (narrow,) = con.execute(NARROW_PRINTED_AMOUNT).fetchone() or (0,)
+    if narrow:
+        con.execute("ALTER TABLE gpu_listing_history ALTER original_amount SET TYPE DECIMAL(24, 12)")
     execute(con, BACKFILL_FX_RATE_STALE, {"max_age_days": DEFAULT_MAX_FX_RATE_AGE_DAYS})
     con.execute(UPGRADE_GPU_MEMORY)
     rehash(con, GPU_LISTINGS)

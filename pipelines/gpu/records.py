@@ -30,6 +30,12 @@ class GpuPriceKind(StrEnum):
     RESERVED_3Y = "reserved_3y"
     SAVINGS_PLAN_1Y = "savings_plan_1y"  # an hourly rate for a 1-year spend commitment (Azure's savings plan)
     SAVINGS_PLAN_3Y = "savings_plan_3y"
+    COMMITTED_USE_1Y = "committed_use_1y"  # Google's resource-based committed use discount, 1 year: a reservation
+    COMMITTED_USE_3Y = "committed_use_3y"
+    FLEXIBLE_CUD_1Y = "flexible_cud_1y"  # Google's spend-based (flexible) committed use discount: a savings plan
+    FLEXIBLE_CUD_3Y = "flexible_cud_3y"
+    DWS_FLEX_START = "dws_flex_start"  # Google's Dynamic Workload Scheduler, queued until capacity frees up
+    DWS_CALENDAR = "dws_calendar"  # Dynamic Workload Scheduler's calendar mode: capacity booked ahead, a reservation
     SERVERLESS = "serverless"  # billed per second of a worker's life, scaling to zero (RunPod "flex")
     SERVERLESS_ACTIVE = "serverless_active"  # always-warm serverless workers, billed while they exist
 

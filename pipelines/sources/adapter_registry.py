@@ -49,6 +49,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_vastai": AdapterInfo("pipelines.adapters.gpu_vastai", "gpu", JSON),
     "gpu_azure_retail": AdapterInfo("pipelines.adapters.gpu_azure_retail", "gpu", JSON),
     "gpu_oci_pricelist": AdapterInfo("pipelines.adapters.gpu_oci_pricelist", "gpu", JSON),
+    "gpu_gcp_pricing_page": AdapterInfo("pipelines.adapters.gpu_gcp_pricing_page", "gpu", HTML, reads_html=True),
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "gpu_runpod_serverless": AdapterInfo("pipelines.adapters.gpu_runpod_serverless", "gpu", HTML, reads_html=True),
     "gpu_beam": AdapterInfo("pipelines.adapters.gpu_beam", "gpu", HTML, reads_html=True),

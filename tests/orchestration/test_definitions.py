@@ -15,6 +15,7 @@ GPU_SOURCE_IDS = [
     "gpu_beam",
     "gpu_coreweave",
     "gpu_crusoe",
+    "gpu_gcp",
     "gpu_hyperstack",
     "gpu_lambda",
     "gpu_leadergpu",

@@ -29,7 +29,7 @@ ARTICLE_TABLE = [
     ("L4", Decimal("0.49"), "RunPod", 2),
 ]
 # The articles count GPU clouds; these hyperscalers, which they leave out, are counted apart.
-HYPERSCALERS = ("Azure", "Oracle Cloud")
+HYPERSCALERS = ("Azure", "Google Cloud", "Oracle Cloud")
 
 
 def cheapest(db_path) -> list[tuple]:
@@ -46,9 +46,10 @@ def cheapest(db_path) -> list[tuple]:
 
 
 def test_the_hyperscalers_are_counted_among_the_providers(landed_db):
-    """Azure offers H100 and H200 on demand, Oracle Cloud A10, B200, H100 and H200: each counts once."""
+    """On demand: Azure offers H100 and H200, Google Cloud H100, H200 and L4 (its B200 has no on-demand price), Oracle
+    Cloud A10, B200, H100 and H200. Each counts once."""
     counts = dict(query(landed_db, "SELECT gpu_model, providers_offering FROM gpu_cheapest"))
-    assert [counts[m] for m in ("A10", "B200", "H100", "H200", "L4")] == [3, 4, 11, 8, 2]
+    assert [counts[m] for m in ("A10", "B200", "H100", "H200", "L4")] == [3, 4, 12, 9, 3]
 
 
 pytestmark = landing_group("file")
@@ -241,5 +242,5 @@ def test_a_currency_without_a_rate_is_refused_not_guessed(sources_file, db_path,
     assert "no ECB rate for USD" in failures["sources__gpu_leadergpu"]
     assert query(db_path, "SELECT count(*) FROM gpu_listing_history WHERE provider = 'LeaderGPU'") == [(0,)]
     # USD-priced providers never needed a rate and still landed.
-    # 10 of the 11 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
-    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(12,)]
+    # 11 of the 12 hourly providers, and Beam and Replicate (RunPod Serverless shares RunPod's name): USD throughout.
+    assert query(db_path, "SELECT count(DISTINCT provider) FROM gpu_listings") == [(13,)]

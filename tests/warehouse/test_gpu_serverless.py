@@ -17,6 +17,7 @@ from pipelines.gpu.normalise import FxTable, listing
 from pipelines.gpu.readers.billing_terms import serverless_billing, terms_on_page
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, PricePer, ServerlessBilling
 from pipelines.sources.file import SourceSpec
+from tests.support.backends import warehouse_at
 from warehouse.db import connect
 from warehouse.sql_files import sql
 
@@ -162,8 +163,39 @@ def test_a_file_whose_checks_predate_serverless_is_rebuilt_once_keeping_every_ro
         ).fetchall() == [("H100", "on_demand", True)]
         con.execute(SERVERLESS_ROW.replace("'H100', 'H100'", "'H100 PRO', 'H100 PRO'"))
         con.execute(OLD_ROW.replace("'on_demand', 2.5", "'reserved_3y', 65700").replace("'hour', 1", "'3 years', 1"))
+        # The rebuilt table takes a price printed to nine places (Google's) whole.
+        con.execute(
+            OLD_ROW.replace("'H100', 'H100'", "'a3-megagpu-8g', 'H100'").replace("2.5, 'USD'", "93.400712807, 'USD'")
+        )
+        (printed,) = con.execute(
+            "SELECT original_amount FROM gpu_listing_history WHERE listing = 'a3-megagpu-8g'"
+        ).fetchone()
+        assert printed == Decimal("93.400712807")
         (comment,) = con.execute(
             """SELECT comment FROM duckdb_columns()
                WHERE table_name = 'gpu_listing_history' AND column_name = 'usd_per_gpu_second'"""
         ).fetchone()
     assert "exact USD per GPU-second" in comment
+
+
+def test_a_lake_whose_printed_prices_are_narrower_is_widened_in_place(tmp_path, monkeypatch):
+    """A lake keeps no CHECKs, so it is never rebuilt: an older lake's prices as printed (six places) are widened in
+    place when it next opens, keeping its rows, and then take Google's nine places whole."""
+    with warehouse_at("ducklake", tmp_path, monkeypatch) as lake:
+        with connect(lake) as con:
+            con.execute(OLD_ROW)
+            con.execute(
+                "CREATE OR REPLACE TABLE gpu_listing_history AS SELECT * REPLACE "
+                "(CAST(original_amount AS DECIMAL(18, 6)) AS original_amount) FROM gpu_listing_history"
+            )
+            con.execute("DELETE FROM schema_version")  # as a lake made before the wider type
+        with connect(lake) as con:
+            (kind,) = con.execute(TYPE_OF_AMOUNT).fetchone()
+            con.execute(OLD_ROW.replace("'H100', 'H100'", "'g', 'H100'").replace("2.5, 'USD'", "93.400712807, 'USD'"))
+            amounts = con.execute("SELECT listing, original_amount FROM gpu_listing_history ORDER BY 1").fetchall()
+    assert kind == "DECIMAL(24,12)"
+    assert amounts == [("H100", Decimal("2.5")), ("g", Decimal("93.400712807"))]
+
+
+TYPE_OF_AMOUNT = """SELECT data_type FROM duckdb_columns() WHERE database_name = current_database()
+AND table_name = 'gpu_listing_history' AND column_name = 'original_amount'"""

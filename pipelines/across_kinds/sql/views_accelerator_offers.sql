@@ -3,8 +3,8 @@
 
 -- A price kind's family, the names `ratecard find --kind` takes: a term or plan is part of the kind, not the family.
 CREATE OR REPLACE MACRO price_kind_family(kind) AS
-    CASE WHEN kind LIKE 'reserved%' THEN 'reserved'
-         WHEN kind LIKE '%savings_plan%' THEN 'savings_plan'
+    CASE WHEN kind LIKE 'reserved%' OR kind LIKE 'committed_use%' THEN 'reserved'
+         WHEN kind LIKE '%savings_plan%' OR kind LIKE 'flexible_cud%' THEN 'savings_plan'
          WHEN kind LIKE 'serverless%' THEN 'serverless'
          ELSE kind END;
 

@@ -10,7 +10,7 @@ COMMENT ON COLUMN gpu_listing_history.gpu_memory_printed IS 'Memory per GPU as p
 COMMENT ON COLUMN gpu_listing_history.gpu_memory_unit IS 'Unit of gpu_memory_printed: GB (decimal, NVIDIA''s and most providers'' label) or GiB.';
 COMMENT ON COLUMN gpu_listing_history.gpu_memory_from_catalog IS 'True when the listing printed no memory and the figure is the canonical catalog''s (NVIDIA''s printed GB); NULL for rows landed before the flag existed.';
 COMMENT ON COLUMN gpu_listing_history.gpu_count IS 'GPUs the original price covers (1 for per-GPU prices; the node''s GPUs for per-instance prices).';
-COMMENT ON COLUMN gpu_listing_history.price_kind IS 'on_demand, community, spot (interruptible), reserved (no term stated), reserved_1y / reserved_3y (a reservation for that term), savings_plan_1y / savings_plan_3y (an hourly rate for a spend commitment of that term), serverless (billed per second of a worker''s life, scaling to zero) or serverless_active (always-warm serverless workers); kinds are never mixed in one figure.';
+COMMENT ON COLUMN gpu_listing_history.price_kind IS 'on_demand, community, spot (interruptible), reserved (no term stated), reserved_1y / reserved_3y (a reservation for that term), savings_plan_1y / savings_plan_3y (an hourly rate for a spend commitment of that term), committed_use_1y / committed_use_3y (Google''s resource commitments), flexible_cud_1y / flexible_cud_3y (Google''s spend commitments), dws_flex_start / dws_calendar (Google''s Dynamic Workload Scheduler: queued, or booked ahead), serverless (billed per second of a worker''s life, scaling to zero) or serverless_active (always-warm serverless workers); kinds are never mixed in one figure.';
 COMMENT ON COLUMN gpu_listing_history.original_amount IS 'The price as printed, in original_currency and original_unit, excluding tax.';
 COMMENT ON COLUMN gpu_listing_history.original_currency IS 'ISO 4217 currency of original_amount.';
 COMMENT ON COLUMN gpu_listing_history.original_unit IS 'What original_amount buys: per gpu- or instance- minute/hour/day/week/month.';
@@ -53,7 +53,7 @@ COMMENT ON COLUMN gpu_listings.gpu_memory_printed IS 'Memory per GPU as printed,
 COMMENT ON COLUMN gpu_listings.gpu_memory_unit IS 'Unit of gpu_memory_printed (GB or GiB).';
 COMMENT ON COLUMN gpu_listings.gpu_memory_from_catalog IS 'True when the figure came from the canonical GPU catalog rather than the listing; NULL for rows landed before the flag existed.';
 COMMENT ON COLUMN gpu_listings.gpu_count IS 'GPUs the original price covers.';
-COMMENT ON COLUMN gpu_listings.price_kind IS 'on_demand, community, spot, reserved (no term stated), reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, serverless (billed per second, scaling to zero) or serverless_active (always-warm serverless workers).';
+COMMENT ON COLUMN gpu_listings.price_kind IS 'on_demand, community, spot, reserved (no term stated), reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, committed_use_1y, committed_use_3y, flexible_cud_1y, flexible_cud_3y, dws_flex_start, dws_calendar, serverless (billed per second, scaling to zero) or serverless_active (always-warm serverless workers).';
 COMMENT ON COLUMN gpu_listings.original_amount IS 'Price as printed, in original_currency per original_unit, excluding tax.';
 COMMENT ON COLUMN gpu_listings.original_currency IS 'ISO 4217 currency of original_amount.';
 COMMENT ON COLUMN gpu_listings.original_unit IS 'What original_amount buys (per gpu/instance - minute/hour/day/week/month).';
@@ -105,7 +105,7 @@ COMMENT ON COLUMN gpu_cheapest.providers_offering IS 'Distinct providers with an
 
 COMMENT ON VIEW gpu_cheapest_by_kind IS 'One row per canonical GPU model and price kind: the cheapest listing not sold out (in stock or unknown). Price kinds never compete: a serverless GPU-second, an on-demand GPU-hour and a spot GPU-hour are different purchases. gpu_cheapest is its on-demand counterpart, with the providers that state stock counted apart. Prices exclude tax.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.gpu_model IS 'Canonical GPU model.';
-COMMENT ON COLUMN gpu_cheapest_by_kind.price_kind IS 'The price kind ranked within: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, serverless or serverless_active.';
+COMMENT ON COLUMN gpu_cheapest_by_kind.price_kind IS 'The price kind ranked within: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, committed_use_1y, committed_use_3y, flexible_cud_1y, flexible_cud_3y, dws_flex_start, dws_calendar, serverless or serverless_active.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_hour IS 'Cheapest USD per GPU-hour of this kind, excluding tax (for serverless, the per-second price x 3600: the cost of an hour of busy time only).';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_hour_4dp IS 'The same, rounded half-up to 4 decimals.';
 COMMENT ON COLUMN gpu_cheapest_by_kind.usd_per_gpu_second IS 'Exact USD per GPU-second for serverless kinds; NULL for the others.';
@@ -131,7 +131,7 @@ COMMENT ON COLUMN accelerator_hour_prices.source_family IS 'aws or gpu_provider.
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_model IS 'AWS accelerator name (Trainium, Inferentia2, H100, ...) or canonical GPU model (the printed name when unknown).';
 COMMENT ON COLUMN accelerator_hour_prices.offering IS 'Instance type (AWS) or the provider''s listing name.';
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_count IS 'Accelerators the billed unit covers.';
-COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, capacity_block; GPU: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, serverless, serverless_active).';
+COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, capacity_block; GPU: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, committed_use_1y, committed_use_3y, flexible_cud_1y, flexible_cud_3y, dws_flex_start, dws_calendar, serverless, serverless_active).';
 COMMENT ON COLUMN accelerator_hour_prices.region IS 'Region as printed; NULL when not stated.';
 COMMENT ON COLUMN accelerator_hour_prices.billed_unit IS 'The unit actually billed: instance-hour, GPU-hour, instance-minute, GPU-day, GPU-second (serverless: only busy and billed-idle seconds), ...';
 COMMENT ON COLUMN accelerator_hour_prices.usd_per_billed_unit IS 'Price of one billed unit in USD as printed; NULL when the source prices in another currency (see gpu_listings).';
