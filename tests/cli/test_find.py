@@ -58,6 +58,28 @@ def test_the_cheapest_h100_is_hyperstack_at_2_50_per_gpu_hour(demo_warehouse):
     assert "AWS" in {o["provider"] for o in offers}  # both halves: the p5 prices too
 
 
+def test_every_kind_of_h100_lists_aws_the_other_hyperscalers_and_the_gpu_clouds_together(demo_warehouse):
+    offers = found_json(demo_warehouse, "--gpu", "H100", "--kind", "all")
+    providers = {o["provider"] for o in offers}
+    assert {"AWS", "Azure", "Google Cloud", "Oracle Cloud", "Hyperstack", "Lambda", "RunPod"} <= providers
+    kinds = {(o["provider"], o["offering"], o["price_kind"]): o for o in offers}
+    # Google's DWS Calendar price is a reservation kind of its own, a3-megagpu-8g at 44.00 for 8 GPUs: 5.50 each.
+    calendar = kinds["Google Cloud", "a3-megagpu-8g", "dws_calendar"]
+    assert Decimal(calendar["usd_per_accelerator_hour"]) == Decimal("5.5") and calendar["region"] is None
+    assert Decimal(kinds["Google Cloud", "a3-megagpu-8g", "on_demand"]["usd_per_instance_hour"]) == Decimal(
+        "93.400712807"
+    )
+    # Azure's prices are per region; a 3-year reservation is the term's price over its hours, per GPU.
+    reserved = kinds["Azure", "Standard_ND96isr_H100_v5", "reserved_3y"]
+    assert (reserved["region"], reserved["terms"]) == ("eastus", "billed per 3 years per instance, 3-year term")
+    assert Decimal(reserved["usd_per_accelerator_hour"]) == Decimal("1226487.6") / 26280 / 8
+    # The reserved family takes every term commitment: Azure's reservations and Google's resource commitments.
+    reserved_kinds = {o["price_kind"] for o in found_json(demo_warehouse, "--gpu", "H100", "--kind", "reserved")}
+    assert {"reserved_1y", "reserved_3y", "committed_use_1y", "committed_use_3y"} <= reserved_kinds
+    oracle = kinds["Oracle Cloud", "Oracle Cloud Infrastructure - Compute - GPU - H100", "on_demand"]
+    assert Decimal(oracle["usd_per_accelerator_hour"]) == 10 and oracle["region"] is None
+
+
 def test_trainium2_by_its_family_name_shows_the_ohio_capacity_block_and_no_on_demand(demo_warehouse):
     offers = found_json(demo_warehouse, "--accelerator", "trn2", "--kind", "all")
     assert [(o["offering"], o["price_kind"], o["region"], o["region_code"]) for o in offers] == [
