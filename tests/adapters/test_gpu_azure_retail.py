@@ -13,6 +13,7 @@ import pytest
 from pipelines.adapters import gpu_azure_retail as azure
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError
+from pipelines.fx.records import FxRate
 from pipelines.gpu.normalise import FxTable, normalise
 from pipelines.gpu.records import GpuPriceKind
 from pipelines.reading.json_body import exact_json
@@ -114,3 +115,17 @@ def test_the_sources_filter_names_exactly_the_catalogs_sizes():
     asked = set(flt.split("armSkuName eq '")[1:])
     assert {name.split("'")[0] for name in asked} == set(azure.vm_sizes())
     assert flt.startswith("serviceName eq 'Virtual Machines' and (")
+
+
+def test_a_price_in_another_currency_converts_at_the_dated_ecb_rate():
+    """Asked in euros (`currencyCode=EUR`), the API answers in euros: the price is kept as printed and converted at
+    the ECB rate of the fetch date or the latest before it, as every other provider's is."""
+    batch = parse(item(currencyCode="EUR", retailPrice=D("90.58"), savingsPlan=[]))
+    rates = FxTable.of([FxRate(currency="USD", rate_date=date(2026, 12, 4), units_per_eur=D("1.1840"))])
+    (listing,) = normalise(batch, rates, date(2026, 12, 7)).listings
+    assert (listing.original_amount, listing.original_currency, listing.fx_rate_date) == (
+        D("90.58"),
+        "EUR",
+        date(2026, 12, 4),
+    )
+    assert listing.usd_per_gpu_hour == D("90.58") * D("1.1840") / 8
