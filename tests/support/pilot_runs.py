@@ -25,6 +25,8 @@ SOURCES = [
     "gpu_hyperstack",
     "gpu_replicate",
     "gpu_runpod_serverless",
+    "gpu_azure",
+    "gpu_gcp",
 ]
 SIX = Decimal("0.000001")
 HEADER = ",".join(PILOT_COLUMNS)
