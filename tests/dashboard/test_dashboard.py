@@ -132,6 +132,11 @@ def test_offers_filters_leave_the_view_s_rows_and_the_address_restores_them(site
         page.goto((site / "index.html").as_uri() + "#kind=all&provider=Hyperstack&unit=month")
         page.reload()
         assert rows_shown(page, "month") == rows_of("provider = 'Hyperstack'", 730)
+        # The other hyperscalers' offers are there too, each kind apart: Google's DWS Calendar prices among them.
+        page.goto((site / "index.html").as_uri() + "#kind=all&provider=Google%20Cloud&unit=hour")
+        page.reload()
+        google = rows_of("provider = 'Google Cloud'", 1)
+        assert rows_shown(page, "hour") == google and "dws_calendar" in {row[1] for row in google}
         assert recorder.errors == []
 
 
