@@ -58,6 +58,8 @@ RULES: list[_Rule] = [
     _rule(r"\bA40\b", "A40", 48),
     _rule(r"\bRTX\s?A6000\b", "RTX A6000", 48),
     _rule(r"\bRTX\s?6000\s?ADA\b", "RTX 6000 Ada", 48),
+    # Blackwell's RTX PRO 6000 (workstation, Max-Q and server editions): 96 GB GDDR7 in every edition.
+    _rule(r"\bRTX\s?PRO\s?6000\b", "RTX PRO 6000", 96),
     _rule(r"\bRTX\s?5090\b", "RTX 5090", 32),
     _rule(r"\bRTX\s?4090\b", "RTX 4090", 24),
     _rule(r"\bRTX\s?3090\b", "RTX 3090", 24),

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from pipelines.fx.records import FxRate
-from pipelines.gpu.gpu_names import canonical
+from pipelines.gpu.gpu_names import CanonicalGpu, canonical
 from pipelines.gpu.normalise import FxTable, MissingFxRate, listing, normalise
 from pipelines.gpu.records import BillingPeriod, GpuBatch, GpuOffer, GpuPriceKind, PricePer
 
@@ -209,9 +209,16 @@ def test_canonical_names(name, expected):
     assert (found.model, found.variant, str(found.memory_gb)) == expected
 
 
-@pytest.mark.parametrize("name", ["AMD MI300X", "RTX PRO 6000 S", "Gaudi 3", "A1000", "H1000"])
+@pytest.mark.parametrize("name", ["AMD MI300X", "RTX PRO 5000", "Gaudi 3", "A1000", "H1000"])
 def test_unknown_names_are_not_guessed(name):
     assert canonical(name) is None
+
+
+@pytest.mark.parametrize(
+    "name", ["RTX PRO 6000 S", "NVIDIA RTX PRO 6000 Blackwell Server Edition", "NVIDIA RTX PRO 6000"]
+)
+def test_every_edition_of_the_rtx_pro_6000_is_one_model_with_its_96_gb(name):
+    assert canonical(name) == CanonicalGpu("RTX PRO 6000", None, Decimal("96"))
 
 
 cents = st.integers(min_value=1, max_value=2_000_000).map(lambda n: Decimal(n) * Decimal("0.06") / 100)

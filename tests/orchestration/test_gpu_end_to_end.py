@@ -148,7 +148,7 @@ def test_unknown_names_are_kept_and_flagged(landed, landed_db):
         """SELECT provider, gpu_name FROM gpu_listings
                                 WHERE gpu_model IS NULL AND NOT gpu_name_recognised ORDER BY 1, 2""",
     )
-    assert ("Crusoe", "AMD MI300X 192GB") in unknown and ("Vast.ai", "RTX PRO 6000 S") in unknown
+    assert ("Crusoe", "AMD MI300X 192GB") in unknown and ("Oracle Cloud", "E3") in unknown
     assert check_outcomes(landed)[("gpu_cheapest", "gpu_names_recognised")] is False  # a WARN check
 
 
