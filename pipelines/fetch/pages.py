@@ -1,16 +1,19 @@
-"""An answer paged by a link in each page (Azure's Retail Prices API: `NextPageLink`), fetched whole or not at all.
+"""An answer paged by what each page names next, fetched whole or not at all.
 
-Every page is fetched through the Fetcher (retries, limits, caps) until a page's link is empty. Any page that
-fails, is not a JSON object, or names a link that cannot be followed fails the whole answer, naming the page:
-nothing of a half-read answer lands, and the last good version stays current.
+Two ways to page are read: a link (Azure's Retail Prices API: `NextPageLink` holds the next page's URL), or a
+token (Google's Cloud Billing Catalog: `nextPageToken`, sent back as the `pageToken` query parameter with the first
+request's own). Every page is fetched through the Fetcher (retries, limits, caps) until a page names nothing next.
+Any page that fails, is not a JSON object, or names a next page that cannot be followed (not a link, back to a page
+already read, past the limit) fails the whole answer, naming the page: nothing of a half-read answer lands, and the
+last good version stays current.
 
 A link is followed on the host the first page came from: its path and query are kept, and no other host is
 contacted whatever the link names (an offline or test refresh serves the first page from 127.0.0.1).
 
 The pages are kept as one body, a JSON envelope holding each page's text exactly as it arrived (UTF-8, as JSON
-must be) with its SHA-256 and the link that led to it, so the archive, the content hash and a reparse all see
-the whole answer. Nothing in it varies from run to run but the pages themselves, so an unchanged answer has an
-unchanged hash.
+must be) with its SHA-256 and what led to it (the link or token the page before named), so the archive, the content
+hash and a reparse all see the whole answer. Nothing in it varies from run to run but the pages themselves, so an
+unchanged answer has an unchanged hash.
 """
 
 from __future__ import annotations
@@ -30,24 +33,40 @@ ENVELOPE = "ratecard.pages/1"  # the envelope's own format, first in it
 
 @dataclass(frozen=True)
 class PageText:
-    """One page of a paged answer: the link that led to it (None for the first) and its text as it arrived."""
+    """One page of a paged answer: the link or token that led to it (None for the first), its text as it arrived."""
 
-    link: str | None
+    reached_by: str | None
     text: str
     sha256: str
 
 
-def fetch_pages(fetcher: Fetcher, source_id: str, url: str, next_key: str, max_pages: int, **fetch: Any) -> FetchResult:
-    """Every page of the answer at `url`, following each page's `next_key`, as one FetchResult whose body is the
+@dataclass(frozen=True)
+class NextPage:
+    """What names the next page: the top-level `key` of each page, holding a link, or a token sent back as the
+    query parameter `token_param`."""
+
+    key: str
+    token_param: str | None = None
+
+    def url(self, first: httpx.URL, named: str) -> httpx.URL:
+        if self.token_param is not None:
+            return first.copy_set_param(self.token_param, named)
+        return first.copy_with(raw_path=httpx.URL(named).raw_path, fragment=None)  # on the first page's host
+
+
+def fetch_pages(
+    fetcher: Fetcher, source_id: str, url: str, follow: NextPage, max_pages: int, **fetch: Any
+) -> FetchResult:
+    """Every page of the answer at `url`, following what each page names next, as one FetchResult whose body is the
     envelope. Raises FetchError (cause "paging" for a page that cannot be read as one) naming the failed page."""
     first = httpx.URL(url)
     pages: list[PageText] = []
     results: list[FetchResult] = []
-    link: str | None = None
+    named: str | None = None
     seen = {str(first)}
     while True:
         number = len(pages) + 1
-        target = str(first) if link is None else str(_on_first_host(first, link))
+        target = str(first) if named is None else str(follow.url(first, named))
         try:
             result = fetcher.fetch(source_id, target, **fetch)
         except FetchError as exc:
@@ -59,17 +78,17 @@ def fetch_pages(fetcher: Fetcher, source_id: str, url: str, next_key: str, max_p
                 cause=exc.cause,
             ) from exc
         text = _page_text(source_id, number, result)
-        pages.append(PageText(link, text, result.sha256))
+        pages.append(PageText(named, text, result.sha256))
         results.append(result)
-        link = _next_link(source_id, number, text, next_key)
-        if link is None:
+        named = _named_next(source_id, number, text, follow)
+        if named is None:
             break
         if len(pages) >= max_pages:
-            raise _unreadable(source_id, number, f"it links to a page past the limit of {max_pages} pages")
-        if str(_on_first_host(first, link)) in seen:
-            raise _unreadable(source_id, number, f"its {next_key} leads back to a page already read: {link}")
-        seen.add(str(_on_first_host(first, link)))
-    body = envelope(next_key, pages)
+            raise _unreadable(source_id, number, f"it names a page past the limit of {max_pages} pages")
+        if str(follow.url(first, named)) in seen:
+            raise _unreadable(source_id, number, f"its {follow.key} leads back to a page already read: {named}")
+        seen.add(str(follow.url(first, named)))
+    body = envelope(follow.key, pages)
     elapsed, attempts = sum(r.elapsed_ms for r in results), sum(r.attempts for r in results)
     # The first page's request, status and time; the whole answer's body, hash, time taken and attempts.
     return replace(
@@ -82,15 +101,9 @@ def envelope(next_key: str, pages: list[PageText]) -> bytes:
     document = {
         "format": ENVELOPE,
         "paged_by": next_key,
-        "pages": [{"link": p.link, "sha256": p.sha256, "text": p.text} for p in pages],
+        "pages": [{"reached_by": p.reached_by, "sha256": p.sha256, "text": p.text} for p in pages],
     }
     return json.dumps(document, ensure_ascii=False, indent=1).encode()
-
-
-def _on_first_host(first: httpx.URL, link: str) -> httpx.URL:
-    """The link's path and query on the first page's scheme, host and port (checked a URL by _next_link)."""
-    target = httpx.URL(link)
-    return first.copy_with(raw_path=target.raw_path, fragment=None)
 
 
 def _page_text(source_id: str, number: int, result: FetchResult) -> str:
@@ -100,23 +113,26 @@ def _page_text(source_id: str, number: int, result: FetchResult) -> str:
         raise _unreadable(source_id, number, f"it is not UTF-8 text ({exc})") from exc
 
 
-def _next_link(source_id: str, number: int, text: str, next_key: str) -> str | None:
+def _named_next(source_id: str, number: int, text: str, follow: NextPage) -> str | None:
+    """The link or token the page names next; None when it names none (absent, null or empty)."""
     try:
         document = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise _unreadable(source_id, number, f"it is not JSON ({exc}): an answer cut off mid-page?") from exc
     if not isinstance(document, dict):
         raise _unreadable(source_id, number, f"it is not a JSON object but {type(document).__name__}")
-    link = document.get(next_key)
-    if link is None or link == "":
+    named = document.get(follow.key)
+    if named is None or named == "":
         return None
-    if not isinstance(link, str):
-        raise _unreadable(source_id, number, f"its {next_key} is not a link: {link!r}")
-    try:
-        httpx.URL(link)
-    except httpx.InvalidURL as exc:
-        raise _unreadable(source_id, number, f"its {next_key} is not a URL: {link!r}") from exc
-    return link
+    what = "token" if follow.token_param is not None else "link"
+    if not isinstance(named, str):
+        raise _unreadable(source_id, number, f"its {follow.key} is not a {what}: {named!r}")
+    if follow.token_param is None:
+        try:
+            httpx.URL(named)
+        except httpx.InvalidURL as exc:
+            raise _unreadable(source_id, number, f"its {follow.key} is not a URL: {named!r}") from exc
+    return named
 
 
 def _unreadable(source_id: str, number: int, why: str) -> FetchError:

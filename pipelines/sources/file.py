@@ -13,7 +13,16 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    HttpUrl,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from pipelines.fx.records import DEFAULT_MAX_FX_RATE_AGE_DAYS
 from pipelines.sources import errors as sources_errors
@@ -68,12 +77,28 @@ class NotifySettings(BaseModel):
 
 
 class Paging(BaseModel):
-    """An answer paged by a link in each page (pipelines/fetch/pages.py): fetched whole, or not at all."""
+    """An answer paged by what each page names next (pipelines/fetch/pages.py): fetched whole, or not at all. Give
+    `next_link` (the key holding the next page's URL), or `next_token` with `token_param` (the key holding a token,
+    and the query parameter that sends it back)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    next_link: str = Field(min_length=1)  # the top-level key of a page holding the next page's URL (NextPageLink)
+    next_link: str | None = Field(None, min_length=1)  # Azure: NextPageLink
+    next_token: str | None = Field(None, min_length=1)  # Google's Billing Catalog: nextPageToken...
+    token_param: str | None = Field(None, min_length=1)  # ...sent back as pageToken
     max_pages: int = Field(100, ge=1, le=10_000)  # an answer with more pages fails, named: a link that never ends
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Paging:
+        if (self.next_link is None) == (self.next_token is None):
+            raise ValueError("give next_link, or next_token with token_param")
+        if (self.next_token is None) != (self.token_param is None):
+            raise ValueError("next_token and token_param go together")
+        return self
+
+    @property
+    def key(self) -> str:
+        return self.next_link or self.next_token or ""
 
 
 class SourceSpec(BaseModel):

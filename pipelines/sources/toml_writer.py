@@ -9,8 +9,8 @@ from pipelines.sources.file import Concurrency, SourceSpec
 
 
 def toml_value(value: object) -> str:
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, dict):  # TOML has no null: an unset field is left out
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items() if v is not None) + " }"
     return json.dumps(value)  # JSON strings, numbers and booleans are valid TOML
 
 

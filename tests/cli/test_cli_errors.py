@@ -118,6 +118,18 @@ def test_sources_unfinished_document_points_at_its_end(tmp_path: Path) -> None:
     )
 
 
+def test_paging_by_a_token_without_its_parameter_names_the_source_and_field(tmp_path: Path) -> None:
+    declared = 'paging = { next_link = "NextPageLink", max_pages = 200 }'
+    path, _ = sources_file(tmp_path, declared, 'paging = { next_token = "nextPageToken" }')
+    refused(
+        ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"),
+        4,
+        "source 'gpu_azure'",
+        "paging",
+        "next_token and token_param go together",
+    )
+
+
 def test_unknown_adapter_names_the_source_line_and_known_adapters(tmp_path: Path) -> None:
     path, text = sources_file(tmp_path, 'adapter = "gpu_lambda"', 'adapter = "gpu_lamda"')
     line = refused(

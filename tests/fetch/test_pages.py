@@ -11,7 +11,7 @@ import pytest
 
 from pipelines.errors import FetchError, ParseError
 from pipelines.fetch.http import Fetcher, FetchSettings
-from pipelines.fetch.pages import fetch_pages
+from pipelines.fetch.pages import NextPage, fetch_pages
 from pipelines.reading.pages import page_documents
 from tests.support.localserver import LocalServer, Reply
 
@@ -44,7 +44,7 @@ def fetcher() -> Iterator[Fetcher]:
 
 
 def fetched(server: LocalServer, fetcher: Fetcher, max_pages: int = 10):
-    return fetch_pages(fetcher, "src", server.url("/first"), "NextPageLink", max_pages)
+    return fetch_pages(fetcher, "src", server.url("/first"), NextPage("NextPageLink"), max_pages)
 
 
 def test_every_page_is_fetched_on_the_first_pages_host_and_kept_whole(server, fetcher):
@@ -54,7 +54,7 @@ def test_every_page_is_fetched_on_the_first_pages_host_and_kept_whole(server, fe
     documents = page_documents(result.body, "src")
     assert [d["Items"] for d in documents] == [[1, 2], [3, 4], [5]]
     envelope = json.loads(result.body)
-    assert [p["link"] for p in envelope["pages"]] == [None, LINK.format(skip=2), LINK.format(skip=4)]
+    assert [p["reached_by"] for p in envelope["pages"]] == [None, LINK.format(skip=2), LINK.format(skip=4)]
     for kept, reply in zip(envelope["pages"], PAGES.values(), strict=True):
         assert kept["sha256"] == hashlib.sha256(reply.body).hexdigest()
     assert result.sha256 == hashlib.sha256(result.body).hexdigest()
@@ -101,7 +101,7 @@ def test_a_link_back_to_a_page_already_read_and_too_many_pages_are_refused(serve
     server.set(THIRD, page([5], 2))  # the third page links the second again
     with pytest.raises(FetchError, match=r"page 3 .*leads back to a page already read"):
         fetched(server, fetcher)
-    with pytest.raises(FetchError, match=r"page 2 .*past the limit of 2 pages"):
+    with pytest.raises(FetchError, match=r"page 2 .*names a page past the limit of 2 pages"):
         fetched(server, fetcher, max_pages=2)
 
 
@@ -111,3 +111,21 @@ def test_a_changed_page_in_a_kept_answer_is_refused_and_a_single_page_reads_as_o
     with pytest.raises(ParseError, match=r"page 2 of the paged answer does not hash to the SHA-256 it arrived with"):
         page_documents(json.dumps(body).encode(), "src")
     assert page_documents(b'{"Items": [9], "NextPageLink": null}', "src") == [{"Items": [9], "NextPageLink": None}]
+
+
+def test_a_token_paged_answer_sends_each_token_back_with_the_first_requests_own_parameters(server, fetcher):
+    """As Google's Cloud Billing Catalog pages: `nextPageToken`, sent back as `pageToken`; an empty one ends it."""
+
+    def catalog(skus: list[str], token: str) -> Reply:
+        return Reply(body=json.dumps({"skus": skus, "nextPageToken": token}).encode(), content_type="application/json")
+
+    server.set("/v1/skus?currencyCode=USD", catalog(["a", "b"], "t1"))
+    server.set("/v1/skus?currencyCode=USD&pageToken=t1", catalog(["c"], "t2"))
+    server.set("/v1/skus?currencyCode=USD&pageToken=t2", catalog(["d"], ""))
+    follow = NextPage("nextPageToken", token_param="pageToken")
+    result = fetch_pages(fetcher, "src", server.url("/v1/skus?currencyCode=USD"), follow, 10)
+    assert [d["skus"] for d in page_documents(result.body, "src")] == [["a", "b"], ["c"], ["d"]]
+    assert [p["reached_by"] for p in json.loads(result.body)["pages"]] == [None, "t1", "t2"]
+    server.set("/v1/skus?currencyCode=USD&pageToken=t2", catalog(["d"], "t1"))  # back to the second page
+    with pytest.raises(FetchError, match=r"page 3 .*its nextPageToken leads back to a page already read: t1"):
+        fetch_pages(fetcher, "src", server.url("/v1/skus?currencyCode=USD"), follow, 10)

@@ -115,7 +115,7 @@ def restyled(unit: SourceSpec, body: bytes) -> bytes | None:
 
 def restyled_page(page: dict[str, Any]) -> PageText:
     text = json.dumps(reversed_keys(json.loads(page["text"])), indent=3)
-    return PageText(page["link"], text, hashlib.sha256(text.encode()).hexdigest())
+    return PageText(page["reached_by"], text, hashlib.sha256(text.encode()).hexdigest())
 
 
 def reversed_keys(value: Any) -> Any:

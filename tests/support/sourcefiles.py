@@ -47,7 +47,7 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
         index = parse_region_index(sample_path(source).read_bytes(), source.id, "http://127.0.0.1/")
         folder = sample_path(source).parent
         routes += [(urlsplit(offer.csv_url).path, folder / f"{offer.region_code}.csv") for offer in index.regions]
-    if source.paging is not None:
+    if source.paging is not None and source.paging.next_link is not None:  # the samples page by link
         routes += later_pages(sample_path(source), source.paging.next_link)
     return routes
 
@@ -75,7 +75,7 @@ def sample_answer(source: SourceSpec) -> bytes:
     """What a refresh hands the source's parser for its bundled sample: the sample's bytes, or for a paged answer
     the envelope of every sample page (as pipelines/fetch/pages.py keeps them)."""
     first = sample_path(source)
-    if source.paging is None:
+    if source.paging is None or source.paging.next_link is None:
         return first.read_bytes()
     pages = [first, *(page for _, page in later_pages(first, source.paging.next_link))]
     links = [None] + [json.loads(page.read_bytes())[source.paging.next_link] for page in pages[:-1]]
