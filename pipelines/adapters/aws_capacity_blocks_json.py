@@ -20,7 +20,7 @@ from typing import Any
 
 from pipelines.aws.records import InstancePrice, InstanceSpec, PriceKind, SourceBatch
 from pipelines.errors import ParseError
-from pipelines.reading.json_body import load_json
+from pipelines.reading.json_body import json_number, load_json
 from pipelines.reading.tables import shape_fingerprint
 from pipelines.sources.file import SourceSpec
 
@@ -97,9 +97,8 @@ def _instance_types(document: Any, sid: str) -> dict[str, dict[str, Any]]:
 
 def _rate(value: Any) -> Decimal | None:
     """A positive JSON number, exactly as written; anything else is no price."""
-    if isinstance(value, bool) or not isinstance(value, (int, Decimal)) or value <= 0:
-        return None
-    return Decimal(value)
+    amount = json_number(value)
+    return amount if amount is not None and amount > 0 else None
 
 
 def _region(value: Any, where: str, sid: str) -> str | None:

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from pydantic import ValidationError
-
-from pipelines.errors import ParseError, model_problems
+from pipelines.errors import ParseError
+from pipelines.gpu.readers.refusals import RowRefused, first_refused, gpu_offer
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer
+from pipelines.reading.json_body import json_number
 from pipelines.reading.pages import page_documents
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
@@ -74,7 +73,7 @@ def parse(body: bytes, source: SourceSpec) -> GpuRows:
             paths.found_keys(ITEM, item, (*REQUIRED, *OPTIONAL))
             try:
                 found = _offers(item, source)
-            except _Refused as why:
+            except RowRefused as why:
                 refused.append(f"{_named(item)}: {why}")
                 continue
             for offer in found:
@@ -87,12 +86,10 @@ def parse(body: bytes, source: SourceSpec) -> GpuRows:
                     continue
                 offers.setdefault(key, offer)
     if not offers:
-        raise ParseError(sid, f"no GPU VM price in the answer ({len(refused)} item(s) refused)" + _first(refused))
+        raise ParseError(
+            sid, f"no GPU VM price in the answer ({len(refused)} item(s) refused)" + first_refused(refused)
+        )
     return GpuRows(offers=list(offers.values()), refused=refused, shape=paths.fingerprint)
-
-
-class _Refused(Exception):
-    """One item that cannot land, with why; the rest of the answer still does."""
 
 
 def _offers(item: dict[str, Any], source: SourceSpec) -> list[GpuOffer]:
@@ -104,24 +101,24 @@ def _offers(item: dict[str, Any], source: SourceSpec) -> list[GpuOffer]:
     size = item.get("armSkuName")
     gpu = vm_sizes().get(size) if isinstance(size, str) else None
     if gpu is None:
-        raise _Refused(f"size {size!r} is not in the Azure size catalog ({SIZES_FILE.name}): its GPUs are not stated")
+        raise RowRefused(f"size {size!r} is not in the Azure size catalog ({SIZES_FILE.name}): its GPUs are not stated")
     if item.get("unitOfMeasure") != HOUR:
-        raise _Refused(f"priced per {item.get('unitOfMeasure')!r}, not per {HOUR!r}")
+        raise RowRefused(f"priced per {item.get('unitOfMeasure')!r}, not per {HOUR!r}")
     if kind_type == "Consumption":
         kind, period = (GpuPriceKind.SPOT if SPOT.search(meter) else GpuPriceKind.ON_DEMAND), BillingPeriod.HOUR
     elif kind_type == "Reservation":
         years = _years(item.get("reservationTerm"), "reservationTerm")
         kind, period = RESERVED[years], TERM_PERIOD[years]
     else:
-        raise _Refused(f"price type {kind_type!r} is none ratecard reads")
+        raise RowRefused(f"price type {kind_type!r} is none ratecard reads")
     offers = [_offer(item, gpu, kind, period, item.get("retailPrice"), source)]
     if kind == GpuPriceKind.ON_DEMAND:
         plans = item.get("savingsPlan") or []
         if not isinstance(plans, list):
-            raise _Refused(f"savingsPlan is not a list: {plans!r}")
+            raise RowRefused(f"savingsPlan is not a list: {plans!r}")
         for plan in plans:
             if not isinstance(plan, dict):
-                raise _Refused(f"a savingsPlan entry is not an object: {plan!r}")
+                raise RowRefused(f"a savingsPlan entry is not an object: {plan!r}")
             years = _years(plan.get("term"), "savingsPlan term")
             offers.append(_offer(item, gpu, SAVINGS_PLAN[years], BillingPeriod.HOUR, plan.get("retailPrice"), source))
     return offers
@@ -135,36 +132,32 @@ def _offer(
     price: Any,
     source: SourceSpec,
 ) -> GpuOffer:
-    if not isinstance(price, Decimal | int) or isinstance(price, bool):
-        raise _Refused(f"{kind.value} price {price!r} is not a number")
+    amount = json_number(price)
+    if amount is None:
+        raise RowRefused(f"{kind.value} price {price!r} is not a number")
     gpu_name, count = gpu
     try:
-        return GpuOffer(
+        return gpu_offer(
             listing=item["armSkuName"],
             gpu_name=gpu_name,
             gpu_count=count,
             price_kind=kind,
-            amount=Decimal(price),
+            amount=amount,
             currency=item.get("currencyCode") or source.options.get("currency") or "",
             price_per=PricePer.INSTANCE,
             period=period,
             region=item.get("armRegionName") or None,
         )
-    except ValidationError as exc:
-        problems = model_problems(exc)
-        raise _Refused(f"{kind.value}: {problems}") from None
+    except RowRefused as why:
+        raise RowRefused(f"{kind.value}: {why}") from None
 
 
 def _years(term: Any, what: str) -> int:
     years = TERMS.get(str(term).strip().lower()) if term is not None else None
     if years is None:
-        raise _Refused(f"{what} {term!r} is neither '1 Year' nor '3 Years'")
+        raise RowRefused(f"{what} {term!r} is neither '1 Year' nor '3 Years'")
     return years
 
 
 def _named(item: dict[str, Any]) -> str:
     return f"{item.get('armSkuName')} in {item.get('armRegionName')} ({item.get('meterName') or item.get('type')})"
-
-
-def _first(refused: list[str]) -> str:
-    return f"; the first: {refused[0]}" if refused else ""

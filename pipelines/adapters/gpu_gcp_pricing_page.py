@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 
 from bs4 import BeautifulSoup
-from pydantic import ValidationError
 
-from pipelines.errors import ParseError, TableNotFoundError, model_problems
+from pipelines.errors import ParseError, TableNotFoundError
+from pipelines.gpu.readers.refusals import RowRefused, first_refused, gpu_offer
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer
 from pipelines.reading.tables import Column, HeaderTable, Row, locate, shape_fingerprint, soup_of
 from pipelines.reading.values import is_empty, parse_money, parse_period
@@ -74,9 +74,7 @@ def parse(body: bytes, source: SourceSpec, *, charset: str | None = None) -> Gpu
             source.id, "no table of machine types with a GPU, its components and a price"
         )
     if not offers:
-        raise ParseError(
-            source.id, "no machine type with whole GPUs priced" + (f"; refused: {refused[0]}" if refused else "")
-        )
+        raise ParseError(source.id, "no machine type with whole GPUs priced" + first_refused(refused))
     return GpuRows(offers=offers, refused=refused, shape=shape_fingerprint(shapes))
 
 
@@ -102,7 +100,7 @@ def _row_offers(row: Row, table: HeaderTable, source: SourceSpec) -> tuple[list[
             if amount is None:
                 continue
             offers.append(
-                GpuOffer(
+                gpu_offer(
                     listing=machine,
                     gpu_name=gpu,
                     gpu_count=int(count["count"]),
@@ -113,8 +111,6 @@ def _row_offers(row: Row, table: HeaderTable, source: SourceSpec) -> tuple[list[
                     period=BillingPeriod(parse_period(cell or "", header)),
                 )
             )
-        except ValidationError as exc:
-            refused.append(f"{machine}, {column.key} ({cell!r}): {model_problems(exc)}")
-        except ValueError as exc:
-            refused.append(f"{machine}, {column.key} ({cell!r}): {exc}")
+        except (RowRefused, ValueError) as why:  # a record refused, or a cell parse_money cannot read
+            refused.append(f"{machine}, {column.key} ({cell!r}): {why}")
     return offers, refused

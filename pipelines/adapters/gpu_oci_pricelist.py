@@ -19,11 +19,10 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from pydantic import ValidationError
-
-from pipelines.errors import ParseError, model_problems
+from pipelines.errors import ParseError
+from pipelines.gpu.readers.refusals import RowRefused, first_refused, gpu_offer
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer
-from pipelines.reading.json_body import list_at, load_json
+from pipelines.reading.json_body import json_number, list_at, load_json
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
 
@@ -53,15 +52,11 @@ def parse(body: bytes, source: SourceSpec) -> GpuRows:
             continue
         try:
             offers.append(_offer(item, currency))
-        except _Refused as why:
+        except RowRefused as why:
             refused.append(f"{item.get('partNumber')} {item.get('displayName')!r}: {why}")
     if not offers:
-        raise ParseError(sid, f"no GPU price per GPU-hour in the answer ({len(items)} items)" + _first(refused))
+        raise ParseError(sid, f"no GPU price per GPU-hour in the answer ({len(items)} items)" + first_refused(refused))
     return GpuRows(offers=offers, refused=refused, shape=paths.fingerprint)
-
-
-class _Refused(Exception):
-    """One GPU item that cannot land, with why; the rest of the answer still does."""
 
 
 def _is_gpu_price(item: dict[str, Any]) -> bool:
@@ -73,22 +68,17 @@ def _offer(item: dict[str, Any], currency: str) -> GpuOffer:
     name = str(item.get("displayName") or "").strip()
     gpu = GPU_NAME.search(name)
     if gpu is None:
-        raise _Refused('the display name prints no GPU after "GPU - "')
-    value = _price(item, currency)
-    try:
-        return GpuOffer(
-            listing=name,
-            gpu_name=gpu["gpu"].strip(),
-            gpu_count=1,
-            price_kind=GpuPriceKind.ON_DEMAND,
-            amount=value,
-            currency=currency,
-            price_per=PricePer.GPU,
-            period=BillingPeriod.HOUR,
-        )
-    except ValidationError as exc:
-        problems = model_problems(exc)
-        raise _Refused(problems) from None
+        raise RowRefused('the display name prints no GPU after "GPU - "')
+    return gpu_offer(
+        listing=name,
+        gpu_name=gpu["gpu"].strip(),
+        gpu_count=1,
+        price_kind=GpuPriceKind.ON_DEMAND,
+        amount=_price(item, currency),
+        currency=currency,
+        price_per=PricePer.GPU,
+        period=BillingPeriod.HOUR,
+    )
 
 
 def _price(item: dict[str, Any], currency: str) -> Decimal:
@@ -96,12 +86,9 @@ def _price(item: dict[str, Any], currency: str) -> Decimal:
     found = [c for c in localisations if isinstance(c, dict)] if isinstance(localisations, list) else []
     prices = next((c.get("prices") for c in found if c.get("currencyCode") == currency), None)
     if not isinstance(prices, list):
-        raise _Refused(f"no price in {currency}")
+        raise RowRefused(f"no price in {currency}")
     value = next((p.get("value") for p in prices if isinstance(p, dict) and p.get("model") == ON_DEMAND), None)
-    if not isinstance(value, Decimal | int) or isinstance(value, bool):
-        raise _Refused(f"its {ON_DEMAND} price in {currency} is {value!r}, not a number")
-    return Decimal(value)
-
-
-def _first(refused: list[str]) -> str:
-    return f"; refused: {refused[0]}" if refused else ""
+    amount = json_number(value)
+    if amount is None:
+        raise RowRefused(f"its {ON_DEMAND} price in {currency} is {value!r}, not a number")
+    return amount

@@ -21,7 +21,7 @@ from typing import Any
 
 from pipelines.errors import ParseError
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer, StockStatus
-from pipelines.reading.json_body import load_json
+from pipelines.reading.json_body import json_number, load_json
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
 
@@ -161,9 +161,9 @@ def _number(value: Any, where: str, sid: str) -> Decimal | None:
     """A non-negative JSON number as an exact Decimal; null stays None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+    amount = json_number(value)
+    if amount is None:
         raise ParseError(sid, f"{where} is {value!r}, not a number")
-    amount = Decimal(value)
     if amount < 0:
         raise ParseError(sid, f"{where} is negative ({amount})")
     return amount

@@ -21,6 +21,13 @@ def load_json(body: bytes, source_id: str) -> Any:
         raise ParseError(source_id, f"response is not valid JSON: {exc}") from exc
 
 
+def json_number(value: Any) -> Decimal | None:
+    """A JSON number as the exact Decimal load_json read; None for anything else (a string, null, true/false)."""
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+        return None
+    return Decimal(value)
+
+
 def list_at(document: Any, key: str, source_id: str) -> list[Any]:
     """The list an answer holds at its top-level `key` (`offers`, `items`); a ParseError naming the key otherwise."""
     found = document.get(key) if isinstance(document, dict) else None

@@ -10,25 +10,22 @@ import duckdb
 
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
+from pipelines.fetch.offline import pointed_at
 from pipelines.refresh.many_sources import refresh_all
-from pipelines.sources.file import SourceSpec, load_sources
+from pipelines.sources.file import SourceSpec, load_sources, sample_path
 from tests.support.localserver import LocalServer, Reply
-from tests.support.sourcefiles import media_type_of, sample_routes
+from tests.support.sourcefiles import later_pages, sample_routes, serve_samples
 
 IDS = ("fx_ecb", "gpu_azure", "gpu_hyperstack")
 
 
 def served(server: LocalServer) -> tuple[list[SourceSpec], str]:
     """The sources pointed at `server`, every sample route set; and the route of Azure's second page."""
-    sources, second = [], ""
-    for source in (s for s in load_sources() if s.id in IDS):
-        routes = sample_routes(source)
-        for route, path in routes:
-            server.set(route, Reply(body=path.read_bytes(), content_type=media_type_of(path)))
-        if source.id == "gpu_azure":
-            second = routes[1][0]
-        sources.append(SourceSpec.model_validate({**source.model_dump(), "url": server.url(f"/{source.sample}")}))
-    return sources, second
+    declared = [s for s in load_sources() if s.id in IDS]
+    serve_samples(server, declared)
+    azure = next(s for s in declared if s.id == "gpu_azure")
+    (second, _), *_ = later_pages(sample_path(azure), "NextPageLink")
+    return pointed_at(declared, server.base_url), second
 
 
 def refreshed(sources: list[SourceSpec], tmp_path: Path) -> dict[str, tuple[str, str]]:
@@ -64,7 +61,7 @@ def test_every_page_lands_and_a_page_cut_off_halfway_keeps_the_last_good_version
         }
         assert server.hits(second) == 1
 
-        page = dict(sample_routes(next(s for s in load_sources() if s.id == "gpu_azure")))[second].read_bytes()
+        page = dict(sample_routes(next(s for s in sources if s.id == "gpu_azure")))[second].read_bytes()
         server.set(second, Reply(body=page[: len(page) // 2], content_type="application/json"))
         cut = refreshed(sources, tmp_path)
         status, error = cut["gpu_azure"]

@@ -44,10 +44,10 @@ listings AS (
            CAST(gpu_memory_gib AS DECIMAL(38, 12)),
            CASE WHEN gpu_memory_from_catalog THEN 'gpu_catalog' WHEN gpu_memory_gib IS NOT NULL THEN 'price_row' END,
            -- A kind with a term (reserved_1y, savings_plan_3y) names its years; the listing keeps them as the kind.
-           price_kind, CAST(nullif(regexp_extract(price_kind, '_(\d)y$', 1), '') AS INTEGER), NULL, NULL,
+           price_kind, CAST(nullif(regexp_extract(price_kind, '_(\d)y$', 1), '') AS INTEGER) AS term_years, NULL, NULL,
            concat_ws(', ', 'billed per ' || period || CASE price_per WHEN 'instance' THEN ' per instance'
                                                                      ELSE ' per GPU' END,
-                     nullif(regexp_extract(price_kind, '_(\d)y$', 1), '') || '-year term'),
+                     term_years || '-year term'),
            region, NULL,
            -- The provider's statement only: a listing that says nothing of its stock is not in stock by default.
            CASE WHEN stock_status IN ('in_stock', 'sold_out') THEN stock_status END,
