@@ -22,6 +22,7 @@ FetchCause = Literal[
     "body",  # over the size cap, or an encoding we cannot read
     "paging",  # a page of a paged answer is not one (cut off, not JSON, a link that loops or goes on too long)
     "request",  # the request itself cannot be made: bad URL, host not allowed, protocol
+    "not-configured",  # not tried: the source's credential is not set in the environment (headers_from_env)
 ]
 
 
@@ -50,7 +51,7 @@ class FetchError(SourceError):
     ) -> None:
         self.status = status
         self.retryable = retryable
-        self.cause = cause  # None where no fetch was tried (e.g. a missing credential)
+        self.cause = cause  # None where no cause is known
         super().__init__(source_id, message)
 
 

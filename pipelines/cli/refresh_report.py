@@ -17,7 +17,7 @@ from rich.table import Table
 from pipelines.cli.faults import machine_fault
 from pipelines.errors import bug_behind
 from pipelines.kind import REFUSED_MARK
-from pipelines.refresh.one_source import SourceOutcome
+from pipelines.refresh.one_source import NOT_CONFIGURED, SourceOutcome
 from warehouse.target import local_dir
 
 STATUS_STYLE = {
@@ -26,6 +26,7 @@ STATUS_STYLE = {
     "quarantined": "red",
     "fetch_failed": "red",
     "rolled_back": "red",
+    NOT_CONFIGURED: "yellow",
 }
 EXIT_FOR_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number, as shells report it
 NO_NETWORK_CAUSES = frozenset({"dns", "refused"})  # failures that mean "not reachable at all", not "busy"
@@ -126,6 +127,8 @@ def closing_line(report: RefreshReport) -> str:
     landed = sum(o.status == "landed" for o in report.outcomes)
     unchanged = sum(o.status == "unchanged" for o in report.outcomes)
     counts = f"{landed} landed, {unchanged} unchanged, {len(report.failed)} failed"
+    if left_out := sum(o.status == NOT_CONFIGURED for o in report.outcomes):
+        counts += f", {left_out} not configured (left out)"
     if report.refused:
         counts += f", [red]{report.refused} row(s) or table(s) refused[/] (named in the details)"
     published = f"snapshot published to {report.published}" if report.published else "[red]snapshot not published[/]"
@@ -138,6 +141,8 @@ def closing_line(report: RefreshReport) -> str:
 def detail(outcome: SourceOutcome) -> str:
     if outcome.error is not None:
         return str(outcome.error)
+    if outcome.status == NOT_CONFIGURED:
+        return outcome.warnings[0] if outcome.warnings else ""
     if outcome.refused:
         first = next((w for w in outcome.warnings if REFUSED_MARK in w), "")
         return f"{outcome.refused} refused, e.g. {first.split(REFUSED_MARK, 1)[-1].strip()}"
@@ -146,7 +151,7 @@ def detail(outcome: SourceOutcome) -> str:
 
 def no_network(outcomes: list[SourceOutcome]) -> bool:
     """Every source failed before reaching its host: more likely the machine than the providers."""
-    causes = [getattr(o.error, "cause", None) for o in outcomes]
+    causes = [getattr(o.error, "cause", None) for o in outcomes if o.status != NOT_CONFIGURED]
     return bool(outcomes) and all(cause in NO_NETWORK_CAUSES for cause in causes)
 
 

@@ -1,5 +1,6 @@
 """The value page: USD per dense PFLOP-hour by number format and per GiB of accelerator memory-hour, Trainium,
-Inferentia and NVIDIA GPUs side by side (`accelerator_value`), then every priced row under the page's filters.
+Inferentia, Google TPUs and NVIDIA GPUs side by side (`accelerator_value`), then every priced row under the page's
+filters.
 
 Dense figures only (a sparse figure is never divided into a price); a figure the specs do not state stays empty.
 All figures at 4 places, half up, from DuckDB's DECIMALs.
@@ -9,7 +10,10 @@ from __future__ import annotations
 
 from pipelines.dashboard.figures import TIME, four_places, trimmed
 
-VENDOR = "CASE spec_source WHEN 'neuron_docs' THEN 'AWS' WHEN 'nvidia_reference' THEN 'NVIDIA' END"
+VENDOR = (
+    "CASE spec_source WHEN 'neuron_docs' THEN 'AWS' WHEN 'google_tpu_docs' THEN 'Google' "
+    "WHEN 'nvidia_reference' THEN 'NVIDIA' END"
+)
 ON_DEMAND = "price_kind_family(price_kind) = 'on_demand'"
 
 # Per accelerator, its cheapest on-demand figure in each unit (each may come from another offer: a listing with

@@ -33,14 +33,22 @@ VERSIONS_SAMPLE = "/aws/pricelist/versions"
 # Azure's Retail Prices API pages its answer: each page links the next at the same path, `$skip` further on.
 AZURE_PRICES = "/api/retail/prices"
 AZURE_PAGE_SAMPLE = "/gpu/azure/retail_prices_skip_{skip}.json"
+# An API that pages by a token asks the first page's path again with the token: the sample beside it answers.
+TOKEN_PAGE_SAMPLE = "{stem}_page_{token}.json"
+TOKEN_PARAMS = ("pageToken",)
 
 
 def sample_for(path: str, root: Path = SAMPLES_DIR, query: str = "") -> str:
     """The sample path (under the samples folder) that answers an AWS price-list path, or a later page of Azure's
-    prices (by its `$skip`); any other path is kept."""
+    prices (by its `$skip`), or a later page of a sample paged by token (`<sample>_page_<token>.json`); any other
+    path is kept."""
+    params = dict(parse_qsl(query))
     if path == AZURE_PRICES:
-        skip = next((value for name, value in parse_qsl(query) if name == "$skip"), "0")
+        skip = params.get("$skip", "0")
         return AZURE_PAGE_SAMPLE.format(skip=int(skip) if skip.isdigit() else skip)
+    token = next((params[name] for name in TOKEN_PARAMS if params.get(name)), None)
+    if token is not None and path.endswith(".json") and re.fullmatch(r"[\w-]+", token):
+        return TOKEN_PAGE_SAMPLE.format(stem=path.removesuffix(".json"), token=token)
     if path == VERSION_INDEX:
         return f"{VERSIONS_SAMPLE}/index.json"
     if version := VERSION_REGION_INDEX.match(path):
@@ -122,5 +130,11 @@ def samples_named(text: str) -> str:
 
 
 def pointed_at(sources: list[SourceSpec], base_url: str) -> list[SourceSpec]:
-    """The same sources, each URL replaced by its bundled sample's URL under base_url."""
-    return [SourceSpec.model_validate({**s.model_dump(), "url": f"{base_url.rstrip('/')}/{s.sample}"}) for s in sources]
+    """The same sources, each URL replaced by its bundled sample's URL under base_url; the samples need no credential,
+    so a keyed source asks for none."""
+    return [
+        SourceSpec.model_validate(
+            {**s.model_dump(), "url": f"{base_url.rstrip('/')}/{s.sample}", "headers_from_env": {}}
+        )
+        for s in sources
+    ]

@@ -1,4 +1,6 @@
-"""The canonical GPU table: provider names -> model, variant and memory (in GB, as NVIDIA prints it).
+"""The canonical accelerator table for rented accelerators: provider names -> model, variant and memory (in GB, as
+the vendor prints it). NVIDIA's GPUs, and Google's TPUs (canonical names beginning "TPU", as Google's docs title
+them).
 
 Providers name one GPU many ways (`H100 SXM`, `NVIDIA H100 80GB HBM3`, `HGX H100`, `8x NVIDIA H100 SXM`).
 Rules are tried in order, first match wins, on the upper-cased name with vendor words removed. A name no rule
@@ -66,6 +68,12 @@ RULES: list[_Rule] = [
     _rule(r"\bV100\b.*\b32\s?GB\b", "V100", 32),
     _rule(r"\bV100\b", "V100", 16),
     _rule(r"\bT4\b", "T4", 16),
+    # Google's TPUs, by the names its docs title them (and the Billing Catalog's TpuV6e); HBM per chip as Google
+    # prints it in GB.
+    _rule(r"\bTPU\s?V5(E|\s?LITE(POD)?)\b", "TPU v5e", 16),
+    _rule(r"\bTPU\s?V5P\b", "TPU v5p", 95),
+    _rule(r"\bTPU\s?V6E\b|\bTRILLIUM\b", "TPU v6e", 32),
+    _rule(r"\bTPU\s?7X\b|\bIRONWOOD\b", "TPU7x", 192),
 ]
 
 _VENDOR_WORDS = re.compile(r"\b(NVIDIA|GEFORCE|TESLA)\b")

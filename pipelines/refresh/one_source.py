@@ -37,12 +37,13 @@ from warehouse.queries import rows_as_dicts
 
 # What a landing may raise when the batch itself is at fault (the transaction is rolled back first).
 WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintException, duckdb.ConversionException)
+NOT_CONFIGURED = "not_configured"  # the outcome of a source whose credential is not set: neither landed nor failed
 
 
 @dataclass
 class SourceOutcome:
     source_id: str
-    status: str  # landed | unchanged | quarantined | fetch_failed; reparse: rolled_back
+    status: str  # landed | unchanged | quarantined | fetch_failed | not_configured; reparse: rolled_back
     url: str
     fetch_id: int | None = None
     sha256: str | None = None
@@ -82,12 +83,18 @@ def fetch_record(source_id: str, result: FetchResult) -> FetchRecord:
 
 
 def secret_headers(source: SourceSpec) -> dict[str, str]:
-    """Header values from the environment; a missing variable is named, its value never appears anywhere."""
+    """Header values from the environment; a missing variable is named (the source is not configured), its value never
+    appears anywhere."""
     headers = {}
     for header, variable in source.headers_from_env.items():
         value = os.environ.get(variable)
         if not value:
-            raise FetchError(source.id, f"environment variable {variable} (for header {header}) is not set")
+            raise FetchError(
+                source.id,
+                f"not configured: environment variable {variable} (for header {header}) is not set; "
+                "the source is left out until it is",
+                cause="not-configured",
+            )
         headers[header] = value
     return headers
 
@@ -161,7 +168,10 @@ def prepare_fetched(
 def log_fetch_failure(
     con: duckdb.DuckDBPyConnection, source: SourceSpec, error: FetchError, started: datetime
 ) -> SourceOutcome:
+    """The failed fetch logged as fetch_failed; a source not configured is logged nowhere (it was never tried)."""
     url = str(source.url)
+    if error.cause == "not-configured":  # a keyed source whose key is not set: left out, failing nothing
+        return SourceOutcome(source.id, NOT_CONFIGURED, url, fetched_at=started, warnings=[str(error)])
     record = FetchRecord(source.id, url, started, status=error.status)
     fetch_id = log_fetch(con, record, outcome="fetch_failed", error=str(error))
     return SourceOutcome(source.id, "fetch_failed", url, fetch_id=fetch_id, fetched_at=started, error=error)

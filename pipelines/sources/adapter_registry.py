@@ -50,6 +50,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "gpu_azure_retail": AdapterInfo("pipelines.adapters.gpu_azure_retail", "gpu", JSON),
     "gpu_oci_pricelist": AdapterInfo("pipelines.adapters.gpu_oci_pricelist", "gpu", JSON),
     "gpu_gcp_pricing_page": AdapterInfo("pipelines.adapters.gpu_gcp_pricing_page", "gpu", HTML, reads_html=True),
+    "gpu_gcp_billing_catalog": AdapterInfo("pipelines.adapters.gpu_gcp_billing_catalog", "gpu", JSON),
     "gpu_leadergpu": AdapterInfo("pipelines.adapters.gpu_leadergpu", "gpu", JSON + HTML),
     "gpu_runpod_serverless": AdapterInfo("pipelines.adapters.gpu_runpod_serverless", "gpu", HTML, reads_html=True),
     "gpu_beam": AdapterInfo("pipelines.adapters.gpu_beam", "gpu", HTML, reads_html=True),
@@ -63,6 +64,10 @@ ADAPTERS: dict[str, AdapterInfo] = {
     ),
     "fx_ecb": AdapterInfo("pipelines.adapters.fx_ecb", "fx", XML),
     "neuron_chip": AdapterInfo("pipelines.adapters.neuron_chip", "spec", HTML, reads_html=True),
+    # A Cloud TPU page's Markdown source (`<page>.md.txt`), which Google serves as plain text.
+    "google_tpu_doc": AdapterInfo(
+        "pipelines.adapters.google_tpu_doc", "spec", (*PLAIN_TEXT, "text/markdown"), reads_html=True
+    ),
     "neuron_config": AdapterInfo("pipelines.adapters.neuron_config", "spec", HTML + RST_SOURCE, reads_html=True),
     "neuron_release": AdapterInfo("pipelines.adapters.neuron_release", "spec", HTML, reads_html=True),
     "aws_ultraserver_page": AdapterInfo("pipelines.adapters.aws_ultraserver_page", "spec", HTML, reads_html=True),

@@ -41,6 +41,11 @@ def formats_of(label: str) -> list[str]:
     return [_FORMAT_BY_LOWER[part.strip().lower()] for part in label.split("/") if part.strip()]
 
 
+def unit_spelling(unit: str) -> str:
+    """A byte unit as ratecard spells it: gb -> GB, gib -> GiB."""
+    return _UNIT_SPELLING[unit.lower()]
+
+
 def canonical_unit(unit: str) -> str:
     spelled = unit.upper().rstrip("S")
     if spelled in ("PETAFLOP", "PFLOP"):

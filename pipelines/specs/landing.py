@@ -31,6 +31,7 @@ CHIPS = VersionedTable(
         pa.field("bandwidth_unit", pa.string()),
         pa.field("bandwidth_gb_s", FIGURE),
         pa.field("doc_version", pa.string()),
+        pa.field("vendor", pa.string()),
     ),
 )
 
@@ -137,9 +138,27 @@ GPU_FIGURES = VersionedTable(
 SPEC_TABLES = tuple(t.name for t in (CHIPS, CONFIGS, COMPUTE, RELEASES, LAUNCHES, CLAIMS, GPU_FIGURES))
 
 
+# Columns a file or lake made before Google's TPUs landed holds NOT NULL: a TPU has no NeuronCores.
+NEURON_COLUMNS_NOT_NULL = """
+SELECT column_name FROM information_schema.columns
+WHERE table_catalog = current_database() AND table_name = 'accelerator_chip_history'
+  AND column_name IN ('neuron_cores', 'neuron_core_version') AND is_nullable = 'NO'
+ORDER BY column_name
+"""
+DROP_NOT_NULL = {
+    "neuron_cores": "ALTER TABLE accelerator_chip_history ALTER COLUMN neuron_cores DROP NOT NULL",
+    "neuron_core_version": "ALTER TABLE accelerator_chip_history ALTER COLUMN neuron_core_version DROP NOT NULL",
+}
+
+
 def upgrade_spec_history(con: duckdb.DuckDBPyConnection, _part: SchemaPart) -> None:
-    """After the schema files ran: configurations landed before their memory bandwidth was read (its columns NULL)
-    get their attribute hashes in the current definition; their next refresh opens versions that carry it."""
+    """After the schema files ran: the NeuronCore columns of older chip tables admit a chip without them (looked up
+    first: a lake refuses to drop a NOT NULL a column does not have); chips and configurations landed before their
+    vendor or memory bandwidth was read get their attribute hashes in the current definition, so their next refresh
+    finds them unchanged or opens versions that carry the new figure."""
+    for (column,) in con.execute(NEURON_COLUMNS_NOT_NULL).fetchall():
+        con.execute(DROP_NOT_NULL[column])
+    rehash(con, CHIPS)
     rehash(con, CONFIGS)
 
 

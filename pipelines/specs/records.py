@@ -12,7 +12,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from pipelines.specs.nvidia_records import GpuSpec
 from schemas.units import BYTES_PER_UNIT, to_gib
@@ -66,9 +66,12 @@ class Compute(_Strict):
 
 
 class ChipSpec(_Strict):
+    """One accelerator chip: an AWS Neuron chip (with its NeuronCores) or a Google TPU (which has none)."""
+
     chip: str = Field(min_length=1)
-    neuron_cores: int = Field(ge=1, le=256)
-    neuron_core_version: str = Field(pattern=r"^v\d+$")
+    vendor: Literal["AWS", "Google"] = "AWS"
+    neuron_cores: int | None = Field(None, ge=1, le=256)
+    neuron_core_version: str | None = Field(None, pattern=r"^v\d+$")
     memory_printed: str = Field(min_length=1)
     memory_value: Decimal = Field(gt=0)
     memory_unit: MemoryUnit
@@ -77,6 +80,13 @@ class ChipSpec(_Strict):
     bandwidth_unit: BandwidthUnit
     compute: list[Compute] = Field(min_length=1)
     doc_version: str | None = None
+
+    @model_validator(mode="after")
+    def _cores_for_neuron_only(self) -> ChipSpec:
+        neuron = self.neuron_cores is not None and self.neuron_core_version is not None
+        if neuron != (self.vendor == "AWS") or (self.neuron_cores is None) != (self.neuron_core_version is None):
+            raise ValueError(f"{self.chip}: an AWS chip states its NeuronCores and version, a {self.vendor} chip none")
+        return self
 
     @computed_field  # type: ignore[prop-decorator]
     @property

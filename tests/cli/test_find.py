@@ -80,6 +80,26 @@ def test_every_kind_of_h100_lists_aws_the_other_hyperscalers_and_the_gpu_clouds_
     assert Decimal(oracle["usd_per_accelerator_hour"]) == 10 and oracle["region"] is None
 
 
+@pytest.mark.parametrize("name", ["TPU v6e", "Google TPU v6e", "tpu v6e"])
+def test_a_tpu_is_found_by_its_names_per_chip_hour_by_region_each_kind_apart(demo_warehouse, name):
+    offers = found_json(demo_warehouse, "--accelerator", name, "--kind", "all")
+    assert {(o["provider"], o["accelerator_model"]) for o in offers} == {("Google Cloud", "TPU v6e")}
+    kinds = {(o["price_kind"], o["region"]): Decimal(o["usd_per_accelerator_hour"]) for o in offers}
+    assert kinds == {
+        ("on_demand", "us-south1"): Decimal("2.7"),
+        ("on_demand", "us-east5"): Decimal("2.7"),
+        ("on_demand", "europe-west4"): Decimal("2.97"),
+        ("committed_use_1y", "us-east5"): Decimal("1.89"),
+        ("committed_use_3y", "us-east5"): Decimal("1.22"),
+        ("dws_flex_start", "us-east5"): Decimal("1.35"),  # a reservation kind of its own, never on demand
+    }
+    reserved = found_json(demo_warehouse, "--accelerator", name, "--kind", "reserved")
+    assert {(o["price_kind"], o["terms"]) for o in reserved} == {
+        ("committed_use_1y", "billed per hour per chip, 1-year term"),
+        ("committed_use_3y", "billed per hour per chip, 3-year term"),
+    }
+
+
 def test_trainium2_by_its_family_name_shows_the_ohio_capacity_block_and_no_on_demand(demo_warehouse):
     offers = found_json(demo_warehouse, "--accelerator", "trn2", "--kind", "all")
     assert [(o["offering"], o["price_kind"], o["region"], o["region_code"]) for o in offers] == [

@@ -16,7 +16,7 @@ def applied(page) -> None:
     page.wait_for_function("document.querySelector('form.filters').dataset.applied === 'yes'")
 
 
-def test_value_side_by_side_puts_trainium_inferentia_and_gpus_in_one_table(site, snapshot, browser):
+def test_value_side_by_side_puts_trainium_inferentia_tpus_and_gpus_in_one_table(site, snapshot, browser):
     expected = snapshot.execute(
         """SELECT accelerator_spec,
                   CAST(CAST(min(usd_per_dense_pflop_hour_bf16) AS DECIMAL(38, 4)) AS VARCHAR),
@@ -43,7 +43,8 @@ def test_value_side_by_side_puts_trainium_inferentia_and_gpus_in_one_table(site,
         vendors = {row[0] for row in picked(page, "value-side-by-side", "vendor")}
         assert recorder.errors == []
     assert side == [tuple(v or "" for v in row) for row in expected]
-    assert {"Trainium", "Inferentia2", "H100 SXM"} <= {row[0] for row in side} and vendors == {"AWS", "NVIDIA"}
+    assert {"Trainium", "Inferentia2", "TPU v6e", "H100 SXM"} <= {row[0] for row in side}
+    assert vendors == {"AWS", "Google", "NVIDIA"}
     # A format the specs do not state stays empty, never 0; a stated one names its format.
     assert all((row[3] == "") == (row[4] == "") for row in side) and "0.0000" not in {row[4] for row in side}
 

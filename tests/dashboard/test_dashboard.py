@@ -137,6 +137,12 @@ def test_offers_filters_leave_the_view_s_rows_and_the_address_restores_them(site
         page.reload()
         google = rows_of("provider = 'Google Cloud'", 1)
         assert rows_shown(page, "hour") == google and "dws_calendar" in {row[1] for row in google}
+        # Google's TPUs are accelerators of their own, priced per chip-hour, Flex-start apart from on demand.
+        page.goto((site / "index.html").as_uri() + "#kind=all&accelerator=TPU%20v6e&unit=hour")
+        page.reload()
+        tpu = rows_of("accelerator_model = 'TPU v6e'", 1)
+        assert rows_shown(page, "hour") == tpu
+        assert {"on_demand", "dws_flex_start", "committed_use_3y"} <= {row[1] for row in tpu}
         assert recorder.errors == []
 
 

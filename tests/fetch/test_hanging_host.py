@@ -14,13 +14,11 @@ from pathlib import Path
 import duckdb
 
 from bench.silent_host import SilentHost
-from pipelines.fetch.archive import Archive
-from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at, serve_directory
-from pipelines.refresh.many_sources import refresh_all
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec, load_sources
 from pipelines.sources.toml_writer import sources_toml
+from tests.support.refreshing import refreshed_in
 
 FETCHED = [s for s in load_sources() if not s.adapter_info.reads_files]
 FX = [s for s in FETCHED if s.adapter == "fx_ecb"]
@@ -28,14 +26,7 @@ QUICK = {"connect_timeout_s": 0.5, "read_timeout_s": 0.5, "backoff_initial_s": 0
 
 
 def refresh(sources: list[SourceSpec], tmp_path: Path, **settings: float) -> list[SourceOutcome]:
-    with Fetcher(FetchSettings(**settings)) as fetcher:  # type: ignore[arg-type]
-        return refresh_all(
-            sources,
-            db_path=tmp_path / "prices.duckdb",
-            archive=Archive(tmp_path / "archive"),
-            fetcher=fetcher,
-            max_sources=16,
-        )
+    return refreshed_in(tmp_path, sources, **settings)
 
 
 def failed_causes(outcomes: list[SourceOutcome]) -> dict[str, str | None]:

@@ -95,7 +95,7 @@ def test_stacked_listing_reports_equal_alone_on_the_gpu_samples() -> None:
     samples = {s.source.id: s.batch.listings for s in sample_batches() if s.kind.name == "gpu"}
     stacked = validate_listings_many(samples)
     assert stacked == {source_id: validate_listings(items) for source_id, items in samples.items()}
-    assert len(stacked) == 15 and all(
+    assert len(stacked) == 16 and all(
         report.success for found in stacked.values() for report in found
     )  # 12 + 3 serverless
 

@@ -16,6 +16,7 @@ GPU_SOURCE_IDS = [
     "gpu_coreweave",
     "gpu_crusoe",
     "gpu_gcp",
+    "gpu_gcp_tpu",
     "gpu_hyperstack",
     "gpu_lambda",
     "gpu_leadergpu",
@@ -42,6 +43,9 @@ SPEC_SOURCE_IDS = [
     "neuron_trn1_arch",
     "neuron_trn2_arch",
     "neuron_trn3_arch",
+    "tpu_v5e",
+    "tpu_v5p",
+    "tpu_v6e",
 ]
 GATE_SOURCE_IDS = [
     "neuron_announce_mxnet",
@@ -161,11 +165,11 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     prices = defs.resolve_job_def("refresh_prices").asset_layer.selected_asset_keys
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
-    # 5 AWS + the GPU sources + 14 spec (aws_trn3 is a spec page) + 10 of the Neuron gate + 10 benchmark tables + the
-    # price list, the Savings Plans and the spot feed + 2 references
+    # 5 AWS + the GPU sources + 17 spec (aws_trn3 is a spec page, and three TPU pages) + 10 of the Neuron gate + 10
+    # benchmark tables + the price list, the Savings Plans and the spot feed + 2 references
     expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
     expected += len(PRICELIST_IDS + REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 74 + len(GPU_SOURCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 77 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 

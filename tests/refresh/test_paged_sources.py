@@ -8,12 +8,10 @@ from pathlib import Path
 
 import duckdb
 
-from pipelines.fetch.archive import Archive
-from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at
-from pipelines.refresh.many_sources import refresh_all
-from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from pipelines.sources.file import SourceSpec, load_sources
 from tests.support.localserver import LocalServer, Reply
+from tests.support.refreshing import refreshed_in
 from tests.support.sourcefiles import later_pages, sample_routes, serve_samples
 
 IDS = ("fx_ecb", "gpu_azure", "gpu_hyperstack")
@@ -24,19 +22,12 @@ def served(server: LocalServer) -> tuple[list[SourceSpec], str]:
     declared = [s for s in load_sources() if s.id in IDS]
     serve_samples(server, declared)
     azure = next(s for s in declared if s.id == "gpu_azure")
-    (second, _), *_ = later_pages(sample_path(azure), "NextPageLink")
+    (second, _), *_ = later_pages(azure)
     return pointed_at(declared, server.base_url), second
 
 
 def refreshed(sources: list[SourceSpec], tmp_path: Path) -> dict[str, tuple[str, str]]:
-    with Fetcher(FetchSettings(max_attempts=1)) as fetcher:
-        outcomes = refresh_all(
-            sources,
-            db_path=tmp_path / "prices.duckdb",
-            archive=Archive(tmp_path / "archive"),
-            fetcher=fetcher,
-            max_sources=3,
-        )
+    outcomes = refreshed_in(tmp_path, sources, max_sources=3, max_attempts=1)
     return {o.source_id: (o.status, str(o.error or "")) for o in outcomes}
 
 

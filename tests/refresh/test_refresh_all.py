@@ -50,9 +50,10 @@ def servers(sources: list[SourceSpec], delay_s: float) -> Iterator[tuple[list[Lo
         yield running, pointed
 
 
-def test_sources_fetch_concurrently_within_limits_and_land_fx_first(tmp_path):
+def test_sources_fetch_concurrently_within_limits_and_land_fx_first(tmp_path, monkeypatch):
     # One outcome per declared source: the price list, which becomes its regions, has tests of its own, and so has
-    # the spot feed, which prices its quotes with the types the price list lands.
+    # the spot feed, which prices its quotes with the types the price list lands. The keyed source has its key.
+    monkeypatch.setenv("RATECARD_GCP_API_KEY", "test-key")
     declared = [s for s in load_sources() if not reads_index(s) and not lands_after_units(s)]
     with servers(declared, LATENCY_S) as (running, sources), Fetcher(FetchSettings(per_host_limit=2)) as fetcher:
         phases: list[tuple[str, str]] = []

@@ -7,8 +7,8 @@ parses what the source's bundled sample holds (for a price-list region index: ea
   digits, one record a line): a parser change that moves a figure fails here, naming the record;
 - an empty answer of each media type the source may answer with is refused with a typed ParseError naming it;
 - a restyled answer reads the same: HTML without its `class` and `style` attributes (a parser finds data by
-  meaning, never by styling), JSON re-serialised in another key order and layout, XML re-indented, CSV and RST source
-  with Windows line ends.
+  meaning, never by styling), JSON re-serialised in another key order and layout, XML re-indented, CSV, RST and
+  Markdown source with Windows line ends.
 
 `RATECARD_WRITE_EXPECTED=1` writes the recorded figures afresh instead of comparing them, and fails the test so
 that nothing passes on a write: review the diff, then commit it.
@@ -108,7 +108,7 @@ def restyled(unit: SourceSpec, body: bytes) -> bytes | None:
         return json.dumps(reversed_keys(document), indent=3).encode("utf-8")
     if "text/xml" in media_types:
         return etree.tostring(etree.fromstring(body), pretty_print=True, xml_declaration=True, encoding="UTF-8")
-    if "text/csv" in media_types or "text/x-rst" in media_types:
+    if {"text/csv", "text/x-rst", "text/markdown"} & set(media_types):
         return body.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # Windows line ends
     return None
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from pipelines.fetch.offline import pointed_at, sample_for
-from pipelines.fetch.pages import PageText, envelope
+from pipelines.fetch.pages import NextPage, PageText, envelope
 from pipelines.pricelist.region_index import parse_region_index
 from pipelines.refresh.fan_out import reads_index
 from pipelines.sources.file import SourceSpec, sample_path
@@ -32,6 +32,7 @@ MEDIA_TYPES = {
     ".xml": "text/xml",
     ".csv": "text/csv",
     ".rst": "text/plain; charset=utf-8",  # as GitHub's raw host serves an RST source
+    ".txt": "text/plain; charset=utf-8",  # a page's Markdown source (Google's `<page>.md.txt`)
 }
 
 
@@ -47,18 +48,21 @@ def sample_routes(source: SourceSpec) -> list[tuple[str, Path]]:
         index = parse_region_index(sample_path(source).read_bytes(), source.id, "http://127.0.0.1/")
         folder = sample_path(source).parent
         routes += [(urlsplit(offer.csv_url).path, folder / f"{offer.region_code}.csv") for offer in index.regions]
-    if source.paging is not None and source.paging.next_link is not None:  # the samples page by link
-        routes += later_pages(sample_path(source), source.paging.next_link)
+    if source.paging is not None:  # the samples page by link or by token
+        routes += later_pages(source)
     return routes
 
 
-def later_pages(first: Path, next_link: str) -> list[tuple[str, Path]]:
-    """(path with query, sample) for each page after the first that the sample's links name, as the pager asks
-    for it (the link's path and query, on the first page's host) and the offline server answers it."""
+def later_pages(source: SourceSpec) -> list[tuple[str, Path]]:
+    """(path with query, sample) for each page after the first that the sample's links or tokens name, as the pager
+    asks for it (a link's path and query on the first page's host; the first page's path with the token) and the
+    offline server answers it."""
+    assert source.paging is not None
     routes: list[tuple[str, Path]] = []
-    page = first
-    while link := json.loads(page.read_bytes()).get(next_link):
-        url = httpx.URL(link)
+    page = sample_path(source)
+    first = httpx.URL(f"http://127.0.0.1/{source.sample}")
+    while named := json.loads(page.read_bytes()).get(source.paging.key):
+        url = NextPage(source.paging.key, source.paging.token_param).url(first, named)
         page = SAMPLES_DIR / sample_for(url.path, query=url.query.decode()).lstrip("/")
         routes.append((url.raw_path.decode(), page))
     return routes
@@ -75,12 +79,12 @@ def sample_answer(source: SourceSpec) -> bytes:
     """What a refresh hands the source's parser for its bundled sample: the sample's bytes, or for a paged answer
     the envelope of every sample page (as pipelines/fetch/pages.py keeps them)."""
     first = sample_path(source)
-    if source.paging is None or source.paging.next_link is None:
+    if source.paging is None:
         return first.read_bytes()
-    pages = [first, *(page for _, page in later_pages(first, source.paging.next_link))]
-    links = [None] + [json.loads(page.read_bytes())[source.paging.next_link] for page in pages[:-1]]
+    pages = [first, *(page for _, page in later_pages(source))]
+    links = [None] + [json.loads(page.read_bytes())[source.paging.key] for page in pages[:-1]]
     return envelope(
-        source.paging.next_link,
+        source.paging.key,
         [
             PageText(link, page.read_text(encoding="utf-8"), hashlib.sha256(page.read_bytes()).hexdigest())
             for link, page in zip(links, pages, strict=True)

@@ -105,13 +105,13 @@ COMMENT ON COLUMN nvidia_gpu_specs.sha256 IS 'SHA-256 of the reference file''s c
 COMMENT ON COLUMN nvidia_gpu_specs.fetched_at IS 'When the file was read (UTC).';
 COMMENT ON COLUMN nvidia_gpu_specs.parser_version IS 'Adapter and version that parsed it.';
 
-COMMENT ON VIEW accelerator_value IS 'Every current price row (AWS by region and price kind, price-list rows included; GPU listings) per accelerator-hour, per GiB of accelerator memory-hour and per dense PFLOP-hour at FP8 and BF16, USD excluding tax. Neuron chips'' figures from the Neuron docs (accelerator_chips/accelerator_compute), NVIDIA''s from the reference (nvidia_gpu_specs). A figure that is not known is NULL, never guessed; quotients exact (decimal_quotient, 12 decimals).';
+COMMENT ON VIEW accelerator_value IS 'Every current price row (AWS by region and price kind, price-list rows included; GPU listings) per accelerator-hour, per GiB of accelerator memory-hour and per dense PFLOP-hour at FP8 and BF16, USD excluding tax. Neuron chips'' figures from the Neuron docs and Google TPUs'' from the Cloud TPU docs (accelerator_chips/accelerator_compute), NVIDIA''s from the reference (nvidia_gpu_specs). A figure that is not known is NULL, never guessed; quotients exact (decimal_quotient, 12 decimals).';
 COMMENT ON COLUMN accelerator_value.seller IS 'AWS, or the GPU provider''s display name.';
 COMMENT ON COLUMN accelerator_value.offering_kind IS 'aws_instance or gpu_listing.';
 COMMENT ON COLUMN accelerator_value.offering IS 'Instance type (AWS) or the provider''s listing name.';
 COMMENT ON COLUMN accelerator_value.accelerator_printed IS 'The accelerator as the price row names it (AWS accelerator, provider GPU name).';
-COMMENT ON COLUMN accelerator_value.accelerator_spec IS 'The chip (Neuron docs) or reference GPU whose figures the row uses; NULL when none matches.';
-COMMENT ON COLUMN accelerator_value.spec_source IS 'neuron_docs or nvidia_reference; NULL when no spec matches.';
+COMMENT ON COLUMN accelerator_value.accelerator_spec IS 'The chip (Neuron docs, Cloud TPU docs) or reference GPU whose figures the row uses; NULL when none matches.';
+COMMENT ON COLUMN accelerator_value.spec_source IS 'neuron_docs, google_tpu_docs or nvidia_reference; NULL when no spec matches.';
 COMMENT ON COLUMN accelerator_value.region IS 'AWS region code or the provider''s region as printed; NULL when not stated.';
 COMMENT ON COLUMN accelerator_value.price_kind IS 'Price kind as the price row names it (on_demand, spot, capacity_block, reserved_1y, compute_savings_plan_3y, community, ...).';
 COMMENT ON COLUMN accelerator_value.lease_years IS 'Reserved term in years (AWS price list); NULL otherwise.';

@@ -175,8 +175,9 @@ neuron_bf16 AS (
     FROM accelerator_compute WHERE subject_kind = 'chip' AND NOT sparse AND number_format = 'BF16'
     GROUP BY subject
 ),
-neuron AS (
-    SELECT c.chip, c.memory_gib, f.fp8_format, f.fp8_tflops, b.bf16_tflops, c.source_url AS spec_source_url
+neuron AS (  -- every documented chip: AWS's from the Neuron docs, Google's TPUs from the Cloud TPU docs
+    SELECT c.chip, c.memory_gib, f.fp8_format, f.fp8_tflops, b.bf16_tflops, c.source_url AS spec_source_url,
+           CASE c.vendor WHEN 'Google' THEN 'google_tpu_docs' ELSE 'neuron_docs' END AS spec_source
     FROM accelerator_chips AS c LEFT JOIN neuron_fp8 AS f USING (chip) LEFT JOIN neuron_bf16 AS b USING (chip)
 ),
 nvidia AS (
@@ -187,7 +188,7 @@ nvidia AS (
 aws AS (
     SELECT 'AWS' AS seller, 'aws_instance' AS offering_kind, p.instance_type AS offering,
            p.accelerator AS accelerator_printed, coalesce(n.chip, g.gpu) AS accelerator_spec,
-           CASE WHEN n.chip IS NOT NULL THEN 'neuron_docs' WHEN g.gpu IS NOT NULL THEN 'nvidia_reference' END
+           CASE WHEN n.chip IS NOT NULL THEN n.spec_source WHEN g.gpu IS NOT NULL THEN 'nvidia_reference' END
                AS spec_source,
            p.region_code AS region, p.price_kind, p.lease_years, p.purchase_option, p.offering_class,
            p.accelerator_count, p.usd_per_accelerator_hour,
@@ -206,16 +207,19 @@ aws AS (
          AND (g.aws_memory_gb IS NULL
               OR (p.accelerator_memory_unit = 'GB' AND g.aws_memory_gb * p.accelerator_count = p.accelerator_memory_value))
 ),
-listings AS (
-    SELECT l.provider, 'gpu_listing', l.listing, l.gpu_name, g.gpu,
-           CASE WHEN g.gpu IS NOT NULL THEN 'nvidia_reference' END,
+listings AS (  -- a rented GPU's figures from the NVIDIA reference, a rented TPU's from the chip's own docs
+    SELECT l.provider, 'gpu_listing', l.listing, l.gpu_name, coalesce(n.chip, g.gpu),
+           CASE WHEN n.chip IS NOT NULL THEN n.spec_source WHEN g.gpu IS NOT NULL THEN 'nvidia_reference' END,
            l.region, l.price_kind, NULL, NULL, NULL,
            l.gpu_count, l.usd_per_gpu_hour,
-           coalesce(l.gpu_memory_gib, g.memory_gib),
-           CASE WHEN l.gpu_memory_gib IS NOT NULL THEN 'price_row' WHEN g.memory_gib IS NOT NULL THEN 'spec' END,
-           g.fp8_format, g.fp8_dense_tflops, g.bf16_dense_tflops, g.source_url,
+           coalesce(l.gpu_memory_gib, n.memory_gib, g.memory_gib),
+           CASE WHEN l.gpu_memory_gib IS NOT NULL THEN 'price_row'
+                WHEN coalesce(n.memory_gib, g.memory_gib) IS NOT NULL THEN 'spec' END,
+           coalesce(n.fp8_format, g.fp8_format), coalesce(n.fp8_tflops, g.fp8_dense_tflops),
+           coalesce(n.bf16_tflops, g.bf16_dense_tflops), coalesce(n.spec_source_url, g.source_url),
            l.source_id, l.source_url, l.fetched_at, l.sha256, l.parser_version
     FROM gpu_listings AS l
+    LEFT JOIN neuron AS n ON n.chip = l.gpu_model
     LEFT JOIN nvidia AS g ON g.gpu_model = l.gpu_model AND g.gpu_variant IS NOT DISTINCT FROM l.gpu_variant
          AND (g.siblings = 1 OR g.memory_value = l.gpu_memory_printed)
 ),

@@ -45,8 +45,9 @@ listings AS (
            CASE WHEN gpu_memory_from_catalog THEN 'gpu_catalog' WHEN gpu_memory_gib IS NOT NULL THEN 'price_row' END,
            -- A kind with a term (reserved_1y, savings_plan_3y) names its years; the listing keeps them as the kind.
            price_kind, CAST(nullif(regexp_extract(price_kind, '_(\d)y$', 1), '') AS INTEGER) AS term_years, NULL, NULL,
-           concat_ws(', ', 'billed per ' || period || CASE price_per WHEN 'instance' THEN ' per instance'
-                                                                     ELSE ' per GPU' END,
+           concat_ws(', ', 'billed per ' || period || CASE WHEN price_per = 'instance' THEN ' per instance'
+                                                           WHEN accelerator_vendor(gpu_model) = 'Google' THEN ' per chip'
+                                                           ELSE ' per GPU' END,
                      term_years || '-year term'),
            region, NULL,
            -- The provider's statement only: a listing that says nothing of its stock is not in stock by default.
@@ -66,7 +67,7 @@ SELECT provider, offering, offering_kind, accelerator_model, accelerator_variant
 FROM offers;
 
 -- The names each accelerator goes by, for a search to match: the canonical model, model and form factor, the
--- NVIDIA reference's names, the vendor's name before each (NVIDIA, AWS), the launch families (Trn2) and the AWS
+-- NVIDIA reference's names, the vendor's name before each (NVIDIA, AWS, Google), the launch families (Trn2) and the AWS
 -- instance families (trn2, p5) of the types that carry it.
 CREATE OR REPLACE VIEW accelerator_names AS
 WITH models AS (
@@ -83,9 +84,10 @@ named AS (
     UNION SELECT DISTINCT family, accelerator, NULL, 'aws instance family' FROM aws_instance_prices
     WHERE family IS NOT NULL AND accelerator IS NOT NULL
 ),
-vendors AS (
-    SELECT model, CASE WHEN model IN (SELECT chip FROM accelerator_chips) THEN 'AWS' ELSE 'NVIDIA' END AS vendor
-    FROM models GROUP BY model
+vendors AS (  -- a chip's vendor as its docs say, else by its canonical name
+    SELECT m.model, coalesce(any_value(c.vendor), accelerator_vendor(m.model)) AS vendor
+    FROM models AS m LEFT JOIN accelerator_chips AS c ON c.chip = m.model
+    GROUP BY m.model
 )
 SELECT name, model AS accelerator_model, variant AS accelerator_variant, basis FROM named
 UNION

@@ -125,15 +125,17 @@ COMMENT ON COLUMN gpu_cheapest_by_kind.fetched_at IS 'When it was fetched (UTC).
 COMMENT ON COLUMN gpu_cheapest_by_kind.content_sha256 IS 'SHA-256 of the archived body the price was parsed from (fetch_log.sha256).';
 COMMENT ON COLUMN gpu_cheapest_by_kind.parser_version IS 'Adapter and version that parsed the price (fetch_log.parser_version).';
 
-COMMENT ON VIEW accelerator_hour_prices IS 'AWS accelerators and rented GPUs side by side in USD per accelerator-hour (a Trainium/Inferentia chip or a GPU), excluding tax. billed_unit says what is actually billed: AWS bills whole instance-hours; providers bill per GPU or per instance, per minute to per month.';
-COMMENT ON COLUMN accelerator_hour_prices.vendor IS 'AWS, or the GPU provider.';
+COMMENT ON MACRO accelerator_vendor IS 'Who makes an accelerator, by its canonical model name: Google (TPU v5e, TPU v6e, TPU7x), AWS (Trainium, Inferentia), AMD, Intel (Habana Gaudi), Qualcomm or Xilinx by the name AWS prints, else NVIDIA; NULL for no model.';
+COMMENT ON VIEW accelerator_hour_prices IS 'AWS accelerators, rented GPUs and Google TPUs side by side in USD per accelerator-hour (a Trainium/Inferentia chip, a GPU or a TPU chip), excluding tax. billed_unit says what is actually billed: AWS bills whole instance-hours; providers bill per GPU (per chip for a TPU) or per instance, per minute to per month.';
+COMMENT ON COLUMN accelerator_hour_prices.vendor IS 'Who sells the hour: AWS, or the provider (a GPU cloud, Azure, Google Cloud, Oracle Cloud).';
+COMMENT ON COLUMN accelerator_hour_prices.accelerator_vendor IS 'Who makes the accelerator (accelerator_vendor of its model): AWS, NVIDIA, Google (TPUs), AMD, Intel, Qualcomm or Xilinx; NULL when the listing''s name is no known model.';
 COMMENT ON COLUMN accelerator_hour_prices.source_family IS 'aws or gpu_provider.';
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_model IS 'AWS accelerator name (Trainium, Inferentia2, H100, ...) or canonical GPU model (the printed name when unknown).';
 COMMENT ON COLUMN accelerator_hour_prices.offering IS 'Instance type (AWS) or the provider''s listing name.';
 COMMENT ON COLUMN accelerator_hour_prices.accelerator_count IS 'Accelerators the billed unit covers.';
 COMMENT ON COLUMN accelerator_hour_prices.price_kind IS 'Price kind as in the source view (AWS: on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, capacity_block; GPU: on_demand, community, spot, reserved, reserved_1y, reserved_3y, savings_plan_1y, savings_plan_3y, committed_use_1y, committed_use_3y, flexible_cud_1y, flexible_cud_3y, dws_flex_start, dws_calendar, serverless, serverless_active).';
 COMMENT ON COLUMN accelerator_hour_prices.region IS 'Region as printed; NULL when not stated.';
-COMMENT ON COLUMN accelerator_hour_prices.billed_unit IS 'The unit actually billed: instance-hour, GPU-hour, instance-minute, GPU-day, GPU-second (serverless: only busy and billed-idle seconds), ...';
+COMMENT ON COLUMN accelerator_hour_prices.billed_unit IS 'The unit actually billed: instance-hour, GPU-hour, chip-hour (a TPU), instance-minute, GPU-day, GPU-second (serverless: only busy and billed-idle seconds), ...';
 COMMENT ON COLUMN accelerator_hour_prices.usd_per_billed_unit IS 'Price of one billed unit in USD as printed; NULL when the source prices in another currency (see gpu_listings).';
 COMMENT ON COLUMN accelerator_hour_prices.usd_per_accelerator_hour IS 'Derived USD per accelerator-hour (chip or GPU), excluding tax; comparable across rows, though equal hourly prices do not mean equal throughput.';
 COMMENT ON COLUMN accelerator_hour_prices.usd_per_accelerator_hour_4dp IS 'The same, rounded half-up to 4 decimals.';

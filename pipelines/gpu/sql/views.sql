@@ -61,6 +61,20 @@ SELECT gpu_model, price_kind, usd_per_gpu_hour, usd_per_gpu_hour_4dp, usd_per_gp
 FROM ranked
 WHERE price_rank = 1;
 
+-- Who makes an accelerator, by ratecard's canonical model names: "TPU ..." is Google's (the GPU catalog names TPUs
+-- as Google's docs title them), Trainium and Inferentia are AWS's (the Neuron docs' chip names), the few other
+-- makers AWS instances carry by their own words, and every other model an NVIDIA GPU (the GPU catalog's and the
+-- NVIDIA reference's names).
+CREATE OR REPLACE MACRO accelerator_vendor(model) AS
+    CASE WHEN model IS NULL THEN NULL
+         WHEN starts_with(model, 'TPU') THEN 'Google'
+         WHEN regexp_matches(model, '^(AWS )?(Trainium|Inferentia)') THEN 'AWS'
+         WHEN regexp_matches(model, '(?i)\b(AMD|Radeon|Instinct)\b') THEN 'AMD'
+         WHEN regexp_matches(model, '(?i)\b(Habana|Gaudi|Intel)\b') THEN 'Intel'
+         WHEN regexp_matches(model, '(?i)\b(Qualcomm|AI ?100)\b') THEN 'Qualcomm'
+         WHEN regexp_matches(model, '(?i)\b(Xilinx|VU9P|Alveo)\b') THEN 'Xilinx'
+         ELSE 'NVIDIA' END;
+
 -- AWS accelerators and rented GPUs in one comparable unit: USD per accelerator (chip or GPU) per hour.
 CREATE OR REPLACE VIEW accelerator_hour_prices AS
 SELECT 'AWS' AS vendor,
@@ -77,7 +91,8 @@ SELECT 'AWS' AS vendor,
        CAST(NULL AS VARCHAR) AS stock_status,
        source_id, source_url, fetched_at,
        nullif(concat_ws(' ', purchase_option, offering_class), '') AS price_terms,
-       sha256 AS content_sha256, parser_version
+       sha256 AS content_sha256, parser_version,
+       accelerator_vendor(accelerator) AS accelerator_vendor
 FROM aws_instance_prices
 UNION ALL
 SELECT provider,
@@ -87,12 +102,14 @@ SELECT provider,
        gpu_count,
        price_kind,
        region,
-       CASE WHEN price_per = 'instance' THEN 'instance-' ELSE 'GPU-' END || period,
+       CASE WHEN price_per = 'instance' THEN 'instance-' WHEN accelerator_vendor(gpu_model) = 'Google' THEN 'chip-'
+            ELSE 'GPU-' END || period,
        CASE WHEN original_currency = 'USD' THEN original_amount END,
        usd_per_gpu_hour,
        usd_per_gpu_hour_4dp,
        stock_status,
        source_id, source_url, fetched_at,
        NULL,
-       sha256, parser_version
+       sha256, parser_version,
+       accelerator_vendor(gpu_model)
 FROM gpu_listings;

@@ -1,10 +1,11 @@
 -- Comments for the accelerator specification tables and views (schema_specs.sql, views_specs.sql).
 
-COMMENT ON TABLE accelerator_chip_history IS 'Versioned accelerator chip specifications from the AWS Neuron chip pages; key (source_id, chip). Figures as printed plus converted by unit definition.';
+COMMENT ON TABLE accelerator_chip_history IS 'Versioned accelerator chip specifications from the AWS Neuron chip pages and Google''s Cloud TPU pages; key (source_id, chip). Figures as printed plus converted by unit definition.';
 COMMENT ON COLUMN accelerator_chip_history.source_id IS 'Source the row was parsed from (sources file id).';
-COMMENT ON COLUMN accelerator_chip_history.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
-COMMENT ON COLUMN accelerator_chip_history.neuron_cores IS 'NeuronCores per chip, as printed (words such as Eight read as numbers).';
-COMMENT ON COLUMN accelerator_chip_history.neuron_core_version IS 'NeuronCore generation as printed (v1 .. v4).';
+COMMENT ON COLUMN accelerator_chip_history.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
+COMMENT ON COLUMN accelerator_chip_history.vendor IS 'Who makes the chip, as its documentation says: AWS (the Neuron docs) or Google (the Cloud TPU docs).';
+COMMENT ON COLUMN accelerator_chip_history.neuron_cores IS 'NeuronCores per chip, as printed (words such as Eight read as numbers); NULL for a chip that is not a Neuron chip (a TPU).';
+COMMENT ON COLUMN accelerator_chip_history.neuron_core_version IS 'NeuronCore generation as printed (v1 .. v4); NULL for a chip that is not a Neuron chip.';
 COMMENT ON COLUMN accelerator_chip_history.memory_printed IS 'Memory figure exactly as printed, with its unit (e.g. 96 GiB, 2,304 GB, 20.7 TB).';
 COMMENT ON COLUMN accelerator_chip_history.memory_value IS 'Numeric part of memory_printed.';
 COMMENT ON COLUMN accelerator_chip_history.memory_unit IS 'Unit of memory_value as printed: GB/TB (decimal) or GiB/TiB (binary).';
@@ -26,7 +27,7 @@ COMMENT ON COLUMN accelerator_chip_history.parser_version IS 'Adapter and versio
 COMMENT ON TABLE accelerator_config_history IS 'Versioned instance sizes and UltraServers (Neuron instance pages, AWS product pages); key (source_id, configuration). Totals as printed.';
 COMMENT ON COLUMN accelerator_config_history.source_id IS 'Source the row was parsed from (sources file id).';
 COMMENT ON COLUMN accelerator_config_history.configuration IS 'Instance size or UltraServer as printed (e.g. Inf2.xlarge, trn2.48xlarge / trn2u.48xlarge, Trn3 Gen2 UltraServer).';
-COMMENT ON COLUMN accelerator_config_history.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_config_history.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_config_history.chips IS 'Accelerator chips in the configuration, as printed.';
 COMMENT ON COLUMN accelerator_config_history.memory_printed IS 'Memory figure exactly as printed, with its unit (e.g. 96 GiB, 2,304 GB, 20.7 TB).';
 COMMENT ON COLUMN accelerator_config_history.memory_value IS 'Numeric part of memory_printed.';
@@ -50,7 +51,7 @@ COMMENT ON TABLE accelerator_compute_history IS 'Versioned compute figures per n
 COMMENT ON COLUMN accelerator_compute_history.source_id IS 'Source the row was parsed from (sources file id).';
 COMMENT ON COLUMN accelerator_compute_history.subject_kind IS 'chip: a per-chip figure; configuration: a total for an instance size or UltraServer.';
 COMMENT ON COLUMN accelerator_compute_history.subject IS 'The chip or configuration the figure belongs to.';
-COMMENT ON COLUMN accelerator_compute_history.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_compute_history.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_compute_history.number_format IS 'One number format (FP8, BF16, FP16, TF32, FP32, MXFP8, MXFP4, cFP8, INT8, ...), split from the printed label.';
 COMMENT ON COLUMN accelerator_compute_history.label_printed IS 'The label as printed, possibly combined (FP16/BF16/cFP8/TF32) and with sparse.';
 COMMENT ON COLUMN accelerator_compute_history.value IS 'The figure as printed, in unit.';
@@ -86,7 +87,7 @@ COMMENT ON COLUMN neuron_sdk_release_history.parser_version IS 'Adapter and vers
 COMMENT ON TABLE accelerator_launch_history IS 'Versioned launch dates per instance family or UltraServer, from the curated in-repo file pipelines/reference/launch_dates.json.';
 COMMENT ON COLUMN accelerator_launch_history.source_id IS 'Source the row was parsed from (sources file id).';
 COMMENT ON COLUMN accelerator_launch_history.family IS 'Instance family or UltraServer (Inf1, Trn1, Trn1n, Inf2, Trn2, Trn2 UltraServer, Trn3 UltraServer).';
-COMMENT ON COLUMN accelerator_launch_history.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_launch_history.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_launch_history.launch_date IS 'Launch date (general availability unless status says otherwise).';
 COMMENT ON COLUMN accelerator_launch_history.status IS 'ga, preview or announced: what launch_date marks.';
 COMMENT ON COLUMN accelerator_launch_history.launch_source_url IS 'The announcement the launch date was taken from.';
@@ -116,11 +117,12 @@ COMMENT ON COLUMN vendor_claim_history.fetched_at IS 'When it was fetched (UTC).
 COMMENT ON COLUMN vendor_claim_history.sha256 IS 'SHA-256 of the fetched body (the archive key).';
 COMMENT ON COLUMN vendor_claim_history.parser_version IS 'Adapter and version that parsed it.';
 
-COMMENT ON VIEW accelerator_chips IS 'Current chip specifications (open rows of accelerator_chip_history).';
+COMMENT ON VIEW accelerator_chips IS 'Current chip specifications (open rows of accelerator_chip_history): AWS Neuron chips and Google TPUs.';
 COMMENT ON COLUMN accelerator_chips.source_id IS 'Source the row was parsed from (sources file id).';
-COMMENT ON COLUMN accelerator_chips.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
-COMMENT ON COLUMN accelerator_chips.neuron_cores IS 'NeuronCores per chip, as printed (words such as Eight read as numbers).';
-COMMENT ON COLUMN accelerator_chips.neuron_core_version IS 'NeuronCore generation as printed (v1 .. v4).';
+COMMENT ON COLUMN accelerator_chips.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
+COMMENT ON COLUMN accelerator_chips.vendor IS 'Who makes the chip, as its documentation says: AWS (the Neuron docs) or Google (the Cloud TPU docs).';
+COMMENT ON COLUMN accelerator_chips.neuron_cores IS 'NeuronCores per chip, as printed (words such as Eight read as numbers); NULL for a chip that is not a Neuron chip (a TPU).';
+COMMENT ON COLUMN accelerator_chips.neuron_core_version IS 'NeuronCore generation as printed (v1 .. v4); NULL for a chip that is not a Neuron chip.';
 COMMENT ON COLUMN accelerator_chips.memory_printed IS 'Memory figure exactly as printed, with its unit (e.g. 96 GiB, 2,304 GB, 20.7 TB).';
 COMMENT ON COLUMN accelerator_chips.memory_value IS 'Numeric part of memory_printed.';
 COMMENT ON COLUMN accelerator_chips.memory_unit IS 'Unit of memory_value as printed: GB/TB (decimal) or GiB/TiB (binary).';
@@ -141,7 +143,7 @@ COMMENT ON COLUMN accelerator_chips.parser_version IS 'Adapter and version that 
 COMMENT ON VIEW accelerator_configs IS 'Current instance-size and UltraServer configurations (open rows of accelerator_config_history).';
 COMMENT ON COLUMN accelerator_configs.source_id IS 'Source the row was parsed from (sources file id).';
 COMMENT ON COLUMN accelerator_configs.configuration IS 'Instance size or UltraServer as printed (e.g. Inf2.xlarge, trn2.48xlarge / trn2u.48xlarge, Trn3 Gen2 UltraServer).';
-COMMENT ON COLUMN accelerator_configs.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_configs.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_configs.chips IS 'Accelerator chips in the configuration, as printed.';
 COMMENT ON COLUMN accelerator_configs.memory_printed IS 'Memory figure exactly as printed, with its unit (e.g. 96 GiB, 2,304 GB, 20.7 TB).';
 COMMENT ON COLUMN accelerator_configs.memory_value IS 'Numeric part of memory_printed.';
@@ -164,7 +166,7 @@ COMMENT ON VIEW accelerator_compute IS 'Current compute figures per number forma
 COMMENT ON COLUMN accelerator_compute.source_id IS 'Source the row was parsed from (sources file id).';
 COMMENT ON COLUMN accelerator_compute.subject_kind IS 'chip: a per-chip figure; configuration: a total for an instance size or UltraServer.';
 COMMENT ON COLUMN accelerator_compute.subject IS 'The chip or configuration the figure belongs to.';
-COMMENT ON COLUMN accelerator_compute.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_compute.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_compute.number_format IS 'One number format (FP8, BF16, FP16, TF32, FP32, MXFP8, MXFP4, cFP8, INT8, ...), split from the printed label.';
 COMMENT ON COLUMN accelerator_compute.label_printed IS 'The label as printed, possibly combined (FP16/BF16/cFP8/TF32) and with sparse.';
 COMMENT ON COLUMN accelerator_compute.value IS 'The figure as printed, in unit.';
@@ -198,7 +200,7 @@ COMMENT ON COLUMN neuron_sdk_release.parser_version IS 'Adapter and version that
 COMMENT ON VIEW accelerator_launches IS 'Current launch dates per instance family or UltraServer, each with its own source URL.';
 COMMENT ON COLUMN accelerator_launches.source_id IS 'Source the row was parsed from (sources file id).';
 COMMENT ON COLUMN accelerator_launches.family IS 'Instance family or UltraServer (Inf1, Trn1, Trn1n, Inf2, Trn2, Trn2 UltraServer, Trn3 UltraServer).';
-COMMENT ON COLUMN accelerator_launches.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_launches.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_launches.launch_date IS 'Launch date (general availability unless status says otherwise).';
 COMMENT ON COLUMN accelerator_launches.status IS 'ga, preview or announced: what launch_date marks.';
 COMMENT ON COLUMN accelerator_launches.launch_source_url IS 'The announcement the launch date was taken from.';
@@ -226,12 +228,12 @@ COMMENT ON COLUMN vendor_claims.fetch_id IS 'fetch_log row of the fetch that pro
 COMMENT ON COLUMN vendor_claims.valid_from IS 'When this version became current (fetch time).';
 
 COMMENT ON VIEW accelerator_generations IS 'The articles'' generations table: one row per chip with its launch, memory and bandwidth as printed, dense formats (sparse apart), and sources.';
-COMMENT ON COLUMN accelerator_generations.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_generations.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_generations.launch_family IS 'Family that first launched with the chip.';
 COMMENT ON COLUMN accelerator_generations.launch_date IS 'Launch date (general availability unless status says otherwise).';
 COMMENT ON COLUMN accelerator_generations.launch_status IS 'Status of that launch date (ga, preview, announced).';
-COMMENT ON COLUMN accelerator_generations.neuron_cores IS 'NeuronCores per chip, as printed (words such as Eight read as numbers).';
-COMMENT ON COLUMN accelerator_generations.neuron_core_version IS 'NeuronCore generation as printed (v1 .. v4).';
+COMMENT ON COLUMN accelerator_generations.neuron_cores IS 'NeuronCores per chip, as printed (words such as Eight read as numbers); NULL for a chip that is not a Neuron chip (a TPU).';
+COMMENT ON COLUMN accelerator_generations.neuron_core_version IS 'NeuronCore generation as printed (v1 .. v4); NULL for a chip that is not a Neuron chip.';
 COMMENT ON COLUMN accelerator_generations.memory_printed IS 'Memory figure exactly as printed, with its unit (e.g. 96 GiB, 2,304 GB, 20.7 TB).';
 COMMENT ON COLUMN accelerator_generations.memory_gib IS 'Memory in GiB, converted by the printed unit''s definition (1 GB = 10^9 bytes, 1 GiB = 2^30).';
 COMMENT ON COLUMN accelerator_generations.bandwidth_printed IS 'Memory bandwidth exactly as printed (e.g. 820 GiB/sec, 2.9 TB/sec).';
@@ -247,7 +249,7 @@ COMMENT ON COLUMN accelerator_generations.launch_source_url IS 'The announcement
 
 COMMENT ON VIEW accelerator_config_crosscheck IS 'Each configuration total (memory, memory bandwidth, compute per format) against chips x the chip page figure; warning names both when they differ by more than the tolerance (printed rounding for bandwidth, 2 % for the others).';
 COMMENT ON COLUMN accelerator_config_crosscheck.configuration IS 'Instance size or UltraServer as printed (e.g. Inf2.xlarge, trn2.48xlarge / trn2u.48xlarge, Trn3 Gen2 UltraServer).';
-COMMENT ON COLUMN accelerator_config_crosscheck.chip IS 'Chip name as the Neuron docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3).';
+COMMENT ON COLUMN accelerator_config_crosscheck.chip IS 'Chip name as the docs title it (Inferentia, Inferentia2, Trainium, Trainium2, Trainium3; TPU v5e, TPU v5p, TPU v6e).';
 COMMENT ON COLUMN accelerator_config_crosscheck.chips IS 'Accelerator chips in the configuration, as printed.';
 COMMENT ON COLUMN accelerator_config_crosscheck.figure IS 'What is compared: memory GiB, memory bandwidth GB/s, or a format dense/sparse in tera-ops.';
 COMMENT ON COLUMN accelerator_config_crosscheck.printed IS 'The configuration''s figure as printed.';

@@ -1,0 +1,7 @@
+"""Google's Cloud TPU v5e page (its Markdown source): the checks every source gets (tests/support/source_kit.py)."""
+
+from tests.support.source_kit import SourceChecks
+
+
+class TestTpuV5e(SourceChecks):
+    source_id = "tpu_v5e"
