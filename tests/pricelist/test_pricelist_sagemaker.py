@@ -21,6 +21,7 @@ from pipelines.errors import MissingColumnError, ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchSettings
 from pipelines.fetch.offline import pointed_at, sample_for, serve_directory
+from pipelines.offers.names import known_kind
 from pipelines.pricelist.records import PriceListKind
 from pipelines.pricelist.sagemaker_csv import PARSER_VERSION, parse_sagemaker_csv
 from pipelines.refresh.many_sources import refresh_all
@@ -308,3 +309,10 @@ def test_a_row_refused_by_itself_is_named_and_its_last_version_stays_current(bro
         ("ml.p5.48xlarge",),
         ("ml.trn1.32xlarge",),
     ]
+
+
+def test_find_takes_sagemaker_as_a_kind_family_and_each_kind_alone(landed):
+    db, _ = landed
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert known_kind(con, "SageMaker") == ("price_kind_family", "sagemaker")
+        assert known_kind(con, "sagemaker_training") == ("price_kind", "sagemaker_training")
