@@ -82,7 +82,8 @@ def ratecard_server(db: Path | str) -> MCPServer[Any]:
         count: at least this many accelerators in one offering. total: this many across offerings (adds
         offerings_needed and the total price). memory_gib: at least this memory per accelerator (text, exact).
         region: a code (us-east-2), a name ('US East (Ohio)') or any. kind: on-demand, spot, reserved,
-        savings-plans, capacity-block, serverless, community, one exact price kind, or all. provider: AWS, Lambda, ...
+        savings-plans, capacity-block, serverless, sagemaker, community, one exact price kind, or all.
+        provider: AWS, Lambda, ...
         max_price: at most this USD price in the `per` unit (text, exact). in_stock: only offers stated in stock.
         per: accel-hour, instance-hour or month (730 hours).
         """

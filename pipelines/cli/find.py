@@ -55,8 +55,8 @@ def register(app: typer.Typer, console: Console) -> None:
             str,
             typer.Option(
                 "--kind",
-                help="on-demand, spot, reserved, savings-plans, capacity-block, serverless, community, one exact "
-                "price kind (reserved_3y), or all.",
+                help="on-demand, spot, reserved, savings-plans, capacity-block, serverless, sagemaker, community, "
+                "one exact price kind (reserved_3y), or all.",
             ),
         ] = "on-demand",
         provider: Annotated[

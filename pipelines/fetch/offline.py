@@ -28,6 +28,8 @@ VERSION_REGION_INDEX = re.compile(r"^/offers/v1\.0/aws/AmazonEC2/(?P<stamp>\d{14
 VERSION_INDEX = "/offers/v1.0/aws/AmazonEC2/index.json"
 RATE_FILE = re.compile(r"^/savingsPlan/v1\.0/aws/AWSComputeSavingsPlan/\d{14}/(?P<region>[a-z0-9-]+)/index\.csv$")
 RATE_SAMPLE = "/aws/savingsplan/{region}.csv"
+SAGEMAKER_FILE = re.compile(r"^/offers/v1\.0/aws/AmazonSageMaker/\d{14}/(?P<region>[a-z0-9-]+)/index\.csv$")
+SAGEMAKER_SAMPLE = "/aws/sagemaker/{region}.csv"
 OFFER_SAMPLE = "/aws/pricelist/{region}.csv"
 VERSIONS_SAMPLE = "/aws/pricelist/versions"
 # Azure's Retail Prices API pages its answer: each page links the next at the same path, `$skip` further on.
@@ -39,9 +41,9 @@ TOKEN_PARAMS = ("pageToken",)
 
 
 def sample_for(path: str, root: Path = SAMPLES_DIR, query: str = "") -> str:
-    """The sample path (under the samples folder) that answers an AWS price-list path, or a later page of Azure's
-    prices (by its `$skip`), or a later page of a sample paged by token (`<sample>_page_<token>.json`); any other
-    path is kept."""
+    """The sample path (under the samples folder) that answers an AWS price-list path (EC2 offers and their versions,
+    Savings Plans rates, SageMaker offers), a later page of Azure's prices (by its `$skip`), or a later page of a sample
+    paged by token (`<sample>_page_<token>.json`); any other path is kept."""
     params = dict(parse_qsl(query))
     if path == AZURE_PRICES:
         skip = params.get("$skip", "0")
@@ -58,6 +60,8 @@ def sample_for(path: str, root: Path = SAMPLES_DIR, query: str = "") -> str:
         return past if (root / past.lstrip("/")).is_file() else OFFER_SAMPLE.format(region=offer["region"])
     if rates := RATE_FILE.match(path):
         return RATE_SAMPLE.format(region=rates["region"])
+    if sagemaker := SAGEMAKER_FILE.match(path):
+        return SAGEMAKER_SAMPLE.format(region=sagemaker["region"])
     return path
 
 

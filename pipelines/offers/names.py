@@ -13,7 +13,16 @@ from schemas.regions import aws_regions
 if TYPE_CHECKING:  # the CLI imports UnknownName at start-up, which must not load DuckDB
     import duckdb
 
-KIND_FAMILIES = ("on_demand", "spot", "capacity_block", "reserved", "savings_plan", "serverless", "community")
+KIND_FAMILIES = (
+    "on_demand",
+    "spot",
+    "capacity_block",
+    "reserved",
+    "savings_plan",
+    "serverless",
+    "sagemaker",
+    "community",
+)
 ANY = ("any", "all")
 
 

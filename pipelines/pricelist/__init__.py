@@ -1,9 +1,11 @@
 """AWS's own price-list files (kind `pricelist`): the EC2 region index, the regional offer CSVs, the Savings Plans
-rates and the public spot feed, versioned per region.
+rates, the SageMaker offer and the public spot feed, versioned per region.
 
 Modules: `region_index` (which regional files exist, and their version stamps), `offer_csv` (one regional CSV
-read in DuckDB into a `PriceListBatch`), `spot` (the spot feed), `families` (the instance-family allowlist) and
-`curated` (ratecard's curated accelerator counts and memory, cross-checked against the price list's `gpu`)."""
+read in DuckDB into a `PriceListBatch`), `regional_csv` (what the Savings Plans and SageMaker readers share),
+`savings_plan_csv` and `sagemaker_csv` (their files), `spot` (the spot feed), `families` (the instance-family
+allowlist) and `curated` (ratecard's curated accelerator counts and memory, cross-checked against the price list's
+`gpu`)."""
 
 from __future__ import annotations
 

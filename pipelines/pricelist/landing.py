@@ -154,13 +154,14 @@ def pricelist_snapshots(batch: PriceListBatch) -> list[Snapshot]:
         "price_rows": len(batch.prices),
     }
     rows = pricelist_rows(batch)
+    # Rows refused one by one (spot, SageMaker): their last landed versions stay open.
+    kept = [{k: _plain(v) for k, v in row.model_dump().items() if k != "reason"} for row in batch.refused]
+    kept = [{"lease_years": None, "purchase_option": None, "offering_class": None, **key} for key in kept]
     if batch.region_code is None:
-        kept = [{k: _plain(v) for k, v in row.model_dump().items() if k != "reason"} for row in batch.refused]
-        kept = [{"lease_years": None, "purchase_option": None, "offering_class": None, **key} for key in kept]
         return [Snapshot(PRICELIST_ALL_REGIONS, rows, kept=kept), Snapshot(PRICELIST_OFFERS, [offer])]
     scope = {"region_code": batch.region_code}
     return [
-        Snapshot(PRICELIST_PRICES, rows, scope=scope),
+        Snapshot(PRICELIST_PRICES, rows, scope=scope, kept=kept),
         Snapshot(PRICELIST_TYPES, type_rows(batch), scope=scope),
         Snapshot(PRICELIST_OFFERS, [offer]),
     ]
@@ -199,9 +200,10 @@ def publication_landed(
 
 
 def upgrade_pricelist_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:
-    """A file made before the Savings Plans kinds gets a table whose CHECK admits them; rows landed before
-    accelerator_share existed get hashes in the current definition (share NULL)."""
-    rebuild_if_check_refuses(con, PRICELIST_PRICES.name, "price_kind", "compute_savings_plan", part)
+    """A file made before the Savings Plans or SageMaker kinds gets a table whose CHECK admits them (the newest kind
+    stands for every older one); rows landed before accelerator_share existed get hashes in the current definition
+    (share NULL)."""
+    rebuild_if_check_refuses(con, PRICELIST_PRICES.name, "price_kind", "sagemaker_training", part)
     rehash(con, PRICELIST_PRICES)
 
 

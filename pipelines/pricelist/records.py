@@ -21,7 +21,9 @@ from schemas.units import FULL_PRECISION, gib_of, half_up_4dp, per_accelerator
 
 HOURS_PER_YEAR = 8760  # 365 x 24: AWS's own convention for amortising an upfront fee
 
-INSTANCE_TYPE = r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$"
+# An EC2 type (inf2.xlarge), or a SageMaker one: the EC2 type's name after `ml.` (ml.inf2.xlarge).
+INSTANCE_TYPE = r"^(?:ml\.)?[a-z][a-z0-9-]*\.[a-z0-9-]+$"
+SAGEMAKER_PREFIX = "ml."
 REGION_CODE = r"^[a-z]{2}(-[a-z0-9]+)+$"  # us-east-2, ap-northeast-1, us-west-2-lax-1
 
 
@@ -33,9 +35,20 @@ class PriceListKind(StrEnum):
     # plan's rate applies to any family and region; an EC2 Instance plan's to one family in one region.
     COMPUTE_SAVINGS_PLAN = "compute_savings_plan"
     EC2_INSTANCE_SAVINGS_PLAN = "ec2_instance_savings_plan"
+    # Amazon SageMaker on demand, per ml. instance-hour: a real-time inference endpoint, or a training job.
+    SAGEMAKER_HOSTING = "sagemaker_hosting"
+    SAGEMAKER_TRAINING = "sagemaker_training"
 
 
 SAVINGS_PLANS = frozenset({PriceListKind.COMPUTE_SAVINGS_PLAN, PriceListKind.EC2_INSTANCE_SAVINGS_PLAN})
+SAGEMAKER = frozenset({PriceListKind.SAGEMAKER_HOSTING, PriceListKind.SAGEMAKER_TRAINING})
+# Kinds whose rows stand alone: one that cannot be priced is refused by itself while the rest of its file lands.
+PRICED_ROW_BY_ROW = frozenset({PriceListKind.SPOT, *SAGEMAKER})
+
+
+def ec2_type(instance_type: str) -> str:
+    """The EC2 type a SageMaker ml. type runs on (ml.inf2.xlarge -> inf2.xlarge); an EC2 type as it is."""
+    return instance_type.removeprefix(SAGEMAKER_PREFIX)
 
 
 class PurchaseOption(StrEnum):
@@ -92,7 +105,7 @@ class PriceListPrice(Record):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def family(self) -> str:
-        return family_of(self.instance_type)
+        return family_of(ec2_type(self.instance_type))
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -133,6 +146,11 @@ class PriceListPrice(Record):
                 raise ValueError("a Savings Plan rate needs lease_years and purchase_option, and has no class or fee")
         elif any(term is not None for term in reserved_terms) or self.upfront_usd is not None:
             raise ValueError(f"a {self.price_kind.value} price has no lease, purchase option, class or upfront fee")
+        if (self.price_kind in SAGEMAKER) != self.instance_type.startswith(SAGEMAKER_PREFIX):
+            # An ml. type is priced by SageMaker only, and a SageMaker price names its ml. type: never an EC2 cell.
+            raise ValueError(
+                f"a {self.price_kind.value} price of {self.instance_type}: SageMaker kinds go with ml. types"
+            )
         if self.effective_usd_per_instance_hour <= 0:
             raise ValueError("a price of 0 means not offered: it is no row")
         if (self.accelerator_memory_value is None) != (self.accelerator_memory_unit is None):
@@ -162,7 +180,7 @@ class InstanceTypeAttributes(Record):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def family(self) -> str:
-        return family_of(self.instance_type)
+        return family_of(ec2_type(self.instance_type))
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -185,10 +203,27 @@ class PendingQuote(Record):
     sku: str | None = None
     rate_code: str | None = None
 
+    @property
+    def printed_gpu(self) -> tuple[str | None, str | None]:
+        """The `GPU` and `GPU Memory` the quote's own row prints: none, for a feed that names no accelerator figures."""
+        return None, None
+
+
+class SageMakerQuote(PendingQuote):
+    """A SageMaker price, with its own row's `GPU` and `GPU Memory` as printed: the figures it is priced with when no
+    EC2 type of the same name (without `ml.`) is landed."""
+
+    price_list_gpu: str | None = None
+    price_list_gpu_memory: str | None = None
+
+    @property
+    def printed_gpu(self) -> tuple[str | None, str | None]:
+        return self.price_list_gpu, self.price_list_gpu_memory
+
 
 class RefusedRow(Record):
-    """One row of a feed refused on its own (the spot feed: each price stands alone), with why: the rest of the feed
-    lands, and the row's last landed version, if any, stays current."""
+    """One row of a feed refused on its own (the spot feed, a SageMaker price: each stands alone), with why: the rest
+    of the feed lands, and the row's last landed version, if any, stays current."""
 
     region_code: str
     instance_type: str

@@ -1,9 +1,10 @@
 """A price-list region index as units: each region it names becomes a source of its own.
 
-The sources file names a region index (adapters aws_pricelist_region and aws_savings_plan_region). Every region
-in it (or in the `regions` option) becomes a unit: a SourceSpec with id `<source>_<region with underscores>`, URL
-its offer file, and option `region_code`. The generic refresh (pipelines.refresh.fan_out) fetches, checks,
-quarantines or lands each unit like any other source, and skips a region whose version stamp is the one landed.
+The sources file names a region index (adapters aws_pricelist_region, aws_savings_plan_region and
+aws_sagemaker_region). Every region in it (or in the `regions` option) becomes a unit: a SourceSpec with id
+`<source>_<region with underscores>`, URL its offer file, and option `region_code`. The generic refresh
+(pipelines.refresh.fan_out) fetches, checks, quarantines or lands each unit like any other source, and skips a region
+whose version stamp is the one landed.
 The kind hands these to the refresh as its `FanOut` (pipelines/pricelist/kind.py).
 """
 
@@ -20,10 +21,10 @@ from pipelines.pricelist.region_index import RegionOffer, parse_region_index
 from pipelines.sources.file import SourceSpec, sample_path
 from warehouse.binding import execute
 
-REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region", "aws_savings_plan_region"})
+REGION_INDEX_ADAPTERS = frozenset({"aws_pricelist_region", "aws_savings_plan_region", "aws_sagemaker_region"})
 # Feeds whose prices take their accelerator figures from the landed price-list types: they land after the EC2
-# regions (the spot feed, and each region of the Savings Plans rates).
-TYPE_ATTRIBUTE_ADAPTERS = frozenset({"aws_spot_feed", "aws_savings_plan_region"})
+# regions (the spot feed, and each region of the Savings Plans rates and of the SageMaker prices).
+TYPE_ATTRIBUTE_ADAPTERS = frozenset({"aws_spot_feed", "aws_savings_plan_region", "aws_sagemaker_region"})
 
 # Every unit of a source that has a fetch in the log: `<source id>_<region with underscores>`.
 LOGGED_UNITS = """
@@ -38,7 +39,8 @@ def reads_region_index(source: SourceSpec) -> bool:
 
 
 def prices_with_type_attributes(source: SourceSpec) -> bool:
-    """A feed whose prices take their accelerator figures from the landed price-list types (spot, Savings Plans)."""
+    """A feed whose prices take their accelerator figures from the landed price-list types (spot, Savings Plans,
+    SageMaker)."""
     return source.adapter in TYPE_ATTRIBUTE_ADAPTERS
 
 

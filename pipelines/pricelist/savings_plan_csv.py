@@ -11,7 +11,6 @@ so every rate is pending until the price list's attributes of its type price it 
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -21,19 +20,10 @@ import duckdb
 from pydantic import ValidationError
 
 from pipelines.errors import ParseError, RecordInvalid
-from pipelines.pricelist.families import DEFAULT_FAMILIES
-from pipelines.pricelist.offer_csv import (
-    bounded_connection,
-    check_file_regions,
-    checked_head,
-    publication_date,
-    rows_by_region,
-    select_list,
-    spilled,
-)
-from pipelines.pricelist.records import PendingQuote, PriceListBatch, PriceListKind, PurchaseOption
+from pipelines.pricelist.offer_csv import rows_by_region, select_list
+from pipelines.pricelist.records import PendingQuote, PriceListKind, PurchaseOption
+from pipelines.pricelist.regional_csv import RegionalReader
 from pipelines.pricelist.spot import keep_once
-from pipelines.reading.tables import shape_fingerprint
 
 PARSER_VERSION = "aws_savings_plan_csv/1.0"
 OFFER_CODE = "AmazonComputeSavingsPlan"
@@ -133,35 +123,7 @@ def _once(rows: list[RateRow], source_id: str) -> list[PendingQuote]:
     return list(quotes.values())
 
 
-def parse_savings_plan_csv(
-    source: Path | bytes,
-    source_id: str,
-    *,
-    region_code: str | None = None,
-    families: Sequence[str] = DEFAULT_FAMILIES,
-    index_version: str | None = None,
-) -> PriceListBatch:
-    """Read one region's rate file (a path, plain or .gz, or a body) into a batch of pending Savings Plans rates."""
-    if isinstance(source, bytes):
-        with tempfile.TemporaryDirectory(prefix="ratecard-savings-plans-") as folder:
-            path = spilled(source, folder)
-            return parse_savings_plan_csv(
-                path, source_id, region_code=region_code, families=families, index_version=index_version
-            )
-    meta, header = checked_head(source, source_id, OFFER_CODE, index_version)
-    con = bounded_connection()
-    try:
-        rows, file_regions = query_rates(con, source, header, families, source_id)
-    finally:
-        con.close()
-    check_file_regions(source, file_regions, region_code, source_id)
-    return PriceListBatch(
-        source_id=source_id,
-        parser_version=PARSER_VERSION,
-        region_code=region_code or (file_regions[0] if file_regions else None),
-        offer_version=meta["Version"],
-        publication_date=publication_date(meta["Publication Date"], source_id),
-        prices=[],
-        pending=_once(rows, source_id),
-        shape=shape_fingerprint(header),
-    )
+# Read one region's rate file (a path, plain or .gz, or a body) into a batch of pending Savings Plans rates.
+parse_savings_plan_csv = RegionalReader(
+    OFFER_CODE, PARSER_VERSION, query_rates, lambda rows, source_id: {"pending": _once(rows, source_id)}
+)

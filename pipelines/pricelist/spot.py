@@ -21,7 +21,15 @@ from pydantic import ValidationError
 from pipelines.errors import ParseError, RecordInvalid
 from pipelines.pricelist.curated import CuratedFigures, accelerator_fields, load_curated
 from pipelines.pricelist.families import DEFAULT_FAMILIES, allowed
-from pipelines.pricelist.records import PendingQuote, PriceListBatch, PriceListKind, PriceListPrice, RefusedRow
+from pipelines.pricelist.records import (
+    PRICED_ROW_BY_ROW,
+    PendingQuote,
+    PriceListBatch,
+    PriceListKind,
+    PriceListPrice,
+    RefusedRow,
+    ec2_type,
+)
 from pipelines.reading.tables import shape_fingerprint
 from schemas.regions import aws_regions
 
@@ -153,9 +161,10 @@ def priced_quotes(
     curated: CuratedFigures | None = None,
 ) -> PriceListBatch:
     """The batch with its pending quotes priced: each type's accelerator figures from `attributes` (instance type
-    -> the latest price list's `GPU` and `GPU Memory` as printed) and the curated. A type neither settles is not
-    priced: a spot quote of it is refused on its own (`refused`, with the region); a Savings Plans rate names the
-    type in `unpriced`, which fails its region's file whole."""
+    -> the latest price list's `GPU` and `GPU Memory` as printed; a SageMaker ml. type reads its EC2 type's, else
+    its own row's) and the curated. A type neither settles is not priced: a spot or SageMaker quote of it is
+    refused on its own (`refused`, with the region); a Savings Plans rate names the type in `unpriced`, which fails
+    its region's file whole."""
     curated = curated if curated is not None else load_curated()
     prices, warnings, unpriced = list(batch.prices), list(batch.warnings), list(batch.unpriced)
     refused = list(batch.refused)
@@ -163,16 +172,35 @@ def priced_quotes(
     for quote in batch.pending:
         kind = quote.price_kind.value.replace("_", " ")
         if quote.instance_type not in resolved:
-            resolved[quote.instance_type] = _resolve(quote.instance_type, attributes, curated, kind, warnings)
+            named, printed = _landed_or_own(quote, attributes)
+            resolved[quote.instance_type] = _resolve(named, printed, curated, kind, warnings)
         fields, why = resolved[quote.instance_type]
         if fields is not None:
             prices.append(_record(quote, fields, batch.source_id))
-        elif quote.price_kind is PriceListKind.SPOT:
-            refused.append(RefusedRow(region_code=quote.region_code, instance_type=quote.instance_type, reason=why))
+        elif quote.price_kind in PRICED_ROW_BY_ROW:
+            refused.append(
+                RefusedRow(
+                    region_code=quote.region_code,
+                    instance_type=quote.instance_type,
+                    price_kind=quote.price_kind,
+                    reason=why,
+                )
+            )
         elif f"{kind} {quote.instance_type}: {why}" not in unpriced:
             unpriced.append(f"{kind} {quote.instance_type}: {why}")
     update = {"prices": prices, "pending": [], "warnings": warnings, "unpriced": unpriced, "refused": refused}
     return batch.model_copy(update=update)
+
+
+def _landed_or_own(
+    quote: PendingQuote, attributes: Mapping[str, tuple[str | None, str | None]]
+) -> tuple[str, Mapping[str, tuple[str | None, str | None]]]:
+    """The type a quote is priced as (a SageMaker ml. type: its EC2 type) and where its GPU figures are read: the
+    landed attributes, or, when no EC2 type of that name is landed, what the quote's own row prints."""
+    named = ec2_type(quote.instance_type)
+    if named in attributes or quote.printed_gpu[0] is None:
+        return named, attributes
+    return named, {named: quote.printed_gpu}
 
 
 def _resolve(
@@ -196,7 +224,7 @@ def _resolve(
 def _record(quote: PendingQuote, fields: dict[str, Any], source_id: str) -> PriceListPrice:
     try:
         return PriceListPrice(
-            **quote.model_dump(),
+            **quote.model_dump(exclude={"price_list_gpu", "price_list_gpu_memory"}),
             indicative=quote.price_kind is PriceListKind.SPOT,  # the spot feed is no quote; a plan's rate is
             **fields,
         )

@@ -86,6 +86,7 @@ ADAPTERS: dict[str, AdapterInfo] = {
     "aws_savings_plan_region": AdapterInfo(
         "pipelines.adapters.aws_savings_plan_region", "pricelist", CSV, reads_files=True
     ),
+    "aws_sagemaker_region": AdapterInfo("pipelines.adapters.aws_sagemaker_region", "pricelist", CSV, reads_files=True),
 }
 
 

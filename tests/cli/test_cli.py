@@ -20,9 +20,9 @@ def test_refresh_offline_then_show(tmp_path):
     first = runner.invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
     assert first.exit_code == 0, first.output
     # Every source, and the in-repo references (launch dates, NVIDIA GPU figures) after a full refresh; the price
-    # list lands as its three sample regions (aws_pricelist_<region>), two more than its one declared source, and
-    # the Savings Plans as their two (aws_savings_plans_<region>), one more.
-    landed = len(load_sources()) + 2 + 2 + 1
+    # list lands as its three sample regions (aws_pricelist_<region>), two more than its one declared source, the
+    # Savings Plans as their two (aws_savings_plans_<region>), one more, and SageMaker as its two, one more.
+    landed = len(load_sources()) + 2 + 2 + 1 + 1
     assert f"{landed} landed, 0 unchanged, 0 failed; snapshot published to" in first.output
     assert "details: " in first.output and any((db.parent / "logs").glob("refresh-*.log"))
 

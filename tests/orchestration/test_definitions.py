@@ -9,7 +9,7 @@ from pipelines.definitions import defs
 
 SOURCE_IDS = ["aws_capacity_blocks", "aws_inf1", "aws_inf2", "aws_trn1", "aws_trn2"]
 # Each region index is one asset (its regions land inside it); the spot feed is a source of the spot step.
-PRICELIST_IDS = ["aws_pricelist", "aws_savings_plans", "aws_spot"]
+PRICELIST_IDS = ["aws_pricelist", "aws_sagemaker", "aws_savings_plans", "aws_spot"]
 GPU_SOURCE_IDS = [
     "gpu_azure",
     "gpu_beam",
@@ -166,10 +166,10 @@ def test_fx_runs_apart_so_a_bad_fx_day_cannot_skip_the_gpu_sources():
     fx = defs.resolve_job_def("refresh_fx").asset_layer.selected_asset_keys
     assert fx == {dg.AssetKey(["sources", "fx_ecb"])}
     # 5 AWS + the GPU sources + 17 spec (aws_trn3 is a spec page, and three TPU pages) + 10 of the Neuron gate + 10
-    # benchmark tables + the price list, the Savings Plans and the spot feed + 2 references
+    # benchmark tables + the price list, the Savings Plans, SageMaker and the spot feed + 2 references
     expected = len(SOURCE_IDS + GPU_SOURCE_IDS + SPEC_SOURCE_IDS + GATE_SOURCE_IDS + BENCHMARK_SOURCE_IDS)
     expected += len(PRICELIST_IDS + REFERENCE_IDS)
-    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 77 + len(GPU_SOURCE_IDS)
+    assert dg.AssetKey(["sources", "fx_ecb"]) not in prices and len(prices) == expected == 78 + len(GPU_SOURCE_IDS)
     publish = defs.resolve_job_def("publish_views").asset_layer.selected_asset_keys
     assert {k.to_user_string() for k in publish} == set(VIEW_KEYS + AFTER_PUBLISH_KEYS)
 
@@ -235,6 +235,13 @@ def test_the_savings_plans_land_after_the_price_list_whose_types_price_them():
     plans = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_savings_plans"]))
     assert plans.op.name == "sources__aws_savings_plans"
     parents = defs.resolve_asset_graph().get(dg.AssetKey(["sources", "aws_savings_plans"])).parent_keys
+    assert parents == {dg.AssetKey(["sources", "aws_pricelist"])}
+
+
+def test_sagemaker_lands_after_the_price_list_whose_types_give_its_accelerator_counts():
+    sagemaker = defs.resolve_assets_def(dg.AssetKey(["sources", "aws_sagemaker"]))
+    assert sagemaker.op.name == "sources__aws_sagemaker"
+    parents = defs.resolve_asset_graph().get(dg.AssetKey(["sources", "aws_sagemaker"])).parent_keys
     assert parents == {dg.AssetKey(["sources", "aws_pricelist"])}
 
 

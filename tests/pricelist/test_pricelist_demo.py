@@ -141,7 +141,14 @@ def test_show_says_where_the_reserved_savings_plan_and_spot_rows_are_with_their_
            FROM aws_pricelist_price_history WHERE valid_to IS NULL AND price_kind <> 'on_demand'
            GROUP BY ALL ORDER BY 1""",
     )
-    assert [kind for kind, *_ in counted] == ["compute_savings_plan", "ec2_instance_savings_plan", "reserved", "spot"]
+    assert [kind for kind, *_ in counted] == [
+        "compute_savings_plan",
+        "ec2_instance_savings_plan",
+        "reserved",
+        "sagemaker_hosting",
+        "sagemaker_training",
+        "spot",
+    ]
     for kind, rows, types, regions in counted:
         assert f"{kind}: {rows:,} rows, {types} types in {regions} region(s)" in text
     assert "ratecard history TYPE --kind KIND --region R" in text

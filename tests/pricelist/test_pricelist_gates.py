@@ -125,6 +125,8 @@ def test_the_kind_prepares_counts_and_names_prices_with_their_terms():
         "spot_rows": 0,
         "compute_savings_plan_rows": 0,
         "ec2_instance_savings_plan_rows": 0,
+        "sagemaker_hosting_rows": 0,
+        "sagemaker_training_rows": 0,
         "price_rows": 5,
         "refused": 0,
     }

@@ -174,12 +174,23 @@ def test_a_savings_plan_rate_never_stands_in_for_another_kind(landed):
     assert basis == [(16, "catalog")]  # the figures of the type the EC2 price list landed (Neuron: curated)
 
 
-def test_a_file_whose_check_predates_savings_plans_is_rebuilt_keeping_its_rows(tmp_path):
+KINDS_CHECK = (
+    "'spot',\n                                          'compute_savings_plan', 'ec2_instance_savings_plan',\n"
+    "                                          'sagemaker_hosting', 'sagemaker_training')"
+)
+
+
+@pytest.mark.parametrize(
+    "older_kinds",
+    [
+        "'spot')",  # before the Savings Plans kinds
+        "'spot',\n                                          'compute_savings_plan', 'ec2_instance_savings_plan')",
+    ],
+    ids=["before-savings-plans", "before-sagemaker"],
+)
+def test_a_file_whose_check_predates_newer_price_kinds_is_rebuilt_to_admit_them(tmp_path, older_kinds):
     path = tmp_path / "old.duckdb"
-    new_check = re.escape(
-        "'spot',\n                                          'compute_savings_plan', 'ec2_instance_savings_plan')"
-    )
-    older, replaced = re.subn(new_check, "'spot')", sql(pricelist.SCHEMA.file("tables")))
+    older, replaced = re.subn(re.escape(KINDS_CHECK), older_kinds, sql(pricelist.SCHEMA.file("tables")))
     assert replaced == 1  # the test follows the schema file: a reworded CHECK must be mirrored here
     with connect(path) as con:
         con.execute("DROP TABLE aws_pricelist_price_history")
@@ -193,4 +204,4 @@ def test_a_file_whose_check_predates_savings_plans_is_rebuilt_keeping_its_rows(t
         (comment,) = con.execute(
             "SELECT comment FROM duckdb_tables() WHERE table_name = 'aws_pricelist_price_history'"
         ).fetchone()
-    assert "ec2_instance_savings_plan" in check and "Savings Plans" in comment
+    assert "'ec2_instance_savings_plan'" in check and "'sagemaker_training'" in check and "Savings Plans" in comment

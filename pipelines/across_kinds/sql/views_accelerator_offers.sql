@@ -6,6 +6,7 @@ CREATE OR REPLACE MACRO price_kind_family(kind) AS
     CASE WHEN kind LIKE 'reserved%' OR kind LIKE 'committed_use%' THEN 'reserved'
          WHEN kind LIKE '%savings_plan%' OR kind LIKE 'flexible_cud%' THEN 'savings_plan'
          WHEN kind LIKE 'serverless%' THEN 'serverless'
+         WHEN kind LIKE 'sagemaker%' THEN 'sagemaker'
          ELSE kind END;
 
 CREATE OR REPLACE VIEW accelerator_offers AS

@@ -1,12 +1,12 @@
 -- AWS price-list tables: what each column holds, in which unit, and how derived figures were made.
 
-COMMENT ON TABLE aws_pricelist_price_history IS 'Versioned AWS price-list prices (Bulk API regional offer files; Savings Plans rate files; spot feed), USD excluding tax; business key (source_id, region_code, instance_type, price_kind, lease_years, purchase_option, offering_class). One regional file replaces only its own region''s open rows: an unchanged landing adds no rows, a change closes the old row and opens a new one, a row gone from its region is closed.';
+COMMENT ON TABLE aws_pricelist_price_history IS 'Versioned AWS price-list prices (Bulk API regional offer files of EC2 and SageMaker; Savings Plans rate files; spot feed), USD excluding tax; business key (source_id, region_code, instance_type, price_kind, lease_years, purchase_option, offering_class). One regional file replaces only its own region''s open rows: an unchanged landing adds no rows, a change closes the old row and opens a new one, a row gone from its region is closed.';
 COMMENT ON COLUMN aws_pricelist_price_history.source_id IS 'Source the price was parsed from.';
 COMMENT ON COLUMN aws_pricelist_price_history.region_code IS 'AWS region code as the price list prints it (regionCode, e.g. us-east-2; Local Zones such as us-west-2-lax-1).';
 COMMENT ON COLUMN aws_pricelist_price_history.location IS 'Location name exactly as printed (US East (Ohio)); NULL where the feed prints none (spot).';
-COMMENT ON COLUMN aws_pricelist_price_history.instance_type IS 'EC2 instance type, lower case.';
-COMMENT ON COLUMN aws_pricelist_price_history.family IS 'Instance family: the part of the instance type before the dot (p5, trn1n, g6e).';
-COMMENT ON COLUMN aws_pricelist_price_history.price_kind IS 'on_demand, reserved (see lease_years, purchase_option, offering_class), compute_savings_plan or ec2_instance_savings_plan (see lease_years, purchase_option; a Compute plan applies to any family and region, an EC2 Instance plan to one family in one region), or spot (indicative).';
+COMMENT ON COLUMN aws_pricelist_price_history.instance_type IS 'EC2 instance type, lower case; for a SageMaker price (price_kind sagemaker_hosting or sagemaker_training) the ml. instance type as SageMaker names it (ml.inf2.xlarge), never the EC2 type.';
+COMMENT ON COLUMN aws_pricelist_price_history.family IS 'Instance family: the part of the instance type before the dot (p5, trn1n, g6e); for an ml. type, its EC2 type''s family (ml.inf2.xlarge: inf2).';
+COMMENT ON COLUMN aws_pricelist_price_history.price_kind IS 'on_demand, reserved (see lease_years, purchase_option, offering_class), compute_savings_plan or ec2_instance_savings_plan (see lease_years, purchase_option; a Compute plan applies to any family and region, an EC2 Instance plan to one family in one region), spot (indicative), or sagemaker_hosting (a SageMaker real-time inference endpoint) or sagemaker_training (a SageMaker training job), on demand per ml. instance-hour.';
 COMMENT ON COLUMN aws_pricelist_price_history.lease_years IS 'Reserved or Savings Plan term in years (1 or 3); NULL for on-demand and spot.';
 COMMENT ON COLUMN aws_pricelist_price_history.purchase_option IS 'Reserved or Savings Plan purchase option as printed: No Upfront, Partial Upfront or All Upfront; NULL otherwise.';
 COMMENT ON COLUMN aws_pricelist_price_history.offering_class IS 'Reserved offering class: standard or convertible; NULL otherwise.';
@@ -15,7 +15,7 @@ COMMENT ON COLUMN aws_pricelist_price_history.upfront_usd IS 'Reserved upfront f
 COMMENT ON COLUMN aws_pricelist_price_history.effective_usd_per_instance_hour IS 'Derived: hourly_usd + upfront_usd / (lease_years x 8,760) at full precision (rounded half-up at 18 decimals); equals hourly_usd without an upfront fee (so for every Savings Plan rate). USD per instance-hour excluding tax.';
 COMMENT ON COLUMN aws_pricelist_price_history.accelerator IS 'Chip or GPU model (Trainium, H100, ...), named per family by the curated catalog because the price list names none; NULL for a family it does not name.';
 COMMENT ON COLUMN aws_pricelist_price_history.accelerator_count IS 'Accelerators (chips or GPUs) in the instance: the divisor of the per-accelerator figures.';
-COMMENT ON COLUMN aws_pricelist_price_history.accelerator_count_basis IS 'Where accelerator_count (or accelerator_share) comes from: price_list (the offer file''s GPU attribute; for spot, the newest landed offer file''s attribute of the same type) or catalog (a curated correction, see aws_instance_types.curated_why).';
+COMMENT ON COLUMN aws_pricelist_price_history.accelerator_count_basis IS 'Where accelerator_count (or accelerator_share) comes from: price_list (the offer file''s GPU attribute; for spot, Savings Plans and SageMaker, the newest landed EC2 offer file''s attribute of the same type, or, for a SageMaker type with no EC2 type landed, its own row''s GPU) or catalog (a curated correction, see aws_instance_types.curated_why).';
 COMMENT ON COLUMN aws_pricelist_price_history.price_list_gpu IS 'The price list''s GPU attribute exactly as printed ("16", "0.125"); the divisor unless a curated entry corrects it.';
 COMMENT ON COLUMN aws_pricelist_price_history.usd_per_accelerator_hour IS 'Derived: effective_usd_per_instance_hour / accelerator_count (or / accelerator_share for a fractional GPU: a whole GPU-hour at this rate) at full precision (rounded half-up at 18 decimals); USD per accelerator-hour excluding tax; you still pay for the whole instance.';
 COMMENT ON COLUMN aws_pricelist_price_history.usd_per_accelerator_hour_4dp IS 'usd_per_accelerator_hour rounded half-up to 4 decimals, USD per accelerator-hour excluding tax.';
@@ -99,7 +99,7 @@ COMMENT ON COLUMN aws_prices_by_region.instance_type IS 'EC2 instance type, lowe
 COMMENT ON COLUMN aws_prices_by_region.family IS 'Instance family (part before the dot).';
 COMMENT ON COLUMN aws_prices_by_region.accelerator IS 'Chip or GPU model from ratecard''s instance catalog; NULL when unknown.';
 COMMENT ON COLUMN aws_prices_by_region.accelerator_count IS 'Accelerators in the instance; divisor of the per-accelerator figures.';
-COMMENT ON COLUMN aws_prices_by_region.price_kind IS 'on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y or spot.';
+COMMENT ON COLUMN aws_prices_by_region.price_kind IS 'on_demand, reserved_1y, reserved_3y, compute_savings_plan_1y/_3y, ec2_instance_savings_plan_1y/_3y, spot, sagemaker_hosting or sagemaker_training (on an ml. type).';
 COMMENT ON COLUMN aws_prices_by_region.lease_years IS 'Reserved term in years; NULL otherwise.';
 COMMENT ON COLUMN aws_prices_by_region.purchase_option IS 'Reserved purchase option (No Upfront, Partial Upfront, All Upfront); NULL otherwise.';
 COMMENT ON COLUMN aws_prices_by_region.offering_class IS 'Reserved offering class (standard, convertible); NULL otherwise.';

@@ -8,7 +8,8 @@ CREATE TABLE IF NOT EXISTS aws_pricelist_price_history (
     instance_type                     VARCHAR NOT NULL,
     family                            VARCHAR NOT NULL,
     price_kind                        VARCHAR NOT NULL CHECK (price_kind IN ('on_demand', 'reserved', 'spot',
-                                          'compute_savings_plan', 'ec2_instance_savings_plan')),
+                                          'compute_savings_plan', 'ec2_instance_savings_plan',
+                                          'sagemaker_hosting', 'sagemaker_training')),
     lease_years                       INTEGER CHECK (lease_years IN (1, 3)),
     purchase_option                   VARCHAR
         CHECK (purchase_option IN ('No Upfront', 'Partial Upfront', 'All Upfront')),
