@@ -16,6 +16,7 @@ from pipelines.definitions import build_definitions
 from pipelines.orchestration.resources import FetcherResource
 from pipelines.refresh.fan_out import lands_after_units, reads_index
 from pipelines.sources.file import SourceSpec, load_sources, sample_path
+from pipelines.sources.toml_writer import sources_toml
 from tests.support.localserver import Reply
 from tests.support.sourcefiles import write_sources_file
 
@@ -126,6 +127,25 @@ def test_a_subset_refreshes_only_the_selected_source(sources_file, db_path, site
     assert materialised(result) == {"aws_trn1"}
     assert set(checks(result)) == {"aws_trn1:ge_instance_prices", "aws_trn1:ge_instance_specs"}
     assert site.hits("/aws/trn1.html") == 1 and site.hits("/aws/inf2.html") == 0
+
+
+def test_a_keyed_source_without_its_key_is_observed_not_configured(tmp_path, db_path, sources, site, monkeypatch):
+    monkeypatch.delenv("RATECARD_GCP_API_KEY", raising=False)
+    keyed = next(s for s in sources if s.id == "gpu_gcp_tpu")
+    assert keyed.headers_from_env  # pointed at the site with its key's variable kept (the offline pointing drops it)
+    pointed = SourceSpec.model_validate({**keyed.model_dump(), "url": site.url(f"/{keyed.sample}")})
+    others = [s for s in sources if s.id in ("fx_ecb", "aws_trn1")]  # the two steps' assets, trn1 not selected
+    text = write_sources_file(tmp_path / "others.toml", others, site.base_url).read_text() + sources_toml([pointed])
+    (tmp_path / "sources.toml").write_text(text)
+    selection = [dg.AssetKey(["sources", "fx_ecb"]), dg.AssetKey(["sources", "gpu_gcp_tpu"])]
+    result = materialise(tmp_path / "sources.toml", db_path, selection=selection)
+    assert result.success, failure_text(result)  # not configured fails nothing
+    assert materialised(result) == {"fx_ecb"}
+    (observed,) = result.get_asset_observation_events()
+    metadata = observed.event_specific_data.asset_observation.metadata
+    assert observed.asset_key.path[-1] == "gpu_gcp_tpu" and metadata["outcome"].value == "not_configured"
+    assert "RATECARD_GCP_API_KEY" in str(metadata["warnings"].value)
+    assert site.hits(f"/{keyed.sample}") == 0
 
 
 def test_sigterm_fails_the_step_without_a_retry(sources_file, db_path, site, sources):

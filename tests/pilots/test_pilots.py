@@ -119,13 +119,17 @@ def test_add_lands_one_pilot(db):
 
 
 def test_pilots_on_other_hyperscalers_offers_price_like_any_other(db, tmp_path):
-    """Azure's offers are per region and kind (its 3-year reservation among them); Google's state no region."""
+    """Azure's offers are per region and kind (its 3-year reservation among them); Google's GPU machines state no
+    region, its TPUs do (a chip-hour, Flex-start a kind of its own)."""
     pilots = tmp_path / "hyperscalers.csv"
     pilots.write_text(
         HEADER + "\n"
         "w,Azure,Standard_ND96isr_H100_v5,eastus,on_demand,tokens,19200000,yes,2026-11-20,\n"
         "w,Azure,Standard_ND96isr_H100_v5,eastus,reserved_3y,tokens,19200000,yes,2026-11-20,\n"
         "w,Google Cloud,a3-highgpu-8g,,dws_calendar,tokens,19200000,yes,2026-11-21,\n"
+        "w,Google Cloud,TpuV6e running in Columbus,us-east5,on_demand,tokens,2400000,yes,2026-11-22,\n"
+        "w,Google Cloud,DWS Defined Duration V6e running in Columbus,us-east5,dws_flex_start,tokens,2400000,yes,"
+        "2026-11-22,\n"
     )
     done = ratecard("pilot", "import", pilots, "--db", db)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -135,6 +139,8 @@ def test_pilots_on_other_hyperscalers_offers_price_like_any_other(db, tmp_path):
         # The term's price over its 26,280 hours.
         ("Azure", "reserved_3y", half_up(Decimal("1226487.6") / 26280 * 1_000_000 / 19_200_000)),
         ("Google Cloud", "dws_calendar", half_up(Decimal("41.6000") * 1_000_000 / 19_200_000)),
+        ("Google Cloud", "dws_flex_start", half_up(Decimal("1.35") * 1_000_000 / 2_400_000)),
+        ("Google Cloud", "on_demand", half_up(Decimal("2.7") * 1_000_000 / 2_400_000)),
     ]
 
 

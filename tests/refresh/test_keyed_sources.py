@@ -1,6 +1,7 @@
 """A source that needs a key (Google's Cloud Billing Catalog, `headers_from_env`) through a whole refresh: with its
 variable unset it is not configured, left out without a request and failing nothing while the others land; with the
-variable set every page is asked for with the key, and the answer lands."""
+variable set every page is asked for with the key, and the answer lands; a key the API refuses, or an empty answer,
+fails that source alone, named, its last good prices kept."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import duckdb
 from pipelines.cli.refresh_report import RefreshReport, closing_line, detail
 from pipelines.refresh.one_source import SourceOutcome
 from pipelines.sources.file import SourceSpec, load_sources
-from tests.support.localserver import LocalServer
+from tests.support.localserver import LocalServer, Reply
 from tests.support.refreshing import refreshed_in
 from tests.support.sourcefiles import sample_routes, serve_samples
 
@@ -64,6 +65,7 @@ def test_a_keyed_source_is_left_out_without_its_key_and_lands_with_it(tmp_path, 
         ).fetchall()
     assert [outcome for outcome, _ in logged] == ["landed"]  # the run without the key logged nothing
     assert key not in str(logged)
+    assert (with_key["fx_ecb"].status, with_key["gpu_oci"].status) == ("unchanged", "unchanged")
     assert [(m, k, p) for m, k, _r, p in prices] == [
         ("TPU v6e", "committed_use_1y", Decimal("1.89")),
         ("TPU v6e", "committed_use_3y", Decimal("1.22")),
@@ -71,3 +73,34 @@ def test_a_keyed_source_is_left_out_without_its_key_and_lands_with_it(tmp_path, 
         ("TPU v6e", "on_demand", Decimal("2.7")),
         ("TPU7x", "on_demand", Decimal(12)),
     ]
+
+
+def test_a_refused_key_or_an_empty_answer_fails_the_source_alone_and_keeps_its_prices(tmp_path, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "k-expired")
+    with LocalServer() as server:
+        sources = served(server)
+        first = next(s for s in sources if s.id == "gpu_gcp_tpu").url.path
+        assert {o.source_id: o.status for o in refreshed(sources, tmp_path)} == dict.fromkeys(IDS, "landed")
+        kept = current_tpu(tmp_path)
+
+        expired = b'{"error": {"code": 403, "message": "API key expired.", "status": "PERMISSION_DENIED"}}'
+        server.set(first, Reply(status=403, body=expired, content_type="application/json"))
+        refused = {o.source_id: o for o in refreshed(sources, tmp_path)}
+        server.set(first, Reply(body=b'{"skus": [], "nextPageToken": ""}', content_type="application/json"))
+        empty = {o.source_id: o for o in refreshed(sources, tmp_path)}
+    assert refused["gpu_gcp_tpu"].status == "fetch_failed"
+    assert "[gpu_gcp_tpu] fetch: page 1 of the answer" in str(refused["gpu_gcp_tpu"].error)
+    assert "403" in str(refused["gpu_gcp_tpu"].error)
+    assert empty["gpu_gcp_tpu"].status == "quarantined"
+    assert "[gpu_gcp_tpu] parse: no TPU price per chip-hour in the answer" in str(empty["gpu_gcp_tpu"].error)
+    for outcomes in (refused, empty):  # the others as ever
+        assert (outcomes["fx_ecb"].status, outcomes["gpu_oci"].status) == ("unchanged", "unchanged")
+    assert current_tpu(tmp_path) == kept and len(kept) == 12
+
+
+def current_tpu(tmp_path: Path) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "prices.duckdb"), read_only=True) as con:
+        return con.execute(
+            """SELECT listing, price_kind, region, usd_per_gpu_hour, fetch_id FROM gpu_listing_history
+               WHERE source_id = 'gpu_gcp_tpu' AND valid_to IS NULL ORDER BY ALL"""
+        ).fetchall()

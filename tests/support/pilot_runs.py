@@ -27,6 +27,7 @@ SOURCES = [
     "gpu_runpod_serverless",
     "gpu_azure",
     "gpu_gcp",
+    "gpu_gcp_tpu",
 ]
 SIX = Decimal("0.000001")
 HEADER = ",".join(PILOT_COLUMNS)
