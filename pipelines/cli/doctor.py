@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 @dataclass
 class Finding:
     source_id: str
-    verdict: str  # parses | refused | fetch failed | not checked alone
+    verdict: str  # parses | refused | fetch failed | not configured | not checked alone
     rows: int = 0
     detail: str = ""  # the figures it would land, or why not
 
@@ -59,10 +59,12 @@ def register(app: typer.Typer, console: Console) -> None:
         console.print(findings_table(findings, live))
         failed = [f.source_id for f in findings if f.verdict in ("refused", "fetch failed")]
         parses = sum(f.verdict == "parses" for f in findings)
-        alone = len(findings) - parses - len(failed)
+        unset = [f.source_id for f in findings if f.verdict == "not configured"]
+        alone = len(findings) - parses - len(failed) - len(unset)
         console.print(
             f"{parses} of {len(findings)} sources parse"
             + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else "")
+            + (f"; {len(unset)} not configured: {', '.join(unset)}" if unset else "")
             + (f"; {alone} not checked alone" if alone else "")
         )
         if failed:
@@ -97,11 +99,14 @@ def check(declared: SourcesFile, selected: list[SourceSpec], *, live: bool) -> l
 def _page_finding(source: SourceSpec, outcome: SourceOutcome, db: Path) -> Finding:
     from pipelines.cli.formats import plain
     from pipelines.kinds import kind_named
+    from pipelines.refresh.one_source import NOT_CONFIGURED
     from warehouse.binding import execute
     from warehouse.db import connect
 
     if outcome.status == "fetch_failed":
         return Finding(source.id, "fetch failed", detail=str(outcome.error))
+    if outcome.status == NOT_CONFIGURED:  # its key's variable is not set: nothing was asked of its host
+        return Finding(source.id, "not configured", detail=" ".join(outcome.warnings))
     if outcome.error is not None:
         return Finding(source.id, "refused", detail=str(outcome.error))
     # Its first prices as the drift rules read them: (item, price kind, region, USD price in the kind's unit).

@@ -20,7 +20,7 @@ RECORDINGS = {  # source id -> (recording, its media type as the real host sends
     "neuron_inf2_latency_benchmarks": ("neuron_benchmarks/inf2-latency_data_decoder.csv", "text/plain; charset=utf-8"),
     "aws_pricelist": ("aws/ec2_region_index_2025-05-23.json", "application/json"),
 }
-MORE = ["neuron_trn1_latency_benchmarks", "gpu_lambda"]
+MORE = ["neuron_trn1_latency_benchmarks", "gpu_lambda", "gpu_gcp_tpu"]  # the last keyed, its key not set
 
 
 def served(server: LocalServer, tmp_path: Path) -> Path:
@@ -40,17 +40,21 @@ def served(server: LocalServer, tmp_path: Path) -> Path:
 
 def test_live_says_which_real_pages_parse_with_their_figures_and_names_the_failures(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # a warehouse made here by mistake would show as var/ or a .duckdb file
+    monkeypatch.delenv("RATECARD_GCP_API_KEY", raising=False)
     with LocalServer() as server:
         done = ratecard("doctor", "--live", "--sources", served(server, tmp_path))
     out = " ".join(done.stdout.split())
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "5 of 7 sources parse; 2 failed: neuron_trn1_latency_benchmarks, gpu_lambda" in out
+    assert (
+        "5 of 8 sources parse; 2 failed: neuron_trn1_latency_benchmarks, gpu_lambda; 1 not configured: gpu_gcp_tpu"
+    ) in out
     assert "fx_ecb │ parses │ 32 │ rows other than prices" in out  # the day's 32 rates
     assert "gpu_vastai │ parses │" in out and "USD 0." in out  # the recording's own figures, exact
     assert "neuron_inf2_latency_benchmarks │ parses │ 27 │" in out  # the recording's 27 rows
     assert "aws_pricelist │ parses │" in out and "units; their files are not fetched" in out
     assert "neuron_trn1_latency_benchmarks │ refused │" in out and "throughput" in out
     assert "gpu_lambda │ fetch failed │" in out and "404" in out
+    assert "gpu_gcp_tpu │ not configured │" in out and "RATECARD_GCP_API_KEY" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sources.toml"]  # nothing landed here
 
 
