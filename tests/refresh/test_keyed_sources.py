@@ -63,6 +63,14 @@ def test_a_keyed_source_is_left_out_without_its_key_and_lands_with_it(tmp_path, 
             """SELECT accelerator_model, price_kind, region, usd_per_accelerator_hour FROM accelerator_hour_prices
                WHERE source_id = 'gpu_gcp_tpu' AND region = 'us-east5' ORDER BY ALL"""
         ).fetchall()
+        # Each figure traces to its fetch: the answer's URL, time, content hash and parser.
+        traced = con.execute(
+            """SELECT DISTINCT p.accelerator_vendor, p.billed_unit, p.source_url = f.url, p.fetched_at = f.fetched_at,
+                      p.content_sha256 = f.sha256, p.parser_version
+               FROM accelerator_hour_prices AS p JOIN fetch_log AS f USING (source_id)
+               WHERE p.source_id = 'gpu_gcp_tpu'"""
+        ).fetchall()
+    assert traced == [("Google", "chip-hour", True, True, True, "gpu_gcp_billing_catalog/1.0")]
     assert [outcome for outcome, _ in logged] == ["landed"]  # the run without the key logged nothing
     assert key not in str(logged)
     assert (with_key["fx_ecb"].status, with_key["gpu_oci"].status) == ("unchanged", "unchanged")
