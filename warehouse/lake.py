@@ -20,6 +20,7 @@ import duckdb
 
 from warehouse.files import LakeCatalogMissing, WarehouseError, WarehouseUnreachable
 from warehouse.lake_checks import closing
+from warehouse.object_store import give_credentials, is_object_store
 from warehouse.quoting import literal
 from warehouse.target import lake_conninfo, lake_data_path
 from warehouse.templates import cache_dir
@@ -127,6 +128,9 @@ def attach_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         options = ["READ_ONLY"] if read_only else []
         if (data := lake_data_path()) is not None:
             options.append(f"DATA_PATH {literal(data)}")
+        if data is not None and is_object_store(data):  # on S3-compatible storage: httpfs, and its bucket's secret
+            con.execute(f"LOAD {literal(str(extension_file('duckdb_extension_httpfs', 'httpfs')))}")
+            give_credentials(con, data)
         suffix = f" ({', '.join(options)})" if options else ""
         attach_retrying(con, f"ATTACH {literal(location)} AS {LAKE}{suffix}")
         if not read_only:
