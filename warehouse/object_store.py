@@ -68,7 +68,9 @@ def secret_statement(data_path: str, env: Mapping[str, str]) -> str:
             raise ObjectStoreMisconfigured(data_path, "AWS_ENDPOINT_URL is not an http:// or https:// address")
         options["ENDPOINT"] = literal(parts.netloc)
         options["USE_SSL"] = "true" if parts.scheme == "https" else "false"
-    return f"CREATE OR REPLACE SECRET {SECRET} ({', '.join(f'{k} {v}' for k, v in options.items())})"
+    # CREATE SECRET takes no bound parameters: each value is quoted by literal(), each keyword is a constant.
+    secret_options = ", ".join(f"{keyword} {value}" for keyword, value in options.items())
+    return f"CREATE OR REPLACE SECRET {SECRET} ({secret_options})"
 
 
 def bucket_of(data_path: str) -> str:

@@ -363,6 +363,11 @@ ALLOWED_INTERPOLATIONS = {
     "query",
     "literal(str(postgres_extension()))",
     "literal(str(extension_file('duckdb_extension_ducklake', 'ducklake')))",
+    "literal(str(extension_file('duckdb_extension_httpfs', 'httpfs')))",
+    # warehouse/object_store.py: the secret's constant name, and its options: constant keywords, values quoted by
+    # literal() (CREATE SECRET takes no bound parameters)
+    "SECRET",
+    "secret_options",
     "literal(lake_conninfo(location))",
     "literal(CREATE_ID_SEQUENCES)",
     # warehouse/lake_checks.py: a CHECK expression as the schema files in warehouse/sql state it
