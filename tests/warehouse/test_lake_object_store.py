@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.app import app
+from tests.reliability.harness import start, wait_until
 from tests.support.backends import warehouse_at
 from tests.support.s3server import KEY_ID, SECRET, s3_bucket
 from tests.warehouse.test_lake_backend import refresh_command
@@ -79,3 +80,39 @@ def test_the_secret_is_scoped_to_the_bucket_and_speaks_plain_http_to_a_local_sto
     assert "USE_SSL false" in statement and "URL_STYLE 'vhost'" in statement and "REGION 'us-east-1'" in statement
     secured = secret_statement("s3://bucket/lake/", {**env, "AWS_ENDPOINT_URL": "https://r2.example.test"})
     assert "USE_SSL true" in secured
+
+
+FX_FILES = "SELECT data_file FROM ducklake_list_files('lake', 'fx_rates')"
+
+
+def test_a_refresh_killed_mid_upload_leaves_readers_nothing_of_it(sources_file, tmp_path, monkeypatch, children):
+    """Stopped dead inside its landing transaction, its rates uploaded and nothing committed: readers see none of
+    it, and the next refresh lands the rates once; a file the dead writer left in the bucket is no reader's."""
+    with warehouse_at("ducklake", tmp_path, monkeypatch, fresh=True) as lake, s3_bucket(monkeypatch) as bucket:
+        monkeypatch.setenv(LAKE_DATA_ENV, f"s3://{bucket.name}/lake/")
+        marker = tmp_path / "mid-landing"
+        code = "import sys; from pipelines.cli.app import app; sys.argv[0] = 'ratecard'; app()"
+        args = ["refresh", "--sources", sources_file, "--warehouse", lake, "--source", "fx_ecb"]
+        env = {"RATECARD_FAILPOINT": f"landing:{marker}"}
+        writer = start(children, code, *args, env=env, stdout=subprocess.DEVNULL)
+        wait_until(marker.exists, writer, "the writer to stop inside its landing transaction", timeout_s=120)
+        writer.kill()
+        writer.wait(timeout=30)
+        left = bucket.keys("lake/main/fx_rates/")
+        with connect(lake, read_only=True) as con:
+            seen_after_kill = con.execute("SELECT count(*) FROM fx_rates").fetchone()[0]
+        command = refresh_command(sources_file, lake, ["fx_ecb"])
+        again = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert again.returncode == 0, again.stdout + again.stderr
+        with connect(lake, read_only=True) as con:
+            rates, dates = con.execute(
+                "SELECT count(*), count(DISTINCT (currency, rate_date)) FROM fx_rates"
+            ).fetchone()
+            referenced = [row[0] for row in con.execute(FX_FILES).fetchall()]
+        stored = bucket.keys("lake/main/fx_rates/")
+    assert left  # the dead writer's rates were uploaded before it died
+    assert seen_after_kill == 0  # killed before COMMIT: nothing of it, ever
+    assert rates == dates > 0  # the rates once each, whatever the dead writer uploaded
+    assert referenced and all(path.split(f"s3://{bucket.name}/", 1)[1] in stored for path in referenced)
+    # Its file stays in the bucket, referenced by no snapshot: readers never read it.
+    assert set(left) <= set(stored) and not set(left) & {p.split(f"s3://{bucket.name}/", 1)[1] for p in referenced}
