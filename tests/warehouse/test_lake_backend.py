@@ -1,5 +1,6 @@
-"""The DuckLake backend against the machine's real PostgreSQL: concurrent writer processes lose nothing, and a
-reader in another process sees only committed landings, is never blocked, and can pin a refresh's snapshot."""
+"""The DuckLake backend against the machine's real PostgreSQL: concurrent writer processes lose nothing (their data on
+a real S3 protocol server on 127.0.0.1), and a reader in another process sees only committed landings, is never
+blocked, and can pin a refresh's snapshot."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.reliability.harness import start, wait_until
 from tests.support.backends import lake_location, warehouse_at
 from tests.support.localserver import free_port
 from tests.support.pgserver import HOST, PORT, USER, fresh_database
+from tests.support.s3server import s3_bucket
 from warehouse.db import connect
 from warehouse.lake import attach_id_sequences, extension_file, postgres_extension
 from warehouse.lake_stats import LAKE_TABLES
@@ -101,20 +103,29 @@ def test_writers_attaching_a_new_catalog_at_once_all_get_its_id_sequences(attemp
     assert sorted(ids) == [(1,), (2,), (3,), (4,)], "one sequence, shared by every writer"
 
 
-def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, new_lake, tmp_path):
-    env = dict(os.environ)
-    writers = [
-        subprocess.Popen(
-            refresh_command(sources_file, new_lake, ids),
-            env=env,
-            text=True,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        for ids in WRITERS
-    ]
-    outputs = [writer.communicate(timeout=600)[0] for writer in writers]
-    assert [writer.returncode for writer in writers] == [0, 0, 0, 0], outputs
+def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, new_lake, tmp_path, monkeypatch):
+    """On the lake's data path a team uses: S3-compatible storage (moto's S3 server on 127.0.0.1)."""
+    with s3_bucket(monkeypatch) as bucket:
+        monkeypatch.setenv(LAKE_DATA_ENV, f"s3://{bucket.name}/lake/")
+        env = dict(os.environ)
+        writers = [
+            subprocess.Popen(
+                refresh_command(sources_file, new_lake, ids),
+                env=env,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            for ids in WRITERS
+        ]
+        outputs = [writer.communicate(timeout=600)[0] for writer in writers]
+        assert [writer.returncode for writer in writers] == [0, 0, 0, 0], outputs
+        landed = rows_by_source(new_lake)
+        written = bucket.keys("lake/")
+        with connect(new_lake, read_only=True) as con:
+            fetches = con.execute("SELECT count(*), count(DISTINCT fetch_id) FROM fetch_log").fetchone()
+            outcomes = con.execute("SELECT DISTINCT outcome FROM fetch_log").fetchall()
+    assert written and not (tmp_path / "lake").exists()  # the data went to the bucket, none to the local disk
 
     # The same sources, one process, into a DuckDB file: what every row count must be.
     reference = tmp_path / "reference" / "prices.duckdb"
@@ -124,12 +135,9 @@ def test_four_writer_processes_land_at_once_and_lose_nothing(sources_file, new_l
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
-    expected, landed = rows_by_source(reference), rows_by_source(new_lake)
+    expected = rows_by_source(reference)
     assert len(expected) >= 20 and sum(expected.values()) >= 60  # every source landed rows to compare
     assert landed == expected
-    with connect(new_lake, read_only=True) as con:
-        fetches = con.execute("SELECT count(*), count(DISTINCT fetch_id) FROM fetch_log").fetchone()
-        outcomes = con.execute("SELECT DISTINCT outcome FROM fetch_log").fetchall()
     assert fetches == (8, 8)  # one log row per source, ids unique across the four processes
     assert outcomes == [("landed",)]
 
