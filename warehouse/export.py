@@ -18,6 +18,9 @@ from typing import Any, Literal
 import duckdb
 
 from warehouse.db import connect
+from warehouse.export_targets import MANIFEST, BucketPrefix, ExportTarget, target_of
+from warehouse.lake import httpfs_extension
+from warehouse.object_store import reach
 from warehouse.queries import one_row, rows_as_dicts
 from warehouse.quoting import ident, literal
 from warehouse.target import is_lake
@@ -100,24 +103,24 @@ def export_one(
     con: duckdb.DuckDBPyConnection,
     name: str,
     comment: str | None,
-    out: Path,
+    out: Path | ExportTarget,
     fmt: Format,
     partitioned: bool,
     columns: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """One COPY per view or table (bulk, never row by row) and its manifest entry; `columns` as
     columns_by_relation gives them. The row count is the one COPY reports: counting again would run a view twice."""
+    place = target_of(out) if isinstance(out, Path) else out
     relation = ident(name)
     if partitioned:  # hive-style folders: <table>/fetch_date=YYYY-MM-DD/data_0.parquet
         relation = f"(SELECT *, CAST(timezone('UTC', fetched_at) AS DATE) AS fetch_date FROM {ident(name)})"
-    target = out / (name if partitioned else f"{name}.{fmt}")
-    if target.is_dir():
-        shutil.rmtree(target)  # a partition that no longer exists must not survive from an earlier export
-    (rows,) = one_row(con, f"COPY {relation} TO {literal(str(target))} ({copy_options(fmt, partitioned)})")
+    target = place.path(name if partitioned else f"{name}.{fmt}")
+    place.clear(target)
+    (rows,) = one_row(con, f"COPY {relation} TO {literal(target)} ({copy_options(fmt, partitioned)})")
     entry: dict[str, Any] = {
         "name": name,
         "kind": "history table" if partitioned else "view",
-        "path": target.relative_to(out).as_posix(),
+        "path": place.relative(target),
         "format": fmt,
         "rows": rows,
         "comment": comment,
@@ -125,16 +128,22 @@ def export_one(
     }
     if partitioned:
         entry["partitioned_by"] = {"column": PARTITION_COLUMN, "type": "DATE", "derived_from": "fetched_at (UTC date)"}
-        entry["partitions"] = sorted(p.name for p in target.iterdir() if p.is_dir())
+        entry["partitions"] = place.partitions(con, target)
     return entry
 
 
 def export_warehouse(
-    db_path: Path | str, out: Path, fmt: Format = "parquet", *, wait_s: float = 30.0
+    db_path: Path | str, out: Path | str, fmt: Format = "parquet", *, wait_s: float = 30.0
 ) -> dict[str, Any]:
     """Write every public view and history table of the file at `db_path` (a snapshot) into `out`. A new folder
-    appears whole or not at all: it is written beside its final name and renamed when complete."""
+    appears whole or not at all: it is written beside its final name and renamed when complete. An `s3://` prefix
+    is written in place, manifest.json last (`warehouse/export_targets.py`)."""
     with connect(db_path, read_only=True, wait_s=wait_s) as con:  # before any folder: a refusal leaves nothing
+        place = target_of(out)
+        if isinstance(place, BucketPrefix):
+            reach(con, place.url, httpfs_extension())
+            return export_into(con, db_path, place, fmt)
+        out = Path(out)
         if out.is_dir():
             return export_into(con, db_path, out, fmt)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -148,12 +157,15 @@ def export_warehouse(
     return manifest
 
 
-def export_into(con: duckdb.DuckDBPyConnection, db_path: Path | str, out: Path, fmt: Format) -> dict[str, Any]:
-    """Every public view and history table, then manifest.json, into the folder `out`."""
+def export_into(
+    con: duckdb.DuckDBPyConnection, db_path: Path | str, out: Path | ExportTarget, fmt: Format
+) -> dict[str, Any]:
+    """Every public view and history table, then manifest.json, into the folder or prefix `out`."""
+    place = target_of(out) if isinstance(out, Path) else out
     columns = columns_by_relation(con)
     views, tables = rows_as_dicts(con, PUBLIC_VIEWS), rows_as_dicts(con, HISTORY_TABLES)
-    files = [export_one(con, v["name"], v["comment"], out, fmt, False, columns[v["name"]]) for v in views]
-    files += [export_one(con, t["name"], t["comment"], out, fmt, True, columns[t["name"]]) for t in tables]
+    files = [export_one(con, v["name"], v["comment"], place, fmt, False, columns[v["name"]]) for v in views]
+    files += [export_one(con, t["name"], t["comment"], place, fmt, True, columns[t["name"]]) for t in tables]
     manifest = {"format": fmt, "snapshot": snapshot_info(con, db_path), "files": sorted(files, key=lambda f: f["name"])}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
+    place.write_text(con, MANIFEST, json.dumps(manifest, indent=2, default=str) + "\n")
     return manifest

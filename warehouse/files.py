@@ -55,6 +55,11 @@ class WarehouseUnreachable(WarehouseError):
     """A DuckLake's catalog database cannot be reached (server down, wrong host or credentials)."""
 
 
+class ObjectStoreMisconfigured(WarehouseUnreachable):
+    """A lake's data, or an export, is on object storage (`s3://`), but the environment does not say how to reach it
+    (warehouse/object_store.py names the variable, never a value)."""
+
+
 class LakeCatalogMissing(WarehouseUnreachable):
     """The server answers but has no database of the conninfo's dbname: DuckLake creates its tables, not the
     database, so a refresh cannot create it either."""

@@ -20,7 +20,7 @@ import duckdb
 
 from warehouse.files import LakeCatalogMissing, WarehouseError, WarehouseUnreachable
 from warehouse.lake_checks import closing
-from warehouse.object_store import give_credentials, is_object_store
+from warehouse.object_store import is_object_store, reach
 from warehouse.quoting import literal
 from warehouse.target import lake_conninfo, lake_data_path
 from warehouse.templates import cache_dir
@@ -46,6 +46,11 @@ def extension_file(package: str, name: str) -> Path:
     if spec is None or spec.origin is None:
         raise RuntimeError(f"the {package} wheel is missing: reinstall from requirements.lock")
     return Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}" / f"{name}.duckdb_extension"
+
+
+def httpfs_extension() -> Path:
+    """S3 and HTTP file access (a lake's data or an export on S3-compatible storage)."""
+    return extension_file("duckdb_extension_httpfs", "httpfs")
 
 
 def postgres_extension() -> Path:
@@ -129,8 +134,7 @@ def attach_lake(location: str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
         if (data := lake_data_path()) is not None:
             options.append(f"DATA_PATH {literal(data)}")
         if data is not None and is_object_store(data):  # on S3-compatible storage: httpfs, and its bucket's secret
-            con.execute(f"LOAD {literal(str(extension_file('duckdb_extension_httpfs', 'httpfs')))}")
-            give_credentials(con, data)
+            reach(con, data, httpfs_extension())
         suffix = f" ({', '.join(options)})" if options else ""
         attach_retrying(con, f"ATTACH {literal(location)} AS {LAKE}{suffix}")
         if not read_only:

@@ -11,27 +11,33 @@ The secret's values go into DuckDB only: they are never logged, and an error nam
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import duckdb
-
-from warehouse.files import WarehouseError
+from warehouse.files import ObjectStoreMisconfigured
 from warehouse.quoting import literal
+
+if TYPE_CHECKING:  # light to import: the CLI reads is_object_store before any DuckDB is needed
+    import duckdb
 
 URL_STYLE_ENV = "RATECARD_S3_URL_STYLE"
 NAMED_SECRET_ENV = "RATECARD_S3_SECRET"
 URL_STYLES = ("vhost", "path")
-SECRET = "ratecard_lake_data"
-
-
-class ObjectStoreMisconfigured(WarehouseError):
-    """The lake's data path is on object storage, but the environment does not say how to reach it."""
 
 
 def is_object_store(data_path: str | None) -> bool:
     return data_path is not None and data_path.lower().startswith("s3://")
+
+
+def reach(con: duckdb.DuckDBPyConnection, url: str, httpfs: Path, env: Mapping[str, str] = os.environ) -> None:
+    """Make `url` (s3://bucket/...) readable and writable from `con`: httpfs loaded from `httpfs`, the extension's
+    file, and a secret for the bucket (one per bucket: a lake's data and an export's target may be two)."""
+    con.execute(f"LOAD {literal(str(httpfs))}")
+    give_credentials(con, url, env)
 
 
 def give_credentials(con: duckdb.DuckDBPyConnection, data_path: str, env: Mapping[str, str] = os.environ) -> None:
@@ -70,7 +76,12 @@ def secret_statement(data_path: str, env: Mapping[str, str]) -> str:
         options["USE_SSL"] = "true" if parts.scheme == "https" else "false"
     # CREATE SECRET takes no bound parameters: each value is quoted by literal(), each keyword is a constant.
     secret_options = ", ".join(f"{keyword} {value}" for keyword, value in options.items())
-    return f"CREATE OR REPLACE SECRET {SECRET} ({secret_options})"
+    return f"CREATE OR REPLACE SECRET {secret_name(data_path)} ({secret_options})"
+
+
+def secret_name(data_path: str) -> str:
+    """The bucket's secret: ratecard_s3_ and the bucket name's SHA-256 prefix (an identifier whatever the name)."""
+    return "ratecard_s3_" + hashlib.sha256(bucket_of(data_path).encode()).hexdigest()[:16]
 
 
 def bucket_of(data_path: str) -> str:

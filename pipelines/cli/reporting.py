@@ -28,6 +28,7 @@ from warehouse.files import (
     LakeCatalogMissing,
     NewerDuckDBFile,
     NotADuckDBFile,
+    ObjectStoreMisconfigured,
     WarehouseBusy,
     WarehouseMissing,
     WarehouseUnreachable,
@@ -104,6 +105,11 @@ USER_ERRORS: dict[type[Exception], tuple[int, str]] = {
         9,
         "create it (createdb NAME, or CREATE DATABASE NAME in psql) and run the command again: DuckLake makes its "
         "tables there itself; or correct dbname in RATECARD_WAREHOUSE",
+    ),
+    ObjectStoreMisconfigured: (
+        9,
+        "set the variable named (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL, RATECARD_S3_URL_STYLE: "
+        "docs/DEPLOY.md) and run the command again",
     ),
     WarehouseUnreachable: (9, "start the catalog's PostgreSQL server, or correct the conninfo in RATECARD_WAREHOUSE"),
     WarehouseBusy: (6, "close the program holding it (PID above), or pass --wait SECONDS"),

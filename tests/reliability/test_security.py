@@ -363,11 +363,15 @@ ALLOWED_INTERPOLATIONS = {
     "query",
     "literal(str(postgres_extension()))",
     "literal(str(extension_file('duckdb_extension_ducklake', 'ducklake')))",
-    "literal(str(extension_file('duckdb_extension_httpfs', 'httpfs')))",
-    # warehouse/object_store.py: the secret's constant name, and its options: constant keywords, values quoted by
-    # literal() (CREATE SECRET takes no bound parameters)
-    "SECRET",
+    "literal(str(httpfs))",
+    # warehouse/object_store.py: the secret's name (a constant prefix and hex digits), and its options: constant
+    # keywords, values quoted by literal() (CREATE SECRET takes no bound parameters)
+    "secret_name(data_path)",
     "secret_options",
+    # warehouse/export_targets.py: paths quoted by literal(), and the constant options of the manifest's COPY
+    "literal(path + '/*/*')",
+    "literal(self.path(name))",
+    "TEXT_OPTIONS",
     "literal(lake_conninfo(location))",
     "literal(CREATE_ID_SEQUENCES)",
     # warehouse/lake_checks.py: a CHECK expression as the schema files in warehouse/sql state it

@@ -4,6 +4,7 @@ it; the credentials come from the standard AWS variables, and a missing or wrong
 
 from __future__ import annotations
 
+import json
 import subprocess
 from decimal import Decimal
 
@@ -16,7 +17,8 @@ from tests.support.backends import warehouse_at
 from tests.support.s3server import KEY_ID, SECRET, s3_bucket
 from tests.warehouse.test_lake_backend import refresh_command
 from warehouse.db import connect
-from warehouse.object_store import ObjectStoreMisconfigured, secret_statement
+from warehouse.files import ObjectStoreMisconfigured
+from warehouse.object_store import secret_statement
 from warehouse.target import LAKE_DATA_ENV
 
 SOURCES = ["fx_ecb", "aws_trn1", "gpu_hyperstack"]
@@ -40,11 +42,14 @@ def test_a_refresh_lands_its_files_in_the_bucket_and_show_and_reparse_read_them(
         for name, args in {
             "show": ["show"],
             "reparse": ["reparse", "--sources", str(sources_file), "--source", "aws_trn1"],
+            "export": ["export", "--out", f"s3://{bucket.name}/exports/"],
         }.items():
             done = CliRunner().invoke(app, [*args, "--warehouse", lake], terminal_width=200)
             assert done.exit_code == 0, (name, done.stdout + done.stderr)
             outputs[name] = done.stdout
         after = bucket.keys("lake/")
+        exported = bucket.keys("exports/")
+        manifest = json.loads(bucket.client.get_object(Bucket=bucket.name, Key="exports/manifest.json")["Body"].read())
     assert trn1 == Decimal("21.50") and listed > 0
     # The tables' data files, as Parquet, in the bucket (DuckLake keeps a few small inserts in its catalog instead).
     assert all(key.endswith(".parquet") for key in files)
@@ -53,6 +58,13 @@ def test_a_refresh_lands_its_files_in_the_bucket_and_show_and_reparse_read_them(
     assert "21.50" in outputs["show"]
     assert "1 fetches replayed: 1 landed, 0 unchanged, 0 quarantined" in outputs["reparse"]
     assert set(files) <= set(after)  # the replay kept every file the refresh wrote
+    # The export beside it, in the same bucket: every file the manifest names is there, and the manifest's own
+    # snapshot is the lake's.
+    named = {f"exports/{f['path']}" for f in manifest["files"] if f["kind"] == "view"}
+    assert named and named <= set(exported) and "lake_snapshot_id" in manifest["snapshot"]
+    history = next(f for f in manifest["files"] if f["name"] == "aws_instance_price_history")
+    assert history["partitions"] and all(p.startswith("fetch_date=") for p in history["partitions"])
+    assert f"s3://{bucket.name}/exports/manifest.json" in " ".join(outputs["export"].split())
 
 
 @pytest.mark.parametrize(
@@ -76,7 +88,11 @@ def test_a_missing_or_wrong_setting_is_named_and_no_secret_is_shown(env, says):
 def test_the_secret_is_scoped_to_the_bucket_and_speaks_plain_http_to_a_local_store():
     env = {"AWS_ACCESS_KEY_ID": KEY_ID, "AWS_SECRET_ACCESS_KEY": SECRET, "AWS_ENDPOINT_URL": "http://127.0.0.1:9000"}
     statement = secret_statement("s3://bucket/lake/", env)
-    assert "SCOPE 's3://bucket'" in statement and "ENDPOINT '127.0.0.1:9000'" in statement
+    assert (
+        statement.startswith("CREATE OR REPLACE SECRET ratecard_s3_")
+        and "SCOPE 's3://bucket'" in statement
+        and "ENDPOINT '127.0.0.1:9000'" in statement
+    )
     assert "USE_SSL false" in statement and "URL_STYLE 'vhost'" in statement and "REGION 'us-east-1'" in statement
     secured = secret_statement("s3://bucket/lake/", {**env, "AWS_ENDPOINT_URL": "https://r2.example.test"})
     assert "USE_SSL true" in secured
@@ -116,3 +132,15 @@ def test_a_refresh_killed_mid_upload_leaves_readers_nothing_of_it(sources_file, 
     assert referenced and all(path.split(f"s3://{bucket.name}/", 1)[1] in stored for path in referenced)
     # Its file stays in the bucket, referenced by no snapshot: readers never read it.
     assert set(left) <= set(stored) and not set(left) & {p.split(f"s3://{bucket.name}/", 1)[1] for p in referenced}
+
+
+def test_a_file_warehouse_exports_to_a_bucket_with_its_manifest_last(demo_warehouse, monkeypatch):
+    with s3_bucket(monkeypatch) as bucket:
+        done = CliRunner().invoke(app, ["export", "--out", f"s3://{bucket.name}/daily/", "--db", str(demo_warehouse)])
+        keys = bucket.keys("daily/")
+        body = bucket.client.get_object(Bucket=bucket.name, Key="daily/manifest.json")["Body"].read()
+    assert done.exit_code == 0, done.stdout + done.stderr
+    manifest = json.loads(body)
+    assert body.endswith(b"}\n") and manifest["format"] == "parquet" and "sha256" in manifest["snapshot"]
+    views = {f"daily/{f['path']}" for f in manifest["files"] if f["kind"] == "view"}
+    assert "daily/accelerator_hour_prices.parquet" in views and views <= set(keys)
