@@ -144,3 +144,12 @@ def test_a_file_warehouse_exports_to_a_bucket_with_its_manifest_last(demo_wareho
     assert body.endswith(b"}\n") and manifest["format"] == "parquet" and "sha256" in manifest["snapshot"]
     views = {f"daily/{f['path']}" for f in manifest["files"] if f["kind"] == "view"}
     assert "daily/accelerator_hour_prices.parquet" in views and views <= set(keys)
+
+
+def test_an_export_to_a_bucket_without_credentials_is_exit_9_naming_the_variables(demo_warehouse, monkeypatch):
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "RATECARD_S3_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    done = CliRunner().invoke(app, ["export", "--out", "s3://nowhere/exports/", "--db", str(demo_warehouse)])
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.exit_code == 9, said
+    assert "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY" in said and "docs/DEPLOY.md" in said
