@@ -142,9 +142,8 @@ def _unit_price(rate: Any) -> tuple[Decimal, str]:
     price = rate.get("unitPrice") if isinstance(rate, dict) else None
     if not isinstance(price, dict):
         raise RowRefused(f"a tiered rate has no unitPrice: {rate!r}")
-    units, nanos = json_number(price.get("units", "0")), price.get("nanos", 0)
-    if isinstance(price.get("units"), str):  # int64 travels as a JSON string
-        units = Decimal(price["units"]) if re.fullmatch(r"-?\d+", price["units"]) else None
+    raw, nanos = price.get("units", "0"), price.get("nanos", 0)
+    units = _whole(raw) if isinstance(raw, str) else json_number(raw)  # int64 travels as a JSON string
     if units is None or not isinstance(nanos, int) or isinstance(nanos, bool):
         raise RowRefused(f"unitPrice {price!r} is not units and nanos")
     currency = price.get("currencyCode")
@@ -152,3 +151,7 @@ def _unit_price(rate: Any) -> tuple[Decimal, str]:
         raise RowRefused(f"unitPrice {price!r} names no currency")
     amount = units + nanos * NANOS
     return (amount.quantize(Decimal(1)) if amount == amount.to_integral_value() else amount.normalize()), currency
+
+
+def _whole(text: str) -> Decimal | None:
+    return Decimal(text) if re.fullmatch(r"-?\d+", text) else None

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import duckdb
 from pydantic import ValidationError
 
-from pipelines.errors import MissingColumnError
+from pipelines.errors import MissingColumnError, model_problems
 from pipelines.pricelist.offer_csv import rows_by_region, select_list
 from pipelines.pricelist.records import (
     SAGEMAKER_PREFIX,
@@ -197,8 +197,7 @@ def _quote(row: SageMakerRow, kind: PriceListKind) -> SageMakerQuote | None:
             price_list_gpu_memory=row.gpu_memory or None,
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise NotAPrice(f"SKU {row.sku}: {problems}") from exc
+        raise NotAPrice(f"SKU {row.sku}: {model_problems(exc)}") from exc
 
 
 def _batch_fields(rows: list[SageMakerRow], _source_id: str) -> dict[str, Any]:
