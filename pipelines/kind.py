@@ -5,7 +5,7 @@ finds it by the name sources declare (`SourceSpec.kind`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -142,6 +142,10 @@ class Kind:
     # What part of the source's current version the batch replaces (price list: its region), so the drift rules
     # compare a region with that region only. Empty: the whole source.
     scope: Callable[[Any], dict[str, Any]] = lambda _batch: {}
+    # A batch read only in part, region by region (Azure's answer after a failed page): the regions it covers, to
+    # which the drift rules and the landing keep to; the source's other regions keep their last good version.
+    # None: the batch covers the whole source (or its scope).
+    regions_read: Callable[[Any], Sequence[str] | None] = lambda _batch: None
     # Gates against what is already landed (price list: the publication date); raise ValidationFailed.
     gates: Callable[[Any, LandedSoFar], None] | None = None
     # The batch around what the adapter read, from the source and the adapter's module (GPU: the adapter reads

@@ -122,6 +122,9 @@ class Snapshot:
     # Business keys of rows refused one by one this time: their open versions stay open (the last good version
     # stays current), where an absent key would otherwise be closed as gone.
     kept: list[dict[str, Any]] = field(default_factory=list)
+    # The snapshot covers only these values of these columns (an answer read region by region: {"region": [...]}):
+    # open rows outside them are neither compared nor closed. Empty: it covers the whole source (or its scope).
+    within: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def land_batch(
@@ -174,7 +177,14 @@ def land_in_transaction(
             arrow = snapshot_table(snapshot.table, snapshot.rows, fetch.source_id, lineage, at)
             if at is None:
                 counts = land_snapshot(
-                    con, snapshot.table, arrow, fetch.source_id, fetch.fetched_at, snapshot.scope, snapshot.kept
+                    con,
+                    snapshot.table,
+                    arrow,
+                    fetch.source_id,
+                    fetch.fetched_at,
+                    snapshot.scope,
+                    snapshot.kept,
+                    snapshot.within,
                 )
             else:
                 counts = land_snapshot_at(

@@ -119,6 +119,15 @@ def scope_filter(table: VersionedTable, scope: Mapping[str, Any]) -> tuple[str, 
     return sql, {f"scope_{k}": scope[k] for k in table.scope_columns}
 
 
+def within_filter(table: VersionedTable, within: Mapping[str, list[Any]]) -> tuple[str, dict[str, Any]]:
+    """SQL limiting the open rows to the values a snapshot covers (Snapshot.within), and its parameters."""
+    unknown = set(within) - set(table.key_columns)
+    if unknown:
+        raise ValueError(f"{table.name}: a snapshot covers values of its key columns only, not {sorted(unknown)}")
+    sql = "".join(f" AND list_contains($within_{k}, {k})" for k in within)
+    return sql, {f"within_{k}": list(values) for k, values in within.items()}
+
+
 def land_snapshot(
     con: duckdb.DuckDBPyConnection,
     table: VersionedTable,
@@ -127,11 +136,15 @@ def land_snapshot(
     observed_at: datetime,
     scope: Mapping[str, Any] | None = None,
     kept: list[dict[str, Any]] | None = None,
+    within: Mapping[str, list[Any]] | None = None,
 ) -> LandCounts:
     """Apply one snapshot (of the whole source, or of its `scope` within the source, e.g. one region). The open
-    rows of the `kept` keys (rows refused this time) stay open though the snapshot lacks them. The caller owns
-    the transaction, so several tables land atomically."""
+    rows of the `kept` keys (rows refused this time) stay open though the snapshot lacks them, and so do those
+    outside `within` (column -> the values the snapshot covers). The caller owns the transaction, so several
+    tables land atomically."""
     scope_where, scope_params = scope_filter(table, scope or {})
+    within_where, within_params = within_filter(table, within or {})
+    scope_where, scope_params = scope_where + within_where, scope_params | within_params
     # Registered, not copied: DuckDB scans the Arrow table in place. Re-registering replaces it, so a failed
     # landing (whose transaction the caller rolls back, temp table included) needs no cleanup here.
     con.register("_snapshot", snapshot)

@@ -16,6 +16,9 @@ price, and the other clouds' prices are Linux), "Low Priority" meters (Azure Bat
 DevTest rates. The API states no GPU: each size's model and count come from pipelines/reference/azure_vm_sizes.json,
 which names the Microsoft page that states them; a size not there is refused by name, as is an item with no price,
 another unit or an unknown type, while the rest lands. The region is the API's `armRegionName`; stock is unknown.
+
+When the whole answer cannot be read, it is read region by region (pipelines/fetch/split_pages.py): the regions
+read whole land, and the others, named, keep their last good prices.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pipelines.errors import ParseError
 from pipelines.gpu.readers.refusals import RowRefused, first_refused, gpu_offer
 from pipelines.gpu.records import BillingPeriod, GpuOffer, GpuPriceKind, GpuRows, PricePer
 from pipelines.reading.json_body import json_number
-from pipelines.reading.pages import page_documents
+from pipelines.reading.pages import SplitRead, paged_answer
 from pipelines.reading.read_paths import ReadPaths
 from pipelines.sources.file import SourceSpec
 from pipelines.sources.locations import PACKAGE_DIR
@@ -63,7 +66,8 @@ def parse(body: bytes, source: SourceSpec) -> GpuRows:
     offers: dict[tuple[str, str, str], GpuOffer] = {}
     refused: list[str] = []
     paths = ReadPaths()
-    for number, page in enumerate(page_documents(body, sid), start=1):
+    answer = paged_answer(body, sid)
+    for number, page in enumerate(answer.documents, start=1):
         items = page.get("Items") if isinstance(page, dict) else page  # a bare list: a capture of the items alone
         if not isinstance(items, list):
             raise ParseError(sid, f"page {number} has no list at key Items")
@@ -89,7 +93,24 @@ def parse(body: bytes, source: SourceSpec) -> GpuRows:
         raise ParseError(
             sid, f"no GPU VM price in the answer ({len(refused)} item(s) refused)" + first_refused(refused)
         )
-    return GpuRows(offers=list(offers.values()), refused=refused, shape=paths.fingerprint)
+    if answer.split is None:
+        return GpuRows(offers=list(offers.values()), refused=refused, shape=paths.fingerprint)
+    refused += split_refusals(answer.split)
+    regions = list(answer.split.read)
+    return GpuRows(offers=list(offers.values()), refused=refused, shape=paths.fingerprint, regions_read=regions)
+
+
+def split_refusals(split: SplitRead) -> list[str]:
+    """What an answer read region by region did not land, named: each region whose own answer failed, and every
+    region the pages read before the failure did not name. Each keeps its last good prices."""
+    kept = "its last good prices stay current"
+    refused = [f"region {region}: its own answer failed too, {why}; {kept}" for region, why in split.failed.items()]
+    refused.append(
+        f"the answer for every region failed ({split.whole_answer_failed}), so each of the {len(split.read)} "
+        f"region(s) its first pages named was read on its own; any region they did not name was not asked for: "
+        f"{kept.replace('its', 'their')}"
+    )
+    return refused
 
 
 def _offers(item: dict[str, Any], source: SourceSpec) -> list[GpuOffer]:

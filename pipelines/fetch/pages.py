@@ -38,6 +38,7 @@ class PageText:
     reached_by: str | None
     text: str
     sha256: str
+    part: str | None = None  # the part of a split answer it belongs to (an Azure region); None for a whole answer
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,53 @@ class NextPage:
         return first.copy_with(raw_path=httpx.URL(named).raw_path, fragment=None)  # on the first page's host
 
 
+class PagesCutShort(FetchError):
+    """A paged answer that failed after its first page: the pages read before the failure ride along, so a split
+    (pipelines/fetch/split_pages.py) can see what they named. They never land by themselves."""
+
+    def __init__(self, failed: FetchError, pages: list[PageText]) -> None:
+        super().__init__(
+            failed.source_id, failed.message, status=failed.status, retryable=failed.retryable, cause=failed.cause
+        )
+        self.pages = pages
+
+
 def fetch_pages(
     fetcher: Fetcher, source_id: str, url: str, follow: NextPage, max_pages: int, **fetch: Any
 ) -> FetchResult:
     """Every page of the answer at `url`, following what each page names next, as one FetchResult whose body is the
-    envelope. Raises FetchError (cause "paging" for a page that cannot be read as one) naming the failed page."""
-    first = httpx.URL(url)
+    envelope. Raises FetchError (cause "paging" for a page that cannot be read as one) naming the failed page,
+    PagesCutShort when pages were read before it."""
+    pages, results = read_pages(fetcher, source_id, url, follow, max_pages, **fetch)
+    return answer_of(envelope(follow.key, pages), results)
+
+
+def read_pages(
+    fetcher: Fetcher, source_id: str, url: str, follow: NextPage, max_pages: int, part: str | None = None, **fetch: Any
+) -> tuple[list[PageText], list[FetchResult]]:
+    """The pages of the answer at `url` (each labelled `part`), and each page's fetch; raises as fetch_pages."""
     pages: list[PageText] = []
     results: list[FetchResult] = []
+    try:
+        _follow_pages(fetcher, source_id, httpx.URL(url), follow, max_pages, part, pages, results, fetch)
+    except FetchError as exc:
+        if pages:
+            raise PagesCutShort(exc, pages) from exc
+        raise
+    return pages, results
+
+
+def _follow_pages(
+    fetcher: Fetcher,
+    source_id: str,
+    first: httpx.URL,
+    follow: NextPage,
+    max_pages: int,
+    part: str | None,
+    pages: list[PageText],
+    results: list[FetchResult],
+    fetch: dict[str, Any],
+) -> None:
     named: str | None = None
     seen = {str(first)}
     while True:
@@ -78,32 +118,39 @@ def fetch_pages(
                 cause=exc.cause,
             ) from exc
         text = _page_text(source_id, number, result)
-        pages.append(PageText(named, text, result.sha256))
+        reached_by, named = named, _named_next(source_id, number, text, follow)  # a page that is not one is no page
+        pages.append(PageText(reached_by, text, result.sha256, part))
         results.append(result)
-        named = _named_next(source_id, number, text, follow)
         if named is None:
-            break
+            return
         if len(pages) >= max_pages:
             raise _unreadable(source_id, number, f"it names a page past the limit of {max_pages} pages")
         if str(follow.url(first, named)) in seen:
             raise _unreadable(source_id, number, f"its {follow.key} leads back to a page already read: {named}")
         seen.add(str(follow.url(first, named)))
-    body = envelope(follow.key, pages)
+
+
+def answer_of(body: bytes, results: list[FetchResult]) -> FetchResult:
+    """The first page's request, status and time; the whole answer's body, hash, time taken and attempts."""
     elapsed, attempts = sum(r.elapsed_ms for r in results), sum(r.attempts for r in results)
-    # The first page's request, status and time; the whole answer's body, hash, time taken and attempts.
     return replace(
         results[0], body=body, sha256=hashlib.sha256(body).hexdigest(), elapsed_ms=elapsed, attempts=attempts
     )
 
 
-def envelope(next_key: str, pages: list[PageText]) -> bytes:
-    """The pages as one JSON body (see the module's docstring)."""
-    document = {
-        "format": ENVELOPE,
-        "paged_by": next_key,
-        "pages": [{"reached_by": p.reached_by, "sha256": p.sha256, "text": p.text} for p in pages],
-    }
+def envelope(next_key: str, pages: list[PageText], split: dict[str, Any] | None = None) -> bytes:
+    """The pages as one JSON body (see the module's docstring); an answer read part by part names each page's part
+    and carries what the split found (pipelines/fetch/split_pages.py)."""
+    document: dict[str, Any] = {"format": ENVELOPE, "paged_by": next_key}
+    if split is not None:
+        document["split"] = split
+    document["pages"] = [_page_entry(p) for p in pages]
     return json.dumps(document, ensure_ascii=False, indent=1).encode()
+
+
+def _page_entry(page: PageText) -> dict[str, Any]:
+    entry = {"reached_by": page.reached_by, "sha256": page.sha256, "text": page.text}
+    return entry if page.part is None else {"part": page.part, **entry}
 
 
 def _page_text(source_id: str, number: int, result: FetchResult) -> str:

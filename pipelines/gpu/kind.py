@@ -133,6 +133,7 @@ KIND = Kind(
     _prices,
     lambda b: len(b.listings),
     batch_of=_batch_of,
+    regions_read=lambda b: b.regions_read,
     history=History((GPU_LISTINGS.name,), CURRENT_PRICES, CURRENT_ROWS, changes=CHANGES),
     reads_landed=("fx",),  # non-USD prices convert with the day's ECB rates
     asset_group="gpu_sources",

@@ -25,6 +25,9 @@ class ListingsBatch(Protocol):
     @property
     def listings(self) -> Sequence[GpuListing]: ...
 
+    @property
+    def regions_read(self) -> Sequence[str] | None: ...
+
 
 # A price as printed: Google prints nine decimals ($93.400712807 / 1 hour), more than MONEY's six.
 PRINTED_MONEY = pa.decimal128(24, 12)
@@ -104,7 +107,9 @@ def gpu_snapshots(batch: ListingsBatch) -> list[Snapshot]:
         row = listing.model_dump(mode="python")
         row["original_unit"] = listing.original_unit
         rows.append({k: (v.value if hasattr(v, "value") else v) for k, v in row.items()})
-    return [Snapshot(GPU_LISTINGS, rows)]
+    if batch.regions_read is None:
+        return [Snapshot(GPU_LISTINGS, rows)]
+    return [Snapshot(GPU_LISTINGS, rows, within={"region": list(batch.regions_read)})]
 
 
 def upgrade_gpu_history(con: duckdb.DuckDBPyConnection, part: SchemaPart) -> None:

@@ -86,6 +86,7 @@ class NormalisedBatch(BaseModel):
     unpriced: list[str]
     unknown_names: list[str]
     stale_rates: list[StaleRate]
+    regions_read: list[str] | None = None  # see GpuBatch
 
 
 def rate_is_stale(rate_date: date | None, on: date, max_rate_age_days: int) -> bool | None:
@@ -177,4 +178,5 @@ def normalise(
         unpriced=batch.unpriced,
         unknown_names=unknown,
         stale_rates=stale_rates(listings, on),
+        regions_read=batch.regions_read,
     )

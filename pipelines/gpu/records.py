@@ -142,6 +142,9 @@ class GpuBatch(BaseModel):
     # Parts of the page refused while the rest lands, each with why (a price table whose columns are not found).
     refused: list[str] = Field(default_factory=list)
     shape: str | None = None  # fingerprint of the table headers or record keys, for drift detection
+    # The regions the answer covers when it was read region by region (Azure's, split after a failed page): the
+    # source's other regions keep their last good version. None: the answer covers every region it has.
+    regions_read: list[str] | None = None
 
 
 class GpuRows(BaseModel):
@@ -152,6 +155,7 @@ class GpuRows(BaseModel):
     unpriced: list[str] = Field(default_factory=list)
     refused: list[str] = Field(default_factory=list)
     shape: str | None = None
+    regions_read: list[str] | None = None  # see GpuBatch
 
 
 def gpu_batch(rows: GpuRows, source_id: str, parser_version: str, provider: str) -> GpuBatch:
@@ -163,6 +167,7 @@ def gpu_batch(rows: GpuRows, source_id: str, parser_version: str, provider: str)
         unpriced=rows.unpriced,
         refused=rows.refused,
         shape=rows.shape,
+        regions_read=rows.regions_read,
     )
 
 

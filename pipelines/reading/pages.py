@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipelines.errors import ParseError
@@ -10,13 +11,35 @@ from pipelines.fetch.pages import ENVELOPE
 from pipelines.reading.json_body import load_json
 
 
+@dataclass(frozen=True)
+class SplitRead:
+    """An answer read part by part (pipelines/fetch/split_pages.py): the field it split by, why the whole answer
+    could not be read, the parts read whole (in order) and each failed part with why."""
+
+    by: str
+    whole_answer_failed: str
+    read: tuple[str, ...]
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PagedAnswer:
+    documents: list[Any]  # each page's JSON document, in order
+    split: SplitRead | None = None  # None: the answer was read whole
+
+
 def page_documents(body: bytes, source_id: str) -> list[Any]:
     """Each page's JSON document, in order, numbers as exact Decimals. A body that is not an envelope is one page
     on its own (an answer captured one page at a time). Each page's text must still hash to the SHA-256 taken as it
     arrived: an envelope changed since is refused."""
+    return paged_answer(body, source_id).documents
+
+
+def paged_answer(body: bytes, source_id: str) -> PagedAnswer:
+    """The pages' documents (as page_documents) and, for an answer read part by part, what the split found."""
     document = load_json(body, source_id)
     if not (isinstance(document, dict) and document.get("format") == ENVELOPE):
-        return [document]
+        return PagedAnswer([document])
     pages = document.get("pages")
     if not isinstance(pages, list) or not pages:
         raise ParseError(source_id, "the paged answer holds no page")
@@ -32,4 +55,19 @@ def page_documents(body: bytes, source_id: str) -> list[Any]:
             documents.append(load_json(text.encode(), source_id))
         except ParseError as exc:
             raise ParseError(source_id, f"page {number} of the paged answer: {exc.message}") from exc
-    return documents
+    return PagedAnswer(documents, _split_of(document, pages, source_id))
+
+
+def _split_of(document: dict[str, Any], pages: list[Any], source_id: str) -> SplitRead | None:
+    split = document.get("split")
+    if split is None:
+        return None
+    by, why, failed = (
+        split.get(k) if isinstance(split, dict) else None for k in ("by", "whole_answer_failed", "failed")
+    )
+    parts = [page.get("part") for page in pages]
+    if not (isinstance(by, str) and isinstance(why, str) and isinstance(failed, dict)):
+        raise ParseError(source_id, "the paged answer's split record lacks its field, reason or failed parts")
+    if not all(isinstance(part, str) for part in parts):
+        raise ParseError(source_id, "a page of the answer read part by part names no part")
+    return SplitRead(by, why, tuple(dict.fromkeys(parts)), {str(k): str(v) for k, v in failed.items()})

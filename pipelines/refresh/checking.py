@@ -110,7 +110,7 @@ def finish_check(
         drift = evaluate(
             source.id,
             source.drift,
-            state.baseline(kind, source.id, kind.scope(prepared.batch)),
+            state.baseline(kind, source.id, kind.scope(prepared.batch)).within(kind.regions_read(prepared.batch)),
             kind.prices(prepared.batch),
             prepared.shape,
             kind.row_count(prepared.batch),

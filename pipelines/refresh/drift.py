@@ -8,6 +8,7 @@ the figures, so the quarantine row explains itself. Sources with no prices (FX) 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -22,6 +23,13 @@ class Baseline:
     prices: dict[Key, Decimal]
     shape: str | None
     rows: int = 0  # open rows of the current version (AWS: specs and prices)
+
+    def within(self, regions: Sequence[str] | None) -> Baseline:
+        """The current version in these regions only (a batch read region by region); None: all of it."""
+        if regions is None:
+            return self
+        keep = set(regions)
+        return Baseline({key: p for key, p in self.prices.items() if key[2] in keep}, self.shape)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pipelines.adapters import parser_version
 from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
-from pipelines.fetch.pages import NextPage, fetch_pages
+from pipelines.fetch.split_pages import fetch_answer
 from pipelines.kind import REFUSED
 from pipelines.kinds import kind_named
 from pipelines.refresh.checking import CHECK_BUGS, Checked, Prepared, check_body, check_bug, prepare_body
@@ -112,10 +112,8 @@ def fetch_source(source: SourceSpec, fetcher: Fetcher, *, to_file: bool | None =
         "headers": secret_headers(source),
         "max_bytes": source.max_bytes,
     }
-    if source.paging is not None:  # every page, kept as one body
-        paging = source.paging
-        follow = NextPage(paging.key, paging.token_param)
-        return fetch_pages(fetcher, source.id, str(source.url), follow, paging.max_pages, **request)
+    if source.paging is not None:  # every page, kept as one body (or, where it splits, every page of each part)
+        return fetch_answer(fetcher, source.id, str(source.url), source.paging, **request)
     spool = None
     if source.adapter_info.reads_files if to_file is None else to_file:
         handle, name = tempfile.mkstemp(prefix=f"ratecard-{source.id}-", suffix=".zst")  # the fetcher compresses

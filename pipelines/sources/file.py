@@ -76,10 +76,21 @@ class NotifySettings(BaseModel):
     changes: tuple[ChangeKind, ...] = ("price",)
 
 
+class SplitBy(BaseModel):
+    """How an OData answer (Azure's) splits when it cannot be read whole: each value of the items' field `by` that
+    the pages read before the failure name is asked for on its own, its `$filter` narrowed to that value, whole or
+    not at all (pipelines/fetch/split_pages.py). `items` is the key of each page's list of items."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    items: str = Field(min_length=1)  # Azure: Items
+    by: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")  # Azure: armRegionName
+
+
 class Paging(BaseModel):
     """An answer paged by what each page names next (pipelines/fetch/pages.py): fetched whole, or not at all. Give
     `next_link` (the key holding the next page's URL), or `next_token` with `token_param` (the key holding a token,
-    and the query parameter that sends it back)."""
+    and the query parameter that sends it back); `split` reads the answer part by part when it fails whole."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -87,6 +98,7 @@ class Paging(BaseModel):
     next_token: str | None = Field(None, min_length=1)  # Google's Billing Catalog: nextPageToken...
     token_param: str | None = Field(None, min_length=1)  # ...sent back as pageToken
     max_pages: int = Field(100, ge=1, le=10_000)  # an answer with more pages fails, named: a link that never ends
+    split: SplitBy | None = None
 
     @model_validator(mode="after")
     def _one_way(self) -> Paging:

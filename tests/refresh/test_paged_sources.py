@@ -1,14 +1,19 @@
 """A source whose answer is paged (Azure's Retail Prices API) through a whole refresh: every page lands as one
 version; a page cut off halfway fails that source alone, naming the page, with its last good version kept; the same
-pages again are an unchanged fetch."""
+pages again are an unchanged fetch. Where the source splits its answer, a later page failing reads each region on its
+own: the regions read land, and the one that failed keeps its last good version, named."""
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
+import httpx
 
 from pipelines.fetch.offline import pointed_at
+from pipelines.fetch.split_pages import narrowed
 from pipelines.sources.file import SourceSpec, load_sources
 from tests.support.localserver import LocalServer, Reply
 from tests.support.refreshing import refreshed_in
@@ -66,3 +71,54 @@ def test_every_page_lands_and_a_page_cut_off_halfway_keeps_the_last_good_version
         again = refreshed(sources, tmp_path)
     assert again["gpu_azure"] == ("unchanged", "")  # the same pages: the same envelope, the same hash
     assert current_azure(tmp_path) == landed
+
+
+def with_its_query(azure: SourceSpec, server: LocalServer) -> SourceSpec:
+    """Azure pointed at `server` with its real query, whose $filter a region narrows."""
+    (declared,) = [s for s in load_sources() if s.id == azure.id]
+    url = server.url(f"/{azure.sample}?{httpx.URL(str(declared.url)).query.decode()}")
+    return SourceSpec.model_validate({**azure.model_dump(), "url": url})
+
+
+def region_answer(pages: list[Path], region: str, moved: Decimal, dropped: int) -> bytes:
+    """The sample's items in `region`, as one page: the first item's price times `moved`, item `dropped` left out."""
+    items = [i for p in pages for i in json.loads(p.read_bytes())["Items"] if i["armRegionName"] == region]
+    items[0]["retailPrice"] = float(Decimal(str(items[0]["retailPrice"])) * moved)
+    del items[dropped]
+    return json.dumps({"BillingCurrency": "USD", "Items": items, "NextPageLink": None, "Count": len(items)}).encode()
+
+
+def test_a_later_page_failing_lands_each_region_read_on_its_own_and_names_the_region_that_failed(tmp_path):
+    with LocalServer() as server:
+        declared, second = served(server)
+        sources = [with_its_query(s, server) if s.id == "gpu_azure" else s for s in declared]
+        azure = next(s for s in sources if s.id == "gpu_azure")
+        refreshed(sources, tmp_path)
+        before = {(row[0], row[1], row[2]): row for row in current_azure(tmp_path)}
+        pages = [path for _, path in sample_routes(azure)]
+        server.set(second, Reply(status=500, body=b"internal error", content_type="text/plain"))
+        for region, reply in (
+            ("eastus", Reply(body=region_answer(pages, "eastus", Decimal("1.1"), 2), content_type="application/json")),
+            ("westeurope", Reply(status=500, body=b"internal error", content_type="text/plain")),
+        ):
+            server.set(
+                httpx.URL(narrowed("gpu_azure", str(azure.url), "armRegionName", region)).raw_path.decode(), reply
+            )
+        (outcome,) = [o for o in refreshed_in(tmp_path, sources, max_attempts=1) if o.source_id == "gpu_azure"]
+    assert outcome.status == "landed" and outcome.error is None
+    said = " | ".join(outcome.warnings)
+    assert (
+        "region westeurope: its own answer failed too, page 1 of the answer: gave up after 1 attempts: HTTP 500" in said
+    )
+    assert "the answer for every region failed (page 2 of the answer: gave up after 1 attempts: HTTP 500" in said
+    after = {(row[0], row[1], row[2]): row for row in current_azure(tmp_path)}
+    # westeurope keeps every price of its last good version, from the first fetch.
+    assert {k: v for k, v in after.items() if k[1] == "westeurope"} == {
+        k: v for k, v in before.items() if k[1] == "westeurope"
+    }
+    # eastus is its own answer, whole: one price moved (a new version), one item gone (closed), the rest unchanged.
+    east_before = {k: v for k, v in before.items() if k[1] == "eastus"}
+    east_after = {k: v for k, v in after.items() if k[1] == "eastus"}
+    assert outcome.closed == 2 and len(east_after) == len(east_before) - 1
+    new = [v for v in east_after.values() if v[4] != before.get(v[:3], v)[4] or v[:3] not in before]
+    assert len(new) == 1 and new[0][3] == east_before[new[0][:3]][3] * Decimal("1.1")
