@@ -18,6 +18,7 @@ from assets.sources import FETCH_RETRY_POLICY, source_asset_key
 from assets.views import build_view_assets
 from pipelines.kinds import kind_named, read_by_others
 from pipelines.orchestration.backfill_job import backfill_job
+from pipelines.orchestration.maintenance_job import maintain_job, maintain_schedule
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import (
     daily_schedule,
@@ -85,8 +86,8 @@ def build_definitions(
             workload_decision,
         ],
         asset_checks=view_checks,
-        jobs=[fx_job, refresh_job, publish_job, backfill_job, decisions_job],
-        schedules=[fx_schedule, daily_schedule],
+        jobs=[fx_job, refresh_job, publish_job, backfill_job, decisions_job, maintain_job],
+        schedules=[fx_schedule, daily_schedule, maintain_schedule],
         sensors=[publish_after_refresh, decide_after_publish],
         resources={
             "warehouse": WarehouseResource(db_path=db_path),

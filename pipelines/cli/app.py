@@ -21,6 +21,7 @@ from pipelines.cli import decide as cli_decide
 from pipelines.cli import doctor as cli_doctor
 from pipelines.cli import export as cli_export
 from pipelines.cli import find as cli_find
+from pipelines.cli import lake as cli_lake
 from pipelines.cli import pilot as cli_pilot
 from pipelines.cli import samples as cli_samples
 from pipelines.cli import where as cli_where
@@ -227,6 +228,7 @@ for _commands in (
     cli_samples,
     cli_doctor,
     cli_agents,
+    cli_lake,
 ):
     _commands.register(app, console)
 

@@ -293,3 +293,9 @@ def test_unexpected_error_is_reported_as_a_bug_in_one_line(tmp_path: Path) -> No
             "error: unexpected KeyError: 'usd_per_instance_hour'. This is a bug in ratecard: rerun the same "
             "command with --debug for the traceback, and report it"
         ]
+
+
+def test_lake_maintenance_of_a_duckdb_file_says_it_needs_none(tmp_path: Path) -> None:
+    line = refused(ratecard("lake", "maintain", "--db", tmp_path / "p.duckdb"), 2)
+    assert line == f"error: --warehouse {tmp_path / 'p.duckdb'} is a DuckDB file: `lake maintain` keeps a DuckLake"
+    assert not (tmp_path / "p.duckdb").exists()

@@ -153,10 +153,12 @@ def test_gpu_sources_wait_for_fx_and_feed_the_gpu_views():
 
 
 def test_jobs_and_schedules():
-    schedules = {name: defs.resolve_schedule_def(name) for name in ("daily_fx_refresh", "daily_price_refresh")}
+    names = ("daily_fx_refresh", "daily_price_refresh", "daily_lake_maintenance")
+    schedules = {name: defs.resolve_schedule_def(name) for name in names}
     assert {(s.name, s.job_name, s.cron_schedule, s.execution_timezone) for s in schedules.values()} == {
         ("daily_fx_refresh", "refresh_fx", "45 5 * * *", "UTC"),
         ("daily_price_refresh", "refresh_prices", "0 6 * * *", "UTC"),
+        ("daily_lake_maintenance", "maintain_lake", "30 7 * * *", "UTC"),
     }
     assert all(s.default_status == dg.DefaultScheduleStatus.RUNNING for s in schedules.values())
 
@@ -178,7 +180,7 @@ def test_a_finished_price_refresh_triggers_one_publish():
     sensor = defs.resolve_sensor_def("publish_after_refresh")
     assert sensor.job_name == "publish_views"
     assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
-    for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist"):
+    for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist", "maintain_lake"):
         assert defs.resolve_job_def(name).tags.get("ratecard/warehouse") == "write"
 
 
@@ -258,5 +260,5 @@ def test_view_checks_queue_with_the_writers():
 
 def test_jobs_run_in_one_process():
     # Every step queues for the single DuckDB writer; one process saves a library import per source.
-    for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist"):
+    for name in ("refresh_prices", "refresh_fx", "publish_views", "backfill_pricelist", "maintain_lake"):
         assert defs.resolve_job_def(name).executor_def.name == "in_process"

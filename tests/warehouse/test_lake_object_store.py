@@ -103,7 +103,8 @@ FX_FILES = "SELECT data_file FROM ducklake_list_files('lake', 'fx_rates')"
 
 def test_a_refresh_killed_mid_upload_leaves_readers_nothing_of_it(sources_file, tmp_path, monkeypatch, children):
     """Stopped dead inside its landing transaction, its rates uploaded and nothing committed: readers see none of
-    it, and the next refresh lands the rates once; a file the dead writer left in the bucket is no reader's."""
+    it, and the next refresh lands the rates once; a file the dead writer left in the bucket is no reader's, and
+    `lake maintain` deletes it once past its grace period."""
     with warehouse_at("ducklake", tmp_path, monkeypatch, fresh=True) as lake, s3_bucket(monkeypatch) as bucket:
         monkeypatch.setenv(LAKE_DATA_ENV, f"s3://{bucket.name}/lake/")
         marker = tmp_path / "mid-landing"
@@ -126,6 +127,27 @@ def test_a_refresh_killed_mid_upload_leaves_readers_nothing_of_it(sources_file, 
             ).fetchone()
             referenced = [row[0] for row in con.execute(FX_FILES).fetchall()]
         stored = bucket.keys("lake/main/fx_rates/")
+        # Upkeep: by default a file no snapshot references is left for a day (a writer may be uploading it); with
+        # no grace it goes, and with no days kept every snapshot but the current one is expired.
+        maintain = ["lake", "maintain", "--warehouse", lake]
+        kept = CliRunner().invoke(app, maintain, terminal_width=200)
+        dry = CliRunner().invoke(app, [*maintain, "--grace-hours", "0", "--dry-run"], terminal_width=200)
+        stored_dry = bucket.keys("lake/main/fx_rates/")
+        cleaned = CliRunner().invoke(app, [*maintain, "--grace-hours", "0", "--keep-days", "0"], terminal_width=200)
+        with connect(lake, read_only=True) as con:
+            rates_after = con.execute("SELECT count(*) FROM fx_rates").fetchone()[0]
+            referenced_after = [row[0] for row in con.execute(FX_FILES).fetchall()]
+            snapshots = con.execute("SELECT count(*) FROM lake.snapshots()").fetchone()[0]
+        stored_after = bucket.keys("lake/main/fx_rates/")
+    assert kept.exit_code == 0 and cleaned.exit_code == 0, kept.stdout + cleaned.stdout
+    assert " 0 referenced by no snapshot" in kept.stdout and "snapshots expired: 0" in kept.stdout
+    orphans = len(set(left) - {p.split(f"s3://{bucket.name}/", 1)[1] for p in referenced})
+    assert f"files would be deleted: 0 replaced or expired, {orphans} referenced by no" in " ".join(dry.stdout.split())
+    assert stored_dry == stored  # a dry run deletes nothing
+    assert not set(left) & set(stored_after)  # the dead writer's files are gone
+    assert f"{orphans} referenced by no snapshot" in " ".join(cleaned.stdout.split())
+    assert rates_after == rates and snapshots == 1
+    assert all(path.split(f"s3://{bucket.name}/", 1)[1] in stored_after for path in referenced_after)
     assert left  # the dead writer's rates were uploaded before it died
     assert seen_after_kill == 0  # killed before COMMIT: nothing of it, ever
     assert rates == dates > 0  # the rates once each, whatever the dead writer uploaded
