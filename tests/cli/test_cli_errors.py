@@ -119,7 +119,8 @@ def test_sources_unfinished_document_points_at_its_end(tmp_path: Path) -> None:
 
 
 def test_paging_by_a_token_without_its_parameter_names_the_source_and_field(tmp_path: Path) -> None:
-    declared = 'paging = { next_link = "NextPageLink", max_pages = 200 }'
+    declared = 'paging = { next_link = "NextPageLink", max_pages = 200, split = '
+    declared += '{ items = "Items", by = "armRegionName" } }'
     path, _ = sources_file(tmp_path, declared, 'paging = { next_token = "nextPageToken" }')
     refused(
         ratecard("refresh", "--offline", "--sources", path, "--db", tmp_path / "p.duckdb"),

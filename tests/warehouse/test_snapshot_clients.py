@@ -1,14 +1,19 @@
 """The published snapshot opens in the SQL clients people have: the DuckDB 1.5 CLI and DuckDB 1.x Python engines.
 
 The Python engines are 1.5.5 and 1.1.3, the oldest the README promises. After an offline refresh of the
-samples, each client queries every public view and every as-of table macro,
+samples, the example pilots, plan, traffic profiles and training runs, and a backfill of the price list's past
+versions, each client queries every public view and every as-of table macro,
 enumerated from the catalog (so views added later are covered), and must count the same rows as the pipeline's
 DuckDB (1.5.5) does on the working file, with each DECIMAL money column still DECIMAL and summing to the same
 exact value.
+
+A client such as DBeaver opens a file read-write by default: each client also opens a copy of the snapshot so,
+queries everything, checkpoints, and opens it again, and the copy must still read the same.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -39,11 +44,35 @@ WHERE NOT internal AND database_name = current_database() AND schema_name = 'mai
 """
 
 
+PILOTS = Path(__file__).resolve().parents[2] / "pipelines" / "samples" / "pilots"
+PLAN = [
+    "--workload",
+    "chat-8b",
+    "--provider",
+    "Hyperstack",
+    "--baseline",
+    "NVIDIA H100 SXM",
+    "--one-time-cost",
+    "40000",
+]
+PLAN += ["--monthly-maintenance", "500", "--monthly-volume", "2000000000", "--lifetime-months", "12"]
+
+
 @pytest.fixture(scope="module")
 def working_file(tmp_path_factory) -> Path:
+    """The samples refreshed, then what the demo adds (pilots, a plan, traffic, training runs) and one region's
+    past price-list versions: the backfill publishes the snapshot last."""
     db = tmp_path_factory.mktemp("clients") / "prices.duckdb"
-    result = CliRunner().invoke(app, ["refresh", "--offline", "--db", str(db)], terminal_width=200)
-    assert result.exit_code == 0, result.output
+    for args in (
+        ["refresh", "--offline"],
+        ["pilot", "import", str(PILOTS / "example.csv")],
+        ["pilot", "plan", *PLAN],
+        ["pilot", "traffic", "--csv", str(PILOTS / "traffic_example.csv")],
+        ["pilot", "training", str(PILOTS / "training_example.csv")],
+        ["backfill", "pricelist", "--offline", "--region", "us-east-1"],
+    ):
+        result = CliRunner().invoke(app, [*args, "--db", str(db)], terminal_width=200)
+        assert result.exit_code == 0, (args, result.output)
     return db
 
 
@@ -93,6 +122,7 @@ def test_expected_covers_every_view_with_money(expected):
     assert core <= relations
     counts = {relation: count for relation, count, _ in rows}
     assert all(counts[relation] > 0 for relation in core), counts  # a comparison of empty views proves nothing
+    assert counts["pilot_results"] >= 2 and counts["traffic_profiles"] > 0 and counts["training_runs"] > 0, counts
     money = {relation: sums for relation, _, sums in rows}
     assert "usd_per_gpu_hour:DECIMAL(38,18)=" in money["gpu_cheapest"], money["gpu_cheapest"]
     assert {name for name, _ in comments} <= relations and all(comment for _, comment in comments)
@@ -121,3 +151,27 @@ def test_duckdb_python_1_x_queries_every_view(expected, snapshot, working_file, 
     assert version == engine
     assert [tuple(r) for r in answer] == rows
     assert [tuple(r) for r in older_clients.query_python_engine(python, snapshot, VIEW_COMMENTS)[1]] == comments
+
+
+# The pipeline's own engine is the Python 1.5.5 one; the CLI is 1.5.6, and 1.1.3 the oldest promised.
+@pytest.mark.parametrize("engine", ["pipeline", "cli", "1.1.3"])
+def test_a_client_opening_a_copy_read_write_and_checkpointing_leaves_it_readable(expected, snapshot, tmp_path, engine):
+    """Two sessions, each read-write: every view and macro queried, then CHECKPOINT; the copy reads the same after."""
+    query, rows, _ = expected
+    copy = tmp_path / "client-copy.duckdb"
+    shutil.copy(snapshot, copy)
+    if engine == "pipeline":
+        for _ in range(2):
+            with duckdb.connect(str(copy)) as con:
+                assert con.execute(query).fetchall() == rows
+                con.execute("CHECKPOINT")
+    elif engine == "cli":
+        for _ in range(2):
+            answer = older_clients.cli_read_write_session(copy, query)
+            assert [(r["relation"], r["row_count"], r["money"]) for r in answer] == rows
+    else:
+        version, sessions = older_clients.read_write_sessions(older_clients.python_engine(engine), copy, query)
+        assert version == engine and [[tuple(r) for r in session] for session in sessions] == [rows, rows]
+    assert not copy.with_name(copy.name + ".wal").exists()  # each checkpoint wrote everything into the file
+    with duckdb.connect(str(copy), read_only=True) as con:
+        assert con.execute(query).fetchall() == rows
