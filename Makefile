@@ -22,7 +22,7 @@ export TQDM_DISABLE := 1
 # the test modules) again, about 0.3 s of CPU a process.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: demo test check reliability fuzz dev dev-offline bench lock show clean vendor browser docs
+.PHONY: demo test check reliability fuzz dev dev-offline bench soak lock show clean vendor browser docs
 
 $(STAMP): requirements.lock requirements-bootstrap.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -112,6 +112,11 @@ dev-offline: $(STAMP)
 ## bench: speed ratios measured in one run
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## soak: a month of daily refreshes with faults and kills, on a DuckDB file and on a DuckLake (PostgreSQL at
+## 127.0.0.1:5432), every invariant checked after each day (bench/soak.py); SEED and DAYS change the month
+soak: $(STAMP)
+	$(BIN)/python -m bench.soak --days $(or $(DAYS),30) --seed $(or $(SEED),1)
 
 ## docs: regenerate docs/data-dictionary.md from the COMMENT ON text of a freshly built warehouse
 docs: $(STAMP)

@@ -1,7 +1,5 @@
-"""Fetch one source page over HTTP: bounded in time and size, polite, retried on transient failures.
-
-Plain Python (no Dagster) so the CLI, the assets and the tests all share it.
-"""
+"""Fetch one source page over HTTP: bounded in time and size, polite, retried on transient failures. Plain Python
+(no Dagster) so the CLI, the assets and the tests all share it."""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import httpx
 import pydantic
 import tenacity
 
+from pipelines.clock import utc_now
 from pipelines.errors import FetchError
 from pipelines.fetch.body import read_body
 from pipelines.fetch.causes import describe, status_cause, transport_cause
@@ -232,7 +231,7 @@ class Fetcher:
 
     def _attempt(self, source_id: str, url: httpx.URL, hosts_ok: frozenset[str], request: _Request) -> _Page:
         """One try: follow redirects by hand, check the status, read the body under the size cap."""
-        fetched_at = datetime.now(UTC)
+        fetched_at = utc_now()
         for _hop in range(MAX_REDIRECTS + 1):
             try:
                 # Hold the host's slot for the request and its body, never while backing off.

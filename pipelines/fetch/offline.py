@@ -65,7 +65,9 @@ def sample_for(path: str, root: Path = SAMPLES_DIR, query: str = "") -> str:
     return path
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
+class SampleRequestHandler(SimpleHTTPRequestHandler):
+    """Answers each path with the sample sample_for names, quietly (the soak subclasses it to add faults)."""
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
@@ -93,10 +95,12 @@ class _SampleServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def sample_server(root: Path = SAMPLES_DIR, port: int = 0) -> ThreadingHTTPServer:
+def sample_server(
+    root: Path = SAMPLES_DIR, port: int = 0, handler: type[SampleRequestHandler] = SampleRequestHandler
+) -> ThreadingHTTPServer:
     """A server answering as the sources' hosts do (AWS's price-list paths, POSTed APIs) from a folder of samples,
     on 127.0.0.1:port (0: any free one; read it from server_address). Not started: the caller serves it."""
-    return _SampleServer(("127.0.0.1", port), functools.partial(_QuietHandler, directory=str(root)))
+    return _SampleServer(("127.0.0.1", port), functools.partial(handler, directory=str(root)))
 
 
 @contextmanager

@@ -10,12 +10,13 @@ unit whose version stamp in the index equals the version already landed is not d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
 
 from pipelines.adapters import parser_version
+from pipelines.clock import utc_now
 from pipelines.errors import FetchError, ParseError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
@@ -78,7 +79,7 @@ def logged_units(con: duckdb.DuckDBPyConnection, source: SourceSpec) -> list[Sou
 
 def fetch_index(source: SourceSpec, fetcher: Fetcher) -> IndexFetch:
     """The network half: the index (small), never the files it names."""
-    started = datetime.now(UTC)
+    started = utc_now()
     try:
         return IndexFetch(source, started, result=fetch_source(source, fetcher, to_file=False))
     except FetchError as exc:
@@ -151,7 +152,7 @@ def refresh_unit(
 ) -> SourceOutcome:
     """One source (or unit): fetched outside any lock, then checked and landed under the refresh lock, so a step
     waiting on the network never holds up another step's landing; a body streamed to disk is removed after."""
-    started = datetime.now(UTC)
+    started = utc_now()
     try:
         result: FetchResult | FetchError = fetch_source(source, fetcher)
     except FetchError as exc:

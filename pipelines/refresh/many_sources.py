@@ -20,12 +20,13 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
 import duckdb
 
+from pipelines.clock import utc_now
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
@@ -99,7 +100,7 @@ class _Run:
 
     def gather(self, source: SourceSpec, reader: Future[duckdb.DuckDBPyConnection]) -> Gathered:
         """Fetch, then (once the writer has opened the warehouse and handed over `reader`) parse and prepare."""
-        started = datetime.now(UTC)
+        started = utc_now()
         self.on_phase(source.id, "fetching")
         try:
             result = self.fetch(source)

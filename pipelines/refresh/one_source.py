@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.adapters import parser_version
+from pipelines.clock import utc_now
 from pipelines.errors import FetchError, SourceError, ValidationFailed
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import Fetcher, FetchResult
@@ -222,7 +223,7 @@ def refresh_source(source: SourceSpec, *, fetcher: Fetcher, db_path: Path | str,
     """One source end to end. The warehouse is opened once the page is fetched, and that one connection reads
     the FX rates and the current version the batch is checked against, then lands it: each opening of a DuckDB
     file costs a new database instance (10-20 ms, and as much again to close)."""
-    started = datetime.now(UTC)
+    started = utc_now()
     try:
         result = fetch_source(source, fetcher)
     except FetchError as exc:

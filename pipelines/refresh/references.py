@@ -8,10 +8,10 @@ in fetch_log and on every row like a URL and body hash. No download address is m
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pipelines.clock import utc_now
 from pipelines.fetch.archive import Archive
 from pipelines.fetch.http import FetchResult
 from pipelines.refresh.one_source import SourceOutcome, check_fetched, land_checked
@@ -42,7 +42,7 @@ def read_reference(source_id: str, root: Path = REPO_ROOT) -> FetchResult:
         url=f"repo:{path}",
         final_url=f"repo:{path}",
         status=200,
-        fetched_at=datetime.now(UTC),
+        fetched_at=utc_now(),
         body=body,
         sha256=hashlib.sha256(body).hexdigest(),
         content_type="application/json",

@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipelines.sources",),
     ("pipelines.gpu",),
     ("pipelines.aws", "pipelines.fx", "pipelines.across_kinds"),
-    ("pipelines.errors", "pipelines.reference"),
+    ("pipelines.errors", "pipelines.reference", "pipelines.clock"),
     ("warehouse",),
     ("schemas",),
 )
