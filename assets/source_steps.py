@@ -42,9 +42,13 @@ SETTLING_EVENTS = {dg.DagsterEventType.ASSET_MATERIALIZATION, dg.DagsterEventTyp
 
 
 def build_source_step(
-    name: str, group: list[tuple[SourceSpec, list[dg.AssetKey]]], retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY
+    name: str,
+    group: list[tuple[SourceSpec, list[dg.AssetKey]]],
+    retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY,
+    op_tags: dict[str, str] | None = None,
 ) -> dg.AssetsDefinition:
-    """A multi-asset with one asset per source of `group`, each depending on its listed keys (the FX sources)."""
+    """A multi-asset with one asset per source of `group`, each depending on its listed keys (the FX sources);
+    `op_tags` (a fanned-out step's host) go on its op."""
     keys = {source_asset_key(s.id): s.id for s, _deps in group}
 
     @dg.multi_asset(
@@ -52,6 +56,7 @@ def build_source_step(
         specs=[source_spec(s, deps) for s, deps in group],
         check_specs=[check for s, _deps in group for check in source_check_specs(s)],
         can_subset=True,
+        op_tags=op_tags,
         retry_policy=retry_policy,  # no writer pool: the step waits on the network holding nothing
     )
     def _step(

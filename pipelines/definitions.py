@@ -21,7 +21,10 @@ from pipelines.orchestration.backfill_job import backfill_job
 from pipelines.orchestration.maintenance_job import maintain_job, maintain_schedule
 from pipelines.orchestration.resources import FetcherResource, SourcesResource, WarehouseResource
 from pipelines.orchestration.schedules import (
+    HOST_TAG,
+    daily_price_schedule,
     daily_schedule,
+    fanned_out_refresh_job,
     fx_job,
     fx_schedule,
     publish_after_refresh,
@@ -29,7 +32,7 @@ from pipelines.orchestration.schedules import (
     refresh_job,
 )
 from pipelines.refresh.plan import refresh_plan
-from pipelines.sources.file import SourceSpec, load_sources
+from pipelines.sources.file import SourceSpec, load_sources_file
 from pipelines.sources.locations import DEFAULT_SOURCES_FILE
 from warehouse.files import DEFAULT_DB_PATH
 from warehouse.target import WAREHOUSE_ENV
@@ -38,6 +41,7 @@ SOURCES_ENV = "RATECARD_SOURCES"
 DB_ENV = "RATECARD_DB"
 # Points every source at `<base>/<sample path>` (e.g. `python -m http.server -d pipelines/samples`).
 OFFLINE_ENV = "RATECARD_OFFLINE_BASE_URL"
+WORKERS_ENV = "RATECARD_DAGSTER_WORKERS"  # above 1: the price refresh a step per source, that many at once
 FX_STEP = "fx_sources"
 PRICES_STEP = "price_sources"
 AFTER_INDEXES_STEP = "spot_sources"  # the sources that read what the index sources land (the spot feed)
@@ -50,12 +54,17 @@ def build_definitions(
     offline_base_url: str = "",
     fetcher: FetcherResource | None = None,
     fetch_retry_policy: dg.RetryPolicy = FETCH_RETRY_POLICY,
+    workers: int | None = None,
 ) -> dg.Definitions:
+    """`workers` (default RATECARD_DAGSTER_WORKERS, else 1): above 1, the price refresh fans out, a step per source in
+    processes of their own, that many at once (pipelines/orchestration/schedules.py: fanned_out_refresh_job)."""
     sources_file = str(sources_file or os.environ.get(SOURCES_ENV) or DEFAULT_SOURCES_FILE)
     # RATECARD_WAREHOUSE (a file or a ducklake: location) wins; RATECARD_DB is its older name, still honoured.
     db_path = str(db_path or os.environ.get(WAREHOUSE_ENV) or os.environ.get(DB_ENV) or DEFAULT_DB_PATH)
-    sources = load_sources(sources_file)
+    declared = load_sources_file(sources_file)
+    sources = declared.sources
     plan = refresh_plan(sources)
+    workers = workers if workers is not None else int(os.environ.get(WORKERS_ENV) or 1)
     # The index sources others read (the EC2 region index, whose landed types price the spot feed and the Savings
     # Plans rates, which follow it).
     first_indexes = [source_asset_key(s.id) for s in plan.first_indexes]
@@ -68,7 +77,16 @@ def build_definitions(
         PRICES_STEP: [(s, first_keys if kind_named(s.kind).reads_landed else []) for s in plan.units if s not in first],
         AFTER_INDEXES_STEP: [(s, first_indexes) for s in plan.after_indexes],
     }
-    source_assets = [build_source_step(name, group, fetch_retry_policy) for name, group in steps.items() if group]
+    if workers > 1:  # a step per source, named by it, tagged with its host for the executor's per-host limit
+        steps = {f"source_{s.id}": [(s, deps)] for group in steps.values() for s, deps in group}
+    source_assets = [
+        build_source_step(
+            name, group, fetch_retry_policy, op_tags={HOST_TAG: group[0][0].host} if workers > 1 else None
+        )
+        for name, group in steps.items()
+        if group
+    ]
+    prices_job = refresh_job if workers <= 1 else fanned_out_refresh_job(workers, declared.concurrency.per_host)
     source_assets += [
         build_index_asset(s, fetch_retry_policy, deps=[] if s in plan.first_indexes else first_indexes)
         for s in plan.indexes
@@ -86,8 +104,12 @@ def build_definitions(
             workload_decision,
         ],
         asset_checks=view_checks,
-        jobs=[fx_job, refresh_job, publish_job, backfill_job, decisions_job, maintain_job],
-        schedules=[fx_schedule, daily_schedule, maintain_schedule],
+        jobs=[fx_job, prices_job, publish_job, backfill_job, decisions_job, maintain_job],
+        schedules=[
+            fx_schedule,
+            daily_schedule if workers <= 1 else daily_price_schedule(prices_job),
+            maintain_schedule,
+        ],
         sensors=[publish_after_refresh, decide_after_publish],
         resources={
             "warehouse": WarehouseResource(db_path=db_path),
