@@ -28,8 +28,8 @@ def fetch_all(sources: list[SourceSpec], fetcher: Fetcher, max_sources: int) -> 
             return exc
 
     stopping = threading.Event()
-    futures = start_workers(fetch, sources, max_sources, stopping)
-    try:
+    try:  # a stop may come while the workers start, the first ones already fetching
+        futures = start_workers(fetch, sources, max_sources, stopping)
         return {source.id: result_of(future) for source, future in zip(sources, futures, strict=True)}
     except (KeyboardInterrupt, StopRequested) as exc:
         stopping.set()

@@ -164,8 +164,12 @@ def start_workers(
             except BaseException as exc:  # a bug in one source's work is reported by the writer, who lands it
                 future.set_exception(exc)
 
-    for number in range(min(count, len(work))):
-        threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
+    try:
+        for number in range(min(count, len(work))):
+            threading.Thread(target=worker, name=f"ratecard-source-{number}", daemon=True).start()
+    except BaseException:  # a stop while the first workers already fetch: they take no more work
+        stopping.set()
+        raise
     return futures
 
 
