@@ -22,6 +22,7 @@ from bench import (
     gate,
     hanging_host,
     history,
+    lake_refresh,
     landing,
     offline_refresh,
     parsing,
@@ -50,6 +51,7 @@ SCENARIOS = {
     "exports": exports,
     "dagster": dagster_job,
     "hanging_host": hanging_host,
+    "lake_refresh": lake_refresh,
 }
 BUDGET_SECONDS = 180
 

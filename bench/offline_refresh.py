@@ -28,8 +28,8 @@ class Sizes:
     sources: tuple[str, ...] = ()  # only these source ids (`--source`); empty: every bundled sample
 
 
-def refresh(db: Path, sources: tuple[str, ...] = ()) -> tuple[float, str]:
-    """One `ratecard refresh --offline` into `db`: its wall time and its summary line."""
+def refresh(db: Path | str, sources: tuple[str, ...] = ()) -> tuple[float, str]:
+    """One `ratecard refresh --offline` into `db` (a file, or a lake location): its wall time and its summary line."""
     start = time.perf_counter()
     only = [arg for source in sources for arg in ("--source", source)]
     done = subprocess.run(

@@ -22,6 +22,15 @@ WHERE source_id = $source_id AND outcome IN ('landed', 'unchanged') AND shape_fi
 ORDER BY fetch_id DESC LIMIT 1
 """
 
+# Each source's newest landing by the time it speaks for: its body, its parser, and whether it was a capture another
+# made of the page (pipelines.refresh.one_source.LastLandings). One query for every source of a refresh.
+LAST_LANDINGS = """
+SELECT source_id, arg_max([sha256, parser_version, CAST(fetch_id IN (SELECT fetch_id FROM capture_log) AS VARCHAR)],
+                          (fetched_at, fetch_id))
+FROM fetch_log WHERE outcome IN ('landed', 'unchanged') AND list_contains($source_ids, source_id)
+GROUP BY source_id
+"""
+
 # Whether the source's newest landing (by the time it speaks for) is a capture another made of the page: its rows
 # are then no baseline for the page's own drift rules, which watch this parser on this page.
 NEWEST_IS_CAPTURE = """

@@ -98,15 +98,21 @@ def validate_prepared(batches: dict[str, tuple[SourceSpec, Prepared]]) -> dict[s
 
 
 def finish_check(
-    source: SourceSpec, prepared: Prepared, reports: list[ValidationReport], state: WarehouseState
+    source: SourceSpec,
+    prepared: Prepared,
+    reports: list[ValidationReport],
+    state: WarehouseState,
+    *,
+    compare: bool = True,
 ) -> Checked:
-    """The verdict: validation failures, then the drift rules against the current version."""
+    """The verdict: validation failures, then (unless `compare` is False) the drift rules against the current
+    version."""
     kind = kind_named(source.kind)
     # Each failure names its source, as drift and record failures do: fetch_log.error and the quarantine
     # reasons are joined from these alone.
     failures = [f"[{source.id}] {f}" for report in reports for f in report.failures()]
     drift = DriftFindings()
-    if not failures:  # drift compares figures, which a batch that failed validation may not even have
+    if not failures and compare:  # drift compares figures, which a batch that failed validation may not even have
         drift = evaluate(
             source.id,
             source.drift,
@@ -171,8 +177,12 @@ def check_bug(source: SourceSpec, exc: Exception) -> Checked:
     return Checked(error=bug(source, exc, "checking"), stage="validate")
 
 
-def check_prepared(items: list[tuple[SourceSpec, Prepared]], state: WarehouseState) -> dict[str, Checked]:
-    """Validate many prepared batches at once (one GE run per kind), then each one's drift: their verdicts."""
+def check_prepared(
+    items: list[tuple[SourceSpec, Prepared]], state: WarehouseState, as_landed: frozenset[str] = frozenset()
+) -> dict[str, Checked]:
+    """Validate many prepared batches at once (one GE run per kind), then each one's drift: their verdicts. The
+    sources of `as_landed` brought the very body their current version was landed from, read by the same parser:
+    their batch is that version, so there is no drift to look for."""
     try:
         reports = validate_prepared({source.id: (source, prepared) for source, prepared in items})
     except CHECK_BUGS as exc:
@@ -180,7 +190,9 @@ def check_prepared(items: list[tuple[SourceSpec, Prepared]], state: WarehouseSta
     verdicts = {}
     for source, prepared in items:
         try:
-            verdicts[source.id] = finish_check(source, prepared, reports[source.id], state)
+            verdicts[source.id] = finish_check(
+                source, prepared, reports[source.id], state, compare=source.id not in as_landed
+            )
         except CHECK_BUGS as exc:
             verdicts[source.id] = check_bug(source, exc)
     return verdicts

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipelines.adapters import parser_version
 from pipelines.clock import utc_now
 from pipelines.errors import FetchError
 from pipelines.fetch.archive import Archive
@@ -35,6 +36,7 @@ from pipelines.refresh.checker import start_checker
 from pipelines.refresh.checking import Checked, Prepared, check_prepared
 from pipelines.refresh.fan_out import IndexFetch, fetch_index, lands_after_units, plan_units
 from pipelines.refresh.one_source import (
+    LastLandings,
     SourceOutcome,
     discard_body,
     fetch_source,
@@ -88,8 +90,11 @@ STOP_WAIT_S = 30.0  # a stop waits this long at most for other threads to leave 
 class _Run:
     """One refresh of many sources: the shared state its workers and its writer need."""
 
-    def __init__(self, fetcher: Fetcher, fetched: Fetched, archive: Archive, on_phase: PhaseCallback):
+    def __init__(
+        self, fetcher: Fetcher, fetched: Fetched, archive: Archive, on_phase: PhaseCallback, landings: LastLandings
+    ):
         self.fetcher = fetcher
+        self.landings = landings  # each source's last landing, read once for all
         self.fetch = partial(fetch_or_take, fetcher, fetched)
         self.archive = archive
         self.on_phase = on_phase
@@ -142,9 +147,18 @@ class _Run:
         for gathered in waiting:
             self.on_phase(gathered.source.id, "validating")
         items = [(g.source, g.prepared) for g in waiting if g.prepared is not None]
-        verdicts = check_prepared(items, WarehouseState(con=reader))
+        as_landed = frozenset(g.source.id for g in waiting if g.result is not None and self.as_landed(reader, g))
+        verdicts = check_prepared(items, WarehouseState(con=reader), as_landed)
         for gathered in waiting:
             gathered.checked = verdicts[gathered.source.id]
+
+    def as_landed(self, con: duckdb.DuckDBPyConnection, gathered: Gathered) -> bool:
+        """Whether the body is the one the source's current version was landed from, by the same parser."""
+        source, result = gathered.source, gathered.result
+        assert result is not None
+        if kind_named(source.kind).reads_landed:  # its rows depend on what else landed (GPU: the FX rates)
+            return False
+        return self.landings.same(con, source.id, result.sha256, parser_version(source.adapter))
 
     def land(self, con: duckdb.DuckDBPyConnection, gathered: Gathered) -> SourceOutcome:
         self.on_phase(gathered.source.id, "landing")
@@ -152,7 +166,7 @@ class _Run:
             return log_fetch_failure(con, gathered.source, gathered.error, gathered.started)
         assert gathered.result is not None and gathered.checked is not None  # not stopped: it was checked
         try:
-            outcome = land_checked(con, gathered.source, gathered.result, gathered.checked)
+            outcome = land_checked(con, gathered.source, gathered.result, gathered.checked, self.landings)
             failpoint("landed")  # stop tests signal here: committed, not yet reported to the caller
             return outcome
         finally:  # the body is done with: a price-list offer file streamed to disk (~250 MB) is removed
@@ -228,7 +242,7 @@ def refresh_sources(
 ) -> list[SourceOutcome]:
     """refresh_all for sources that are each one unit (no index source)."""
     ordered = landing_order(sources)
-    run = _Run(fetcher, fetched or {}, archive, on_phase)
+    run = _Run(fetcher, fetched or {}, archive, on_phase, LastLandings([s.id for s in ordered]))
     read_first_ids = {s.id for s in ordered if s.kind in read_by_others()}
     if not read_first_ids:
         run.read_first_landed.set()
@@ -238,9 +252,9 @@ def refresh_sources(
     # FX first in the queue, so a worker never waits on rates that no worker is fetching.
     readers: list[Future[duckdb.DuckDBPyConnection]] = [Future() for _ in ordered]
     work = list(zip(ordered, readers, strict=True))
-    futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
     with contextlib.ExitStack() as stack:
-        try:
+        try:  # a stop may come while the workers start, the first ones already fetching
+            futures = start_workers(lambda item: run.gather(*item), work, max_sources, run.stopping)
             con = stack.enter_context(connect(db_path))
             for reader in readers:
                 reader.set_result(cursor(con))

@@ -31,10 +31,11 @@ from pipelines.refresh.source_text import read_or_source_text
 from pipelines.refresh.state import WarehouseState
 from pipelines.sources.file import SourceSpec
 from schemas.gx_runner import ValidationReport
+from warehouse.binding import execute
 from warehouse.db import connect
 from warehouse.failpoints import failpoint
 from warehouse.landing import FetchRecord, land_batch, log_fetch, quarantine_batch
-from warehouse.queries import rows_as_dicts
+from warehouse.queries import LAST_LANDINGS, rows_as_dicts
 
 # What a landing may raise when the batch itself is at fault (the transaction is rolled back first).
 WAREHOUSE_REFUSALS = (pa.ArrowInvalid, ArithmeticError, duckdb.ConstraintException, duckdb.ConversionException)
@@ -176,8 +177,28 @@ def log_fetch_failure(
     return SourceOutcome(source.id, "fetch_failed", url, fetch_id=fetch_id, fetched_at=started, error=error)
 
 
+class LastLandings:
+    """Each source's newest landing (by the time it speaks for), read once for all the sources of a refresh when
+    the first is asked for: on a lake every query is a catalog round trip."""
+
+    def __init__(self, source_ids: list[str]) -> None:
+        self.source_ids = source_ids
+        self.found: dict[str, list[str]] | None = None
+
+    def same(self, con: duckdb.DuckDBPyConnection, source_id: str, sha256: str, version: str) -> bool:
+        """Whether the source's newest landing had this body and this parser, and was not a capture."""
+        if self.found is None:
+            rows = execute(con, LAST_LANDINGS, {"source_ids": self.source_ids}).fetchall()
+            self.found = {sid: list(last) for sid, last in rows}
+        return self.found.get(source_id) == [sha256, version, "false"]
+
+
 def land_checked(
-    con: duckdb.DuckDBPyConnection, source: SourceSpec, result: FetchResult, checked: Checked
+    con: duckdb.DuckDBPyConnection,
+    source: SourceSpec,
+    result: FetchResult,
+    checked: Checked,
+    landings: LastLandings | None = None,
 ) -> SourceOutcome:
     """The writing half, in one short transaction: the batch lands, or the body is quarantined with reasons."""
     outcome = SourceOutcome(
@@ -201,9 +222,16 @@ def land_checked(
             con, fetch, result.body, stage=checked.stage, reasons=reasons, parser_version=version
         )
         return outcome
-    snapshots = kind_named(source.kind).snapshots(checked.batch)
+    kind = kind_named(source.kind)
+    # The same bytes read by the same parser make the same rows: the diff would find nothing, so none is run (on a
+    # lake each table's diff is a catalog round trip). Not for a kind whose rows depend on what else landed (GPU
+    # prices convert with the day's FX rates).
+    if landings is None:  # one source alone
+        landings = LastLandings([source.id])
+    same = not kind.reads_landed and landings.same(con, source.id, result.sha256, version)
+    snapshots = kind.snapshots(checked.batch)
     try:
-        landed = land_batch(con, fetch, version, snapshots)
+        landed = land_batch(con, fetch, version, [] if same else snapshots)
     except WAREHOUSE_REFUSALS as exc:  # a value the typed tables cannot hold: refused whole, kept for study
         reason = f"[{source.id}] land: the warehouse refused the batch: {type(exc).__name__}: {exc}"
         outcome.error = ValidationFailed(source.id, [reason])
@@ -211,11 +239,13 @@ def land_checked(
             con, fetch, result.body, stage="validate", reasons=[reason], parser_version=version
         )
         return outcome
-    if changes := kind_named(source.kind).history.changes:  # "what changed", for the materialisation
+    if (changes := kind.history.changes) and not same:  # "what changed", for the materialisation
         params = {"source_id": source.id, "fetch_id": landed.fetch_id, "observed_at": result.fetched_at}
         outcome.changes = rows_as_dicts(con, changes, params)
     outcome.status, outcome.fetch_id = landed.outcome, landed.fetch_id
     outcome.inserted, outcome.closed, outcome.unchanged = landed.inserted, landed.closed, landed.unchanged
+    if same:  # every row of the batch is as it was
+        outcome.unchanged = sum(len(snapshot.rows) for snapshot in snapshots)
     return outcome
 
 
