@@ -26,7 +26,7 @@ STEP_START, STEP_SUCCESS, STEP_FAILURE = (
     dg.DagsterEventType.STEP_FAILURE,
 )
 DEPLOY = dg.file_relative_path(__file__, "../../deploy/dagster.yaml")
-IDS = ("aws_trn1", "aws_inf2", "gpu_hyperstack", "gpu_lambda", "gpu_coreweave")
+IDS = ("aws_trn1", "aws_inf2", "gpu_hyperstack", "gpu_coreweave")
 FAILING = "gpu_coreweave"
 REFERENCES = ("launch_dates", "nvidia_gpus")  # the in-repo reference files: assets of the job too
 

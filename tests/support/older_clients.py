@@ -70,28 +70,6 @@ def query_python_engine(python: Path, db: Path, query: str) -> tuple[str, list[l
     return answer["version"], answer["rows"]
 
 
-# A SQL client's session on a copy (DBeaver opens a file read-write by default): open it read-write, run the query,
-# CHECKPOINT, close; twice, so the second session reads what the first one's checkpoint wrote.
-READ_WRITE_SCRIPT = (
-    "import duckdb, json, sys\n"
-    "answers = []\n"
-    "for _ in range(2):\n"
-    "    con = duckdb.connect(sys.argv[1])\n"
-    "    con.execute('SET enable_progress_bar = false')\n"
-    "    answers.append(con.execute(sys.argv[2]).fetchall())\n"
-    "    con.execute('CHECKPOINT')\n"
-    "    con.close()\n"
-    "print(json.dumps({'version': duckdb.__version__, 'rows': answers}, default=str))\n"
-)
-
-
-def read_write_sessions(python: Path, db: Path, query: str) -> tuple[str, list[list[list[object]]]]:
-    """(engine version, each session's rows) of two read-write sessions on `db` by the 1.x engine, each ending in
-    CHECKPOINT (READ_WRITE_SCRIPT)."""
-    answer = json.loads(run([str(python), "-c", READ_WRITE_SCRIPT, str(db), query]))
-    return answer["version"], answer["rows"]
-
-
 def cli_read_write_session(db: Path, query: str) -> list[dict[str, object]]:
     """The rows of `query` run by the DuckDB CLI on `db` opened read-write (the CLI's default), then CHECKPOINT."""
     out = run([str(cli()), "-json", str(db), "-c", query, "-c", "CHECKPOINT"]).strip()
