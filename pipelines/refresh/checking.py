@@ -11,10 +11,11 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pipelines.adapters import parser_for
 from pipelines.errors import ParseError, ParserBug, RecordInvalid, SourceError, ValidationFailed
+from pipelines.kind import LandedRead
 from pipelines.kinds import kind_named
 from pipelines.refresh.drift import DriftFindings, evaluate
 from pipelines.refresh.state import WarehouseState
@@ -35,6 +36,7 @@ class Checked:
     error: SourceError | None = None
     stage: str = ""
     shape: str | None = None
+    read_landed: bool = False  # see Prepared
 
 
 def media_type_error(source: SourceSpec, content_type: str | None) -> ParseError | None:
@@ -56,6 +58,24 @@ class Prepared:
     warnings: list[str]
     counts: dict[str, int]
     shape: str | None
+    # The kind's prepare read landed rows (GPU: the FX rates; Savings Plans: the EC2 types): the same body may then
+    # make other rows than last time.
+    read_landed: bool = False
+
+
+T = TypeVar("T")
+
+
+class WatchedState:
+    """The landed state as a kind's prepare sees it, noting whether it read any."""
+
+    def __init__(self, state: WarehouseState) -> None:
+        self.state = state
+        self.used = False
+
+    def read(self, query: LandedRead[T]) -> T:
+        self.used = True
+        return self.state.read(query)
 
 
 def prepare_body(
@@ -77,11 +97,12 @@ def prepare_body(
         return Checked(error=exc, stage="parse")
     except Exception as exc:  # a parser bug must quarantine the page, not crash the run
         return Checked(error=bug(source, exc, "parser"), stage="parse")
+    watched = WatchedState(state)
     try:
-        prepared = kind_named(source.kind).prepare(parsed, source, on, state)
+        prepared = kind_named(source.kind).prepare(parsed, source, on, watched)
     except ValidationFailed as exc:
         return Checked(error=exc, stage="validate")
-    return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape)
+    return Prepared(prepared.batch, prepared.warnings, prepared.counts, parsed.shape, watched.used)
 
 
 def validate_prepared(batches: dict[str, tuple[SourceSpec, Prepared]]) -> dict[str, list[ValidationReport]]:
@@ -136,6 +157,7 @@ def finish_check(
         error,
         "validate" if error else "",
         prepared.shape,
+        prepared.read_landed,
     )
 
 

@@ -154,9 +154,9 @@ class _Run:
 
     def as_landed(self, con: duckdb.DuckDBPyConnection, gathered: Gathered) -> bool:
         """Whether the body is the one the source's current version was landed from, by the same parser."""
-        source, result = gathered.source, gathered.result
+        source, result, prepared = gathered.source, gathered.result, gathered.prepared
         assert result is not None
-        if kind_named(source.kind).reads_landed:  # its rows depend on what else landed (GPU: the FX rates)
+        if prepared is None or prepared.read_landed:  # its rows depend on what else landed (GPU: the FX rates)
             return False
         return self.landings.same(con, source.id, result.sha256, parser_version(source.adapter))
 

@@ -224,11 +224,11 @@ def land_checked(
         return outcome
     kind = kind_named(source.kind)
     # The same bytes read by the same parser make the same rows: the diff would find nothing, so none is run (on a
-    # lake each table's diff is a catalog round trip). Not for a kind whose rows depend on what else landed (GPU
-    # prices convert with the day's FX rates).
+    # lake each table's diff is a catalog round trip). Not when preparing the batch read landed rows (GPU prices
+    # convert with the day's FX rates; Savings Plans rates price the landed EC2 types).
     if landings is None:  # one source alone
         landings = LastLandings([source.id])
-    same = not kind.reads_landed and landings.same(con, source.id, result.sha256, version)
+    same = not checked.read_landed and landings.same(con, source.id, result.sha256, version)
     snapshots = kind.snapshots(checked.batch)
     try:
         landed = land_batch(con, fetch, version, [] if same else snapshots)
