@@ -29,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from bench import soak_checks
+from bench.lake_refresh import new_lake
 from bench.report import Result, Timing, progress, render_table
 from bench.soak_world import FAULT_PATHS, FAULTS, Faults, World, faulty_handler
 from pipelines.clock import SIMULATED_START_ENV
@@ -65,13 +66,11 @@ class Webhook:
 
     def __init__(self) -> None:
         self.failing = False
-        self.posts = 0
         hook = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                hook.posts += not hook.failing
                 self.send_response(500 if hook.failing else 200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -185,25 +184,13 @@ def check_day(
 
 @contextmanager
 def warehouse(backend: str, work: Path, env: dict[str, str]) -> Iterator[str]:
-    """A new DuckDB file, or a new lake: its catalog a database of its own (dropped after), its data under `work`."""
+    """A new DuckDB file, or a new lake (bench.lake_refresh.new_lake) whose data path the refreshes are given too."""
     if backend == "file":
         yield str(work / "file" / "prices.duckdb")
         return
-    import psycopg2  # type: ignore[import-untyped]  # the tests' PostgreSQL client; it ships no types
-
-    name = f"ratecard_soak_{os.getpid()}"
-    admin = psycopg2.connect(host="127.0.0.1", port=5432, user="postgres", dbname="postgres")
-    admin.autocommit = True
-    with admin.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cur.execute(f'CREATE DATABASE "{name}"')
-    env[LAKE_DATA_ENV] = os.environ[LAKE_DATA_ENV] = str(work / "lake")
-    try:
-        yield f"ducklake:postgres:dbname={name} host=127.0.0.1 port=5432 user=postgres"
-    finally:
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with new_lake(work) as lake:
+        env[LAKE_DATA_ENV] = os.environ[LAKE_DATA_ENV]
+        yield lake
 
 
 def results(report: SoakReport) -> list[Result]:

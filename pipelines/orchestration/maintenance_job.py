@@ -9,7 +9,7 @@ refresh rather than merging files while one lands. On a DuckDB file it does noth
 import dagster as dg
 
 from pipelines.orchestration.resources import WarehouseResource
-from pipelines.orchestration.schedules import WAREHOUSE_TAG
+from pipelines.orchestration.schedules import WAREHOUSE_TAG, daily_at
 from warehouse.target import is_lake
 
 MAINTAIN_JOB = "maintain_lake"
@@ -56,10 +56,4 @@ def maintain_job() -> None:
     maintain_lake_op()
 
 
-maintain_schedule = dg.ScheduleDefinition(
-    name=MAINTAIN_SCHEDULE,
-    job=maintain_job,
-    cron_schedule="30 7 * * *",
-    execution_timezone="UTC",
-    default_status=dg.DefaultScheduleStatus.RUNNING,
-)
+maintain_schedule = daily_at(MAINTAIN_SCHEDULE, maintain_job, "30 7 * * *")

@@ -60,15 +60,20 @@ def fanned_out_refresh_job(workers: int, per_host: int) -> dg.UnresolvedAssetJob
     )
 
 
-def daily_price_schedule(job: dg.UnresolvedAssetJobDefinition) -> dg.ScheduleDefinition:
-    # 06:00 UTC: after AWS's overnight price-list publication, before European working hours.
+def daily_at(name: str, job: dg.UnresolvedAssetJobDefinition | dg.JobDefinition, cron: str) -> dg.ScheduleDefinition:
+    """A schedule running `job` at `cron` (UTC), on from the start."""
     return dg.ScheduleDefinition(
-        name=DAILY_SCHEDULE,
+        name=name,
         job=job,
-        cron_schedule="0 6 * * *",
+        cron_schedule=cron,
         execution_timezone="UTC",
         default_status=dg.DefaultScheduleStatus.RUNNING,
     )
+
+
+def daily_price_schedule(job: dg.UnresolvedAssetJobDefinition) -> dg.ScheduleDefinition:
+    # 06:00 UTC: after AWS's overnight price-list publication, before European working hours.
+    return daily_at(DAILY_SCHEDULE, job, "0 6 * * *")
 
 
 fx_job = dg.define_asset_job(
@@ -87,13 +92,7 @@ publish_job = dg.define_asset_job(
 )
 
 # The ECB publishes around 16:00 CET; 05:45 UTC picks up the previous day's fixing before the price run.
-fx_schedule = dg.ScheduleDefinition(
-    name=FX_SCHEDULE,
-    job=fx_job,
-    cron_schedule="45 5 * * *",
-    execution_timezone="UTC",
-    default_status=dg.DefaultScheduleStatus.RUNNING,
-)
+fx_schedule = daily_at(FX_SCHEDULE, fx_job, "45 5 * * *")
 daily_schedule = daily_price_schedule(refresh_job)
 
 FINISHED = [dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE]
